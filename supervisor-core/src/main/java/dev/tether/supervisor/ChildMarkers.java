@@ -1,0 +1,43 @@
+package dev.tether.supervisor;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The environment markers stamped into every child at spawn. A process is only ever recognised as ours through
+ * them (plus its start time and the boot id where recorded).
+ */
+public final class ChildMarkers {
+
+	/** Set to {@code 1} in every child. */
+	public static final String SUBPROCESS_MARKER_ENV = "TETHER_SUBPROCESS";
+
+	/** The installation id of the supervisor that spawned the child. */
+	public static final String INSTALLATION_ENV = "TETHER_INSTALLATION";
+
+	/** The child's name, for kind {@code agent}. */
+	public static final String AGENT_NAME_ENV = "TETHER_AGENT_NAME";
+
+	/** The child's name, for kind {@code mcp}. */
+	public static final String MCP_SERVICE_ID_ENV = "TETHER_MCP_SERVICE_ID";
+
+	private ChildMarkers() {
+	}
+
+	/**
+	 * Returns the environment a child runs with: {@code base}, then {@code extra}, then the markers (which no
+	 * configured variable can override).
+	 */
+	public static Map<String, String> stamp(Map<String, String> base, Map<String, String> extra,
+			String installationId, ChildKind kind, String name) {
+		Map<String, String> environment = new LinkedHashMap<>(base);
+		environment.remove(AGENT_NAME_ENV);
+		environment.remove(MCP_SERVICE_ID_ENV);
+		environment.putAll(extra);
+		environment.put(SUBPROCESS_MARKER_ENV, "1");
+		environment.put(INSTALLATION_ENV, installationId);
+		environment.put(kind.nameKey(), name);
+		return environment;
+	}
+
+}

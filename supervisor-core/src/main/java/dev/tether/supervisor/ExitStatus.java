@@ -1,0 +1,62 @@
+package dev.tether.supervisor;
+
+import java.time.Instant;
+
+/**
+ * How a process ended: an exit code, a signal, or unknown (a process that was not our child, watched through
+ * {@code /proc}).
+ *
+ * @param code the exit code, or {@code null}
+ * @param signal the number of the signal that ended it, or {@code null}
+ * @param at when the exit was seen
+ */
+public record ExitStatus(Integer code, Integer signal, Instant at) {
+
+	public static ExitStatus exited(int code) {
+		return new ExitStatus(code, null, Instant.now());
+	}
+
+	public static ExitStatus signalled(int signal) {
+		return new ExitStatus(null, signal, Instant.now());
+	}
+
+	public static ExitStatus unknown() {
+		return new ExitStatus(null, null, Instant.now());
+	}
+
+	/**
+	 * Decodes a status word as returned by {@code waitpid}.
+	 */
+	public static ExitStatus fromWaitStatus(int status) {
+		int low = status & 0x7f;
+		if (low == 0) {
+			return exited((status >> 8) & 0xff);
+		}
+		return signalled(low);
+	}
+
+	/** Exited with code 0. */
+	public boolean isClean() {
+		return this.code != null && this.code == 0;
+	}
+
+	/** The metric outcome: {@code clean}, {@code failure}, {@code signal} or {@code unknown}. */
+	public String outcome() {
+		if (this.signal != null) {
+			return "signal";
+		}
+		if (this.code == null) {
+			return "unknown";
+		}
+		return (this.code == 0) ? "clean" : "failure";
+	}
+
+	@Override
+	public String toString() {
+		if (this.signal != null) {
+			return "killed by signal " + this.signal;
+		}
+		return (this.code != null) ? "exit code " + this.code : "exit status unknown";
+	}
+
+}

@@ -1,0 +1,47 @@
+package dev.tether.supervisor.identity;
+
+import java.util.List;
+import java.util.Optional;
+
+import dev.tether.supervisor.os.Posix;
+
+/**
+ * Answers whether a pid is ours. Every signal Tether sends goes through a verdict from here.
+ */
+public interface IdentityProbe {
+
+	/** Whether identity can be verified on this platform at all; when not, nothing is ever {@code OURS}. */
+	boolean isAvailable();
+
+	/** Checks a pid against what it must be: {@code OURS} only when everything matches. */
+	Verdict verify(ExpectedIdentity expected);
+
+	/** Whether the pid is a zombie (exited, not reaped). */
+	boolean isZombie(long pid);
+
+	/** The stat fields of a live pid, if readable. */
+	Optional<ProcStat> stat(long pid);
+
+	/** The command line of a pid, for messages; empty when unreadable. */
+	Optional<String> commandLine(long pid);
+
+	/** This boot's id, if readable. */
+	Optional<String> bootId();
+
+	/** Every live process carrying this installation's markers (the supervisor itself excluded). */
+	List<MarkedProcess> scanMarked(String installationId);
+
+	/**
+	 * Whether a pid may be signalled at all: never 0, a negative (a group by accident), a value beyond a pid, 1, or
+	 * the supervisor itself.
+	 */
+	static boolean signalablePid(long pid) {
+		return pid > 1 && pid <= Integer.MAX_VALUE && pid != ProcessHandle.current().pid();
+	}
+
+	/** The probe for this platform: {@code /proc} on Linux, otherwise one that fails closed. */
+	static IdentityProbe forPlatform() {
+		return Posix.isLinux() ? new ProcIdentityProbe() : new UnavailableIdentityProbe();
+	}
+
+}

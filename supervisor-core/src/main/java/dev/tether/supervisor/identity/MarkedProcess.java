@@ -1,0 +1,13 @@
+package dev.tether.supervisor.identity;
+
+import dev.tether.supervisor.ChildKind;
+
+/**
+ * A live process found by scanning {@code /proc} for this installation's markers.
+ *
+ * @param pid its pid
+ * @param kind the kind its markers claim
+ * @param name the child name its markers claim
+ */
+public record MarkedProcess(long pid, ChildKind kind, String name) {
+}

@@ -1,0 +1,196 @@
+package dev.tether.supervisor.identity;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Verifies identity from {@code /proc/<pid>/environ} and {@code /proc/<pid>/stat}. Fails closed: anything it cannot
+ * read or parse is never {@code OURS}.
+ */
+final class ProcIdentityProbe implements IdentityProbe {
+
+	private static final Path PROC = Path.of("/proc");
+
+	private static final Path BOOT_ID = Path.of("/proc/sys/kernel/random/boot_id");
+
+	private static final int EMPTY_ENVIRON_RETRIES = 5;
+
+	private static final long EMPTY_ENVIRON_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+	@Override
+	public boolean isAvailable() {
+		return Files.isDirectory(PROC.resolve("self"));
+	}
+
+	@Override
+	public Verdict verify(ExpectedIdentity expected) {
+		if (!IdentityProbe.signalablePid(expected.pid())) {
+			return Verdict.NOT_OURS;
+		}
+		StatRead first = readStat(expected.pid());
+		if (first.verdict != null) {
+			return first.verdict;
+		}
+		if (expected.bootId() != null) {
+			Optional<String> bootId = bootId();
+			if (bootId.isEmpty()) {
+				return Verdict.UNVERIFIABLE;
+			}
+			if (!bootId.get().equals(expected.bootId())) {
+				return Verdict.NOT_OURS;
+			}
+		}
+		if (expected.startTime() != null && expected.startTime() != first.stat.startTime()) {
+			return Verdict.NOT_OURS;
+		}
+		for (int attempt = 0;; attempt++) {
+			byte[] environ;
+			try {
+				environ = Files.readAllBytes(PROC.resolve(Long.toString(expected.pid())).resolve("environ"));
+			}
+			catch (NoSuchFileException ex) {
+				return Verdict.GONE;
+			}
+			catch (IOException ex) {
+				return stillAlive(expected.pid(), first.stat) ? Verdict.UNVERIFIABLE : Verdict.GONE;
+			}
+			// Why: between fork and exec the new image's environ reads empty for a moment; a short retry while
+			// the same process is alive avoids calling our own child unverifiable.
+			if (environ.length == 0) {
+				if (!stillAlive(expected.pid(), first.stat)) {
+					return Verdict.GONE;
+				}
+				if (attempt >= EMPTY_ENVIRON_RETRIES) {
+					return Verdict.UNVERIFIABLE;
+				}
+				LockSupport.parkNanos(EMPTY_ENVIRON_PAUSE_NANOS);
+				continue;
+			}
+			boolean marked = ProcParsers.carriesMarkers(ProcParsers.environ(environ), expected.installationId(),
+					expected.kind(), expected.name());
+			// Why: the pid may have died and been reused while we read; the environ counts only if it belongs to
+			// the process whose stat we checked.
+			if (!stillAlive(expected.pid(), first.stat)) {
+				return Verdict.GONE;
+			}
+			return marked ? Verdict.OURS : Verdict.NOT_OURS;
+		}
+	}
+
+	private boolean stillAlive(long pid, ProcStat before) {
+		StatRead now = readStat(pid);
+		return now.stat != null && now.stat.startTime() == before.startTime();
+	}
+
+	private StatRead readStat(long pid) {
+		String content;
+		try {
+			content = Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.UTF_8);
+		}
+		catch (NoSuchFileException ex) {
+			return new StatRead(null, Verdict.GONE);
+		}
+		catch (AccessDeniedException ex) {
+			return new StatRead(null, Verdict.UNVERIFIABLE);
+		}
+		catch (IOException ex) {
+			return new StatRead(null, Files.exists(PROC.resolve(Long.toString(pid))) ? Verdict.UNVERIFIABLE : Verdict.GONE);
+		}
+		Optional<ProcStat> stat = ProcParsers.stat(pid, content);
+		if (stat.isEmpty()) {
+			return new StatRead(null, Verdict.UNVERIFIABLE);
+		}
+		if (stat.get().isZombie()) {
+			return new StatRead(null, Verdict.GONE);
+		}
+		return new StatRead(stat.get(), null);
+	}
+
+	@Override
+	public boolean isZombie(long pid) {
+		return stat(pid).map(ProcStat::isZombie).orElse(false);
+	}
+
+	@Override
+	public Optional<ProcStat> stat(long pid) {
+		try {
+			return ProcParsers.stat(pid,
+					Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.UTF_8));
+		}
+		catch (IOException ex) {
+			return Optional.empty();
+		}
+	}
+
+	@Override
+	public Optional<String> commandLine(long pid) {
+		try {
+			byte[] content = Files.readAllBytes(PROC.resolve(Long.toString(pid)).resolve("cmdline"));
+			String line = String.join(" ", ProcParsers.environ(content));
+			return line.isEmpty() ? stat(pid).map(ProcStat::command) : Optional.of(line);
+		}
+		catch (IOException ex) {
+			return Optional.empty();
+		}
+	}
+
+	@Override
+	public Optional<String> bootId() {
+		try {
+			return ProcParsers.bootId(Files.readString(BOOT_ID, StandardCharsets.US_ASCII));
+		}
+		catch (IOException ex) {
+			return Optional.empty();
+		}
+	}
+
+	@Override
+	public List<MarkedProcess> scanMarked(String installationId) {
+		List<MarkedProcess> found = new ArrayList<>();
+		long self = ProcessHandle.current().pid();
+		try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC)) {
+			for (Path entry : entries) {
+				long pid = parsePid(entry.getFileName().toString());
+				if (pid <= 1 || pid == self) {
+					continue;
+				}
+				try {
+					ProcParsers.claimedChild(pid, ProcParsers.environ(Files.readAllBytes(entry.resolve("environ"))),
+							installationId)
+						.filter((marked) -> !isZombie(pid))
+						.ifPresent(found::add);
+				}
+				catch (IOException ex) {
+					// Gone meanwhile, or not readable: not provably ours, so not listed.
+				}
+			}
+		}
+		catch (IOException ex) {
+			return List.of();
+		}
+		return found;
+	}
+
+	private static long parsePid(String name) {
+		for (int i = 0; i < name.length(); i++) {
+			if (!Character.isDigit(name.charAt(i))) {
+				return -1;
+			}
+		}
+		return name.isEmpty() ? -1 : Long.parseLong(name);
+	}
+
+	private record StatRead(ProcStat stat, Verdict verdict) {
+	}
+
+}

@@ -1,0 +1,104 @@
+package dev.tether.supervisor.identity;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.ChildMarkers;
+
+/**
+ * Pure parsers for the {@code /proc} files identity rests on. No I/O here: every case is testable from bytes.
+ */
+public final class ProcParsers {
+
+	private static final int STAT_STATE = 3;
+
+	private static final int STAT_START_TIME = 22;
+
+	private ProcParsers() {
+	}
+
+	/** Splits {@code /proc/<pid>/environ} into its exact {@code KEY=value} entries. */
+	public static List<String> environ(byte[] content) {
+		List<String> entries = new ArrayList<>();
+		int start = 0;
+		for (int i = 0; i <= content.length; i++) {
+			if (i == content.length || content[i] == 0) {
+				if (i > start) {
+					entries.add(new String(content, start, i - start, StandardCharsets.UTF_8));
+				}
+				start = i + 1;
+			}
+		}
+		return entries;
+	}
+
+	/**
+	 * Parses {@code /proc/<pid>/stat}. The command name may hold spaces and parentheses, so the fields after it are
+	 * read from after the <em>last</em> {@code )}.
+	 * @return the fields, or empty when the content does not parse
+	 */
+	public static Optional<ProcStat> stat(long pid, String content) {
+		int open = content.indexOf('(');
+		int close = content.lastIndexOf(')');
+		if (open < 0 || close < open || close + 2 > content.length()) {
+			return Optional.empty();
+		}
+		String[] fields = content.substring(close + 2).trim().split(" ");
+		// fields[0] is field 3 (state) of the stat line.
+		if (fields.length <= STAT_START_TIME - STAT_STATE || fields[0].length() != 1) {
+			return Optional.empty();
+		}
+		try {
+			return Optional.of(new ProcStat(pid, content.substring(open + 1, close), fields[0].charAt(0),
+					Long.parseLong(fields[1]), Long.parseLong(fields[2]), Long.parseLong(fields[3]),
+					Long.parseLong(fields[STAT_START_TIME - STAT_STATE])));
+		}
+		catch (NumberFormatException ex) {
+			return Optional.empty();
+		}
+	}
+
+	/** The boot id, trimmed; empty when the content is blank. */
+	public static Optional<String> bootId(String content) {
+		String trimmed = content.trim();
+		return trimmed.isEmpty() ? Optional.empty() : Optional.of(trimmed);
+	}
+
+	/**
+	 * Whether the environ entries carry our markers for this child: the subprocess marker, the exact installation,
+	 * and the exact name under its kind's key. Exact entries only: {@code greeter-staging} is not {@code greeter}.
+	 */
+	public static boolean carriesMarkers(List<String> environ, String installationId, ChildKind kind, String name) {
+		return environ.contains(ChildMarkers.SUBPROCESS_MARKER_ENV + "=1")
+				&& environ.contains(ChildMarkers.INSTALLATION_ENV + "=" + installationId)
+				&& environ.contains(kind.nameKey() + "=" + name);
+	}
+
+	/**
+	 * The child a marked process claims to be, from its environ: present only when it carries the subprocess marker
+	 * and this installation, and names exactly one child.
+	 */
+	public static Optional<MarkedProcess> claimedChild(long pid, List<String> environ, String installationId) {
+		if (!environ.contains(ChildMarkers.SUBPROCESS_MARKER_ENV + "=1")
+				|| !environ.contains(ChildMarkers.INSTALLATION_ENV + "=" + installationId)) {
+			return Optional.empty();
+		}
+		MarkedProcess found = null;
+		for (String entry : environ) {
+			for (ChildKind kind : ChildKind.values()) {
+				String prefix = kind.nameKey() + "=";
+				if (entry.startsWith(prefix)) {
+					if (found != null) {
+						return Optional.empty();
+					}
+					found = new MarkedProcess(pid, kind, entry.substring(prefix.length()));
+				}
+			}
+		}
+		return Optional.ofNullable(found);
+	}
+
+}

@@ -1,0 +1,46 @@
+package dev.tether.supervisor.identity;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The probe of a platform without {@code /proc}: it can prove nothing, so nothing is ever ours to signal.
+ */
+final class UnavailableIdentityProbe implements IdentityProbe {
+
+	@Override
+	public boolean isAvailable() {
+		return false;
+	}
+
+	@Override
+	public Verdict verify(ExpectedIdentity expected) {
+		return Verdict.UNVERIFIABLE;
+	}
+
+	@Override
+	public boolean isZombie(long pid) {
+		return false;
+	}
+
+	@Override
+	public Optional<ProcStat> stat(long pid) {
+		return Optional.empty();
+	}
+
+	@Override
+	public Optional<String> commandLine(long pid) {
+		return ProcessHandle.of(pid).flatMap((handle) -> handle.info().commandLine());
+	}
+
+	@Override
+	public Optional<String> bootId() {
+		return Optional.empty();
+	}
+
+	@Override
+	public List<MarkedProcess> scanMarked(String installationId) {
+		return List.of();
+	}
+
+}

@@ -1,0 +1,247 @@
+package dev.tether.supervisor.os;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+
+import jnr.constants.platform.Errno;
+import jnr.constants.platform.Signal;
+import jnr.ffi.LastError;
+import jnr.ffi.LibraryLoader;
+import jnr.ffi.Memory;
+import jnr.ffi.Pointer;
+import jnr.ffi.Runtime;
+import jnr.ffi.byref.IntByReference;
+
+/**
+ * The native calls Tether makes, with their errors turned into values. Linux only; check {@link #isAvailable()}.
+ */
+public final class Posix {
+
+	/** {@code WNOHANG} for {@link #waitpid(long, boolean)}. */
+	private static final int WNOHANG = 1;
+
+	private static final long SYS_PIDFD_SEND_SIGNAL = 424;
+
+	private static final long SYS_PIDFD_OPEN = 434;
+
+	private static final short POLLIN = 1;
+
+	private static final Posix INSTANCE = load();
+
+	private final LibC libc;
+
+	private final Runtime runtime;
+
+	private final boolean pidfdAvailable;
+
+	private Posix(LibC libc) {
+		this.libc = libc;
+		this.runtime = (libc != null) ? Runtime.getRuntime(libc) : null;
+		this.pidfdAvailable = (libc != null) && probePidfd();
+	}
+
+	private static Posix load() {
+		if (!isLinux()) {
+			return new Posix(null);
+		}
+		try {
+			return new Posix(LibraryLoader.create(LibC.class).load("c"));
+		}
+		catch (LinkageError | RuntimeException ex) {
+			return new Posix(null);
+		}
+	}
+
+	/** The shared instance. */
+	public static Posix get() {
+		return INSTANCE;
+	}
+
+	/** Whether this is Linux. */
+	public static boolean isLinux() {
+		return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux");
+	}
+
+	/** Whether glibc was bound (Linux with a loadable libc). */
+	public boolean isAvailable() {
+		return this.libc != null;
+	}
+
+	/** Whether the kernel has {@code pidfd_open} and {@code pidfd_send_signal}. */
+	public boolean isPidfdAvailable() {
+		return this.pidfdAvailable;
+	}
+
+	LibC libc() {
+		return this.libc;
+	}
+
+	Runtime runtime() {
+		return this.runtime;
+	}
+
+	/** The message of an errno value. */
+	public String describe(int errno) {
+		return this.libc.strerror(errno) + " (" + Errno.valueOf(errno).name() + ")";
+	}
+
+	int lastErrno() {
+		return LastError.getLastError(this.runtime);
+	}
+
+	/**
+	 * Waits for one specific child. Never {@code waitpid(-1)}: that would steal the exits of every other
+	 * {@link Process} in the JVM.
+	 * @return the wait status, {@link WaitResult#RUNNING} when it has not exited (and {@code block} is false), or
+	 * {@link WaitResult#NOT_A_CHILD} when the pid is not (or no longer) our child
+	 */
+	public WaitResult waitpid(long pid, boolean block) {
+		IntByReference status = new IntByReference();
+		while (true) {
+			int result = this.libc.waitpid(Math.toIntExact(pid), status, block ? 0 : WNOHANG);
+			if (result == pid) {
+				return WaitResult.exited(status.intValue());
+			}
+			if (result == 0) {
+				return WaitResult.RUNNING;
+			}
+			if (lastErrno() != Errno.EINTR.intValue()) {
+				return WaitResult.NOT_A_CHILD;
+			}
+		}
+	}
+
+	/** {@code kill(pid, signal)}; a negative pid names a process group. Returns 0 or the errno. */
+	public int kill(long pid, int signal) {
+		return (this.libc.kill(Math.toIntExact(pid), signal) == 0) ? 0 : lastErrno();
+	}
+
+	/** Opens a pidfd for the pid, or returns -1 with the errno lost. */
+	public int pidfdOpen(long pid) {
+		return (int) this.libc.syscall(SYS_PIDFD_OPEN, pid, 0, 0, 0);
+	}
+
+	/** Sends a signal through a pidfd: the process it names cannot have been replaced. Returns 0 or the errno. */
+	public int pidfdSendSignal(int pidfd, int signal) {
+		return (this.libc.syscall(SYS_PIDFD_SEND_SIGNAL, pidfd, signal, 0, 0) == 0) ? 0 : lastErrno();
+	}
+
+	/** Whether a pidfd reports its process as exited, waiting at most {@code timeoutMillis}. */
+	public boolean pidfdExited(int pidfd, int timeoutMillis) {
+		Pointer pollfd = Memory.allocateDirect(this.runtime, 8);
+		pollfd.putInt(0, pidfd);
+		pollfd.putShort(4, POLLIN);
+		pollfd.putShort(6, (short) 0);
+		return this.libc.poll(pollfd, 1, timeoutMillis) > 0;
+	}
+
+	/** Closes a descriptor. */
+	public void close(int fd) {
+		this.libc.close(fd);
+	}
+
+	private boolean probePidfd() {
+		try {
+			int fd = pidfdOpen(ProcessHandle.current().pid());
+			if (fd < 0) {
+				return false;
+			}
+			this.libc.close(fd);
+			return true;
+		}
+		catch (LinkageError | RuntimeException ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * Allocates a native, NULL-terminated array of C strings. The strings live as long as the returned holder.
+	 */
+	CStringArray cStrings(List<String> values) {
+		return new CStringArray(this.runtime, values);
+	}
+
+	/**
+	 * Parses a signal given as a name ({@code TERM}, {@code SIGTERM}) or a number.
+	 * @throws IllegalArgumentException naming the value when it is not a signal of this platform
+	 */
+	public static int signalNumber(String value) {
+		String trimmed = value.trim().toUpperCase(Locale.ROOT);
+		if (!trimmed.isEmpty() && trimmed.chars().allMatch(Character::isDigit)) {
+			int number = Integer.parseInt(trimmed);
+			if (number > 0 && number < 65) {
+				return number;
+			}
+		}
+		String name = trimmed.startsWith("SIG") ? trimmed : "SIG" + trimmed;
+		for (Signal signal : Signal.values()) {
+			if (signal.name().equals(name) && signal.defined()) {
+				return signal.intValue();
+			}
+		}
+		throw new IllegalArgumentException("'" + value + "' is not a signal (expected a name such as TERM, or a number)");
+	}
+
+	/** The short name of a signal ({@code TERM}), or its number when unnamed. */
+	public static String signalName(int number) {
+		for (Signal signal : Signal.values()) {
+			if (signal.defined() && signal.intValue() == number) {
+				return signal.name().substring(3);
+			}
+		}
+		return Integer.toString(number);
+	}
+
+	/** The result of {@link Posix#waitpid(long, boolean)}. */
+	public record WaitResult(int kind, int status) {
+
+		static final WaitResult RUNNING = new WaitResult(0, 0);
+
+		static final WaitResult NOT_A_CHILD = new WaitResult(2, 0);
+
+		static WaitResult exited(int status) {
+			return new WaitResult(1, status);
+		}
+
+		public boolean isExited() {
+			return this.kind == 1;
+		}
+
+		public boolean isRunning() {
+			return this.kind == 0;
+		}
+
+		public boolean isNotAChild() {
+			return this.kind == 2;
+		}
+
+	}
+
+	/** Native C strings kept reachable while a call uses them. */
+	static final class CStringArray {
+
+		private final Pointer array;
+
+		private final Pointer[] strings;
+
+		CStringArray(Runtime runtime, List<String> values) {
+			int size = runtime.addressSize();
+			this.array = Memory.allocateDirect(runtime, (long) (values.size() + 1) * size, true);
+			this.strings = new Pointer[values.size()];
+			for (int i = 0; i < values.size(); i++) {
+				byte[] bytes = values.get(i).getBytes(StandardCharsets.UTF_8);
+				Pointer string = Memory.allocateDirect(runtime, bytes.length + 1, true);
+				string.put(0, bytes, 0, bytes.length);
+				this.strings[i] = string;
+				this.array.putPointer((long) i * size, string);
+			}
+		}
+
+		Pointer pointer() {
+			return this.array;
+		}
+
+	}
+
+}

@@ -1,0 +1,125 @@
+package dev.tether.supervisor.os;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import jnr.ffi.Memory;
+import jnr.ffi.Pointer;
+import jnr.ffi.byref.IntByReference;
+
+/**
+ * One call of glibc's {@code posix_spawnp}: a new session and process group, stdin from a file, stdout and stderr
+ * appended to the log, every other descriptor closed, signal mask and dispositions reset.
+ */
+public final class PosixSpawn {
+
+	/** glibc's {@code POSIX_SPAWN_SETSIGDEF}. */
+	private static final short SETSIGDEF = 0x04;
+
+	/** glibc's {@code POSIX_SPAWN_SETSIGMASK}. */
+	private static final short SETSIGMASK = 0x08;
+
+	/** glibc's {@code POSIX_SPAWN_SETSID}: the child leads a new session and process group (pgid == sid == pid). */
+	private static final short SETSID = 0x80;
+
+	private static final int O_RDONLY = 0;
+
+	private static final int O_WRONLY = 01;
+
+	private static final int O_CREAT = 0100;
+
+	private static final int O_APPEND = 02000;
+
+	private static final int SIGKILL = 9;
+
+	private static final int SIGSTOP = 19;
+
+	// Why: glibc's opaque types are 80 (file actions), 336 (attributes) and 128 (sigset) bytes on 64-bit Linux;
+	// the buffers are larger so that no layout change can make glibc write past them.
+	private static final int OPAQUE_SIZE = 1024;
+
+	private PosixSpawn() {
+	}
+
+	/**
+	 * Spawns {@code executable} with {@code argv} (argv[0] included) and the environment {@code env}
+	 * ({@code KEY=value} entries).
+	 * @return the child's pid
+	 * @throws NativeSpawnException carrying the errno when glibc refuses
+	 */
+	public static long spawn(String executable, List<String> argv, List<String> env, Path stdin, Path log,
+			Path workingDirectory) throws NativeSpawnException {
+		Posix posix = Posix.get();
+		LibC libc = posix.libc();
+		jnr.ffi.Runtime runtime = posix.runtime();
+		Pointer actions = Memory.allocateDirect(runtime, OPAQUE_SIZE, true);
+		Pointer attributes = Memory.allocateDirect(runtime, OPAQUE_SIZE, true);
+		Pointer signals = Memory.allocateDirect(runtime, OPAQUE_SIZE, true);
+		check("posix_spawn_file_actions_init", libc.posix_spawn_file_actions_init(actions));
+		try {
+			check("posix_spawnattr_init", libc.posix_spawnattr_init(attributes));
+			try {
+				check("open " + stdin, libc.posix_spawn_file_actions_addopen(actions, 0, stdin.toString(), O_RDONLY, 0));
+				check("open " + log, libc.posix_spawn_file_actions_addopen(actions, 1, log.toString(),
+						O_WRONLY | O_CREAT | O_APPEND, 0600));
+				check("dup2 stdout to stderr", libc.posix_spawn_file_actions_adddup2(actions, 1, 2));
+				if (workingDirectory != null) {
+					check("chdir " + workingDirectory,
+							libc.posix_spawn_file_actions_addchdir_np(actions, workingDirectory.toString()));
+				}
+				closeInherited(libc, actions);
+				libc.sigemptyset(signals);
+				check("posix_spawnattr_setsigmask", libc.posix_spawnattr_setsigmask(attributes, signals));
+				libc.sigfillset(signals);
+				libc.sigdelset(signals, SIGKILL);
+				libc.sigdelset(signals, SIGSTOP);
+				check("posix_spawnattr_setsigdefault", libc.posix_spawnattr_setsigdefault(attributes, signals));
+				check("posix_spawnattr_setflags",
+						libc.posix_spawnattr_setflags(attributes, (short) (SETSID | SETSIGMASK | SETSIGDEF)));
+				Posix.CStringArray nativeArgv = posix.cStrings(argv);
+				Posix.CStringArray nativeEnv = posix.cStrings(env);
+				IntByReference pid = new IntByReference();
+				int error = libc.posix_spawnp(pid, executable, actions, attributes, nativeArgv.pointer(),
+						nativeEnv.pointer());
+				if (error != 0) {
+					throw new NativeSpawnException("posix_spawnp " + executable, error, posix.describe(error));
+				}
+				return pid.intValue();
+			}
+			finally {
+				libc.posix_spawnattr_destroy(attributes);
+			}
+		}
+		finally {
+			libc.posix_spawn_file_actions_destroy(actions);
+		}
+	}
+
+	private static void closeInherited(LibC libc, Pointer actions) throws NativeSpawnException {
+		try {
+			check("posix_spawn_file_actions_addclosefrom_np", libc.posix_spawn_file_actions_addclosefrom_np(actions, 3));
+		}
+		catch (UnsatisfiedLinkError ex) {
+			// Why: glibc before 2.34 has no closefrom action; close each descriptor open now instead.
+			try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+				for (int fd : fds.map((path) -> Integer.parseInt(path.getFileName().toString()))
+					.filter((fd) -> fd > 2)
+					.toList()) {
+					libc.posix_spawn_file_actions_addclose(actions, fd);
+				}
+			}
+			catch (java.io.IOException io) {
+				throw new NativeSpawnException("list /proc/self/fd", 0, io.getMessage());
+			}
+		}
+	}
+
+	private static void check(String step, int error) throws NativeSpawnException {
+		if (error != 0) {
+			throw new NativeSpawnException(step, error, Posix.get().describe(error));
+		}
+	}
+
+}

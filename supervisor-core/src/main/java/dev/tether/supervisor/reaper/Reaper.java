@@ -1,0 +1,167 @@
+package dev.tether.supervisor.reaper;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
+
+import dev.tether.supervisor.ExitStatus;
+import dev.tether.supervisor.os.Posix;
+
+/**
+ * Collects the exits of the children Tether spawned, by pid, and delivers each exactly once to the owner that
+ * registered it. One per JVM, shared by every supervisor in it.
+ * <p>
+ * Never {@code waitpid(-1)}: that steals the exits of every other {@link Process} in the JVM (the JDK then reports
+ * exit code 0). SIGCHLD wakes a drain of the registered pids; {@link #drain()} from the supervisors' tick is the
+ * backstop.
+ */
+public final class Reaper {
+
+	private static final Logger logger = LoggerFactory.getLogger(Reaper.class);
+
+	private static final Reaper SHARED = new Reaper(Posix.get());
+
+	private final Posix posix;
+
+	private final Object lock = new Object();
+
+	private final Map<Long, ExitListener> routes = new HashMap<>();
+
+	private volatile boolean eventDriven;
+
+	private boolean handlerInstalled;
+
+	Reaper(Posix posix) {
+		this.posix = posix;
+	}
+
+	/** The JVM's reaper. */
+	public static Reaper shared() {
+		return SHARED;
+	}
+
+	/**
+	 * Runs a spawn and registers its pid under the same lock, so that no exit can be collected before its owner is
+	 * known.
+	 * @return the pid the spawn returned
+	 */
+	public <E extends Exception> long spawnRegistered(Spawn<E> spawn, ExitListener listener) throws E {
+		installHandler();
+		synchronized (this.lock) {
+			long pid = spawn.run();
+			this.routes.put(pid, listener);
+			return pid;
+		}
+	}
+
+	/**
+	 * Signals the process group of a registered child that has not been reaped yet (so its pid cannot have been
+	 * reused), then collects what exited.
+	 * @return whether the child was still registered and was signalled
+	 */
+	public boolean killUnreaped(long pid, int signal) {
+		boolean signalled;
+		synchronized (this.lock) {
+			signalled = this.routes.containsKey(pid) && this.posix.kill(-pid, signal) == 0;
+		}
+		drain();
+		return signalled;
+	}
+
+	/** Whether SIGCHLD wakes the reaper (otherwise exits are seen at the next drain). */
+	public boolean isEventDriven() {
+		return this.eventDriven;
+	}
+
+	/** How many pids are registered and not yet reaped. */
+	public int routeCount() {
+		synchronized (this.lock) {
+			return this.routes.size();
+		}
+	}
+
+	/**
+	 * Reaps every registered pid that has exited and delivers its status. Safe to call from any thread, any number
+	 * of times: each exit is delivered once.
+	 */
+	public void drain() {
+		List<Delivery> deliveries = new ArrayList<>();
+		synchronized (this.lock) {
+			Iterator<Map.Entry<Long, ExitListener>> routes = this.routes.entrySet().iterator();
+			while (routes.hasNext()) {
+				Map.Entry<Long, ExitListener> route = routes.next();
+				Posix.WaitResult result = this.posix.waitpid(route.getKey(), false);
+				if (result.isExited()) {
+					routes.remove();
+					deliveries.add(new Delivery(route.getValue(), route.getKey(), ExitStatus.fromWaitStatus(result.status())));
+				}
+				else if (result.isNotAChild()) {
+					// Why: someone else reaped it (a waitpid(-1) elsewhere in the JVM); its status is lost.
+					routes.remove();
+					deliveries.add(new Delivery(route.getValue(), route.getKey(), ExitStatus.unknown()));
+				}
+			}
+		}
+		for (Delivery delivery : deliveries) {
+			try {
+				delivery.listener.onExit(delivery.pid, delivery.status);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Exit listener for pid {} failed", delivery.pid, ex);
+			}
+		}
+	}
+
+	private void installHandler() {
+		synchronized (this.lock) {
+			if (this.handlerInstalled) {
+				return;
+			}
+			this.handlerInstalled = true;
+			try {
+				// Why: ProcessImpl's static initialiser resets SIGCHLD to its default; it must run before our handler
+				// is installed, or the handler is silently lost the first time anyone uses ProcessBuilder.
+				Class.forName("java.lang.ProcessImpl", true, ClassLoader.getSystemClassLoader());
+				SignalHandler[] previous = new SignalHandler[1];
+				previous[0] = Signal.handle(new Signal("CHLD"), (signal) -> {
+					drain();
+					SignalHandler chained = previous[0];
+					if (chained != null && chained != SignalHandler.SIG_DFL && chained != SignalHandler.SIG_IGN) {
+						chained.handle(signal);
+					}
+				});
+				this.eventDriven = true;
+			}
+			catch (ClassNotFoundException | IllegalArgumentException | UnsupportedOperationException ex) {
+				logger.warn("SIGCHLD cannot be handled here ({}); exits are seen at each tick instead", ex.toString());
+			}
+		}
+	}
+
+	/** A spawn that returns the new pid. */
+	@FunctionalInterface
+	public interface Spawn<E extends Exception> {
+
+		long run() throws E;
+
+	}
+
+	/** Receives the exit of one registered pid, once. */
+	@FunctionalInterface
+	public interface ExitListener {
+
+		void onExit(long pid, ExitStatus status);
+
+	}
+
+	private record Delivery(ExitListener listener, long pid, ExitStatus status) {
+	}
+
+}

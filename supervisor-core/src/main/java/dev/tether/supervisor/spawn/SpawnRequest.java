@@ -1,0 +1,28 @@
+package dev.tether.supervisor.spawn;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What to spawn.
+ *
+ * @param command the executable (a path, or a name looked up on the {@code PATH} of {@code environment}) then its
+ * arguments
+ * @param environment the child's whole environment
+ * @param workingDirectory where it runs, or {@code null} for the JVM's working directory
+ * @param logFile where its stdout and stderr are appended
+ * @param stdin what it reads, or {@code null} for {@code /dev/null}
+ */
+public record SpawnRequest(List<String> command, Map<String, String> environment, Path workingDirectory,
+		Path logFile, Path stdin) {
+
+	public SpawnRequest {
+		if (command == null || command.isEmpty() || command.get(0).isBlank()) {
+			throw new IllegalArgumentException("command is empty");
+		}
+		command = List.copyOf(command);
+		environment = Map.copyOf(environment);
+	}
+
+}

@@ -1,0 +1,14 @@
+package dev.tether.supervisor.spawn;
+
+import java.time.Duration;
+
+/**
+ * A child that was spawned.
+ *
+ * @param pid its pid (also its process group and session on Linux)
+ * @param handle the JDK's handle where the child was started by {@link ProcessBuilder} (platforms without the
+ * native path), otherwise {@code null}
+ * @param duration how long the spawn took, queueing included
+ */
+public record SpawnedChild(long pid, ProcessHandle handle, Duration duration) {
+}

@@ -1,0 +1,303 @@
+package dev.tether.supervisor.spawn;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.LongConsumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.tether.supervisor.ExitStatus;
+import dev.tether.supervisor.ParentDeathMechanism;
+import dev.tether.supervisor.os.NativeSpawnException;
+import dev.tether.supervisor.os.Posix;
+import dev.tether.supervisor.os.PosixSpawn;
+import dev.tether.supervisor.reaper.Reaper;
+
+/**
+ * Spawns children, every one of them from a single long-lived platform thread.
+ * <p>
+ * Why one thread: the kernel's parent-death signal follows the <em>thread</em> that forked the child, not the
+ * process. A child spawned from a pool worker or a virtual thread's carrier dies when that thread retires. Closing
+ * the spawner ends its thread, so any child still alive then receives its parent-death signal.
+ */
+public final class Spawner implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(Spawner.class);
+
+	private static final Path DEV_NULL = Path.of("/dev/null");
+
+	private static final int SIGKILL = 9;
+
+	private final ParentDeath parentDeath;
+
+	private final Reaper reaper;
+
+	private final ThreadFactory threadFactory;
+
+	private final BlockingQueue<Runnable> queue = new LinkedBlockingQueue<>();
+
+	private final boolean nativeSpawn;
+
+	private Thread thread;
+
+	private boolean closed;
+
+	private volatile LongConsumer afterSpawnHook = (pid) -> {
+	};
+
+	/**
+	 * @param parentDeathSignal the signal children get when the JVM dies; 0 for none
+	 * @param launcherDirectory where the native launcher is extracted
+	 */
+	public Spawner(int parentDeathSignal, Path launcherDirectory) {
+		this(parentDeathSignal, EnumSet.allOf(ParentDeathMechanism.class), launcherDirectory, Reaper.shared(),
+				Spawner::newSpawnerThread);
+	}
+
+	/**
+	 * @param allowed the parent-death mechanisms that may be used (the best that runs here is chosen)
+	 */
+	public Spawner(int parentDeathSignal, Set<ParentDeathMechanism> allowed, Path launcherDirectory) {
+		this(parentDeathSignal, allowed, launcherDirectory, Reaper.shared(), Spawner::newSpawnerThread);
+	}
+
+	Spawner(int parentDeathSignal, Set<ParentDeathMechanism> allowed, Path launcherDirectory, Reaper reaper,
+			ThreadFactory threadFactory) {
+		this.nativeSpawn = Posix.get().isAvailable();
+		this.parentDeath = ParentDeath.resolve(this.nativeSpawn ? parentDeathSignal : 0, allowed, launcherDirectory);
+		this.reaper = reaper;
+		this.threadFactory = threadFactory;
+		logger.info("Children are spawned with {}; parent-death signal: {}",
+				this.nativeSpawn ? "posix_spawnp" : "ProcessBuilder", this.parentDeath.mechanism().id());
+	}
+
+	private static Thread newSpawnerThread(Runnable work) {
+		// Why a daemon: it must never keep the JVM alive; its children die with the JVM by design.
+		Thread thread = new Thread(work, "supervisor-spawner");
+		thread.setDaemon(true);
+		return thread;
+	}
+
+	/** The mechanism that ties children to this JVM's life. */
+	public ParentDeathMechanism parentDeathMechanism() {
+		return this.parentDeath.mechanism();
+	}
+
+	/**
+	 * Spawns a child and registers its exit with the reaper, atomically. Blocks until the spawner thread has done
+	 * it. If the calling thread is interrupted meanwhile, the child (if it was made) is killed and reaped.
+	 * @throws SpawnException naming what was wrong; the spawner serves the next caller afterwards
+	 */
+	public SpawnedChild spawn(SpawnRequest request, Reaper.ExitListener onExit) throws SpawnException {
+		long queued = System.nanoTime();
+		Path workingDirectory = (request.workingDirectory() != null) ? request.workingDirectory()
+				: Path.of("").toAbsolutePath();
+		if (!Files.isDirectory(workingDirectory)) {
+			throw new SpawnException("working directory " + workingDirectory + " does not exist");
+		}
+		Path executable = ExecutableResolver.resolve(request.command().get(0), request.environment().get("PATH"),
+				workingDirectory);
+		prepareLog(request.logFile());
+		Task task = new Task(request, executable, onExit, queued);
+		submit(task);
+		try {
+			return task.result.get();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			task.result.cancel(false);
+			throw new SpawnException("interrupted while spawning " + request.command().get(0), ex);
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = ex.getCause();
+			if (cause instanceof SpawnException spawn) {
+				throw new SpawnException(spawn.getMessage(), spawn);
+			}
+			throw new SpawnException("spawning " + request.command().get(0) + " failed: " + cause, cause);
+		}
+	}
+
+	private void submit(Runnable task) throws SpawnException {
+		synchronized (this) {
+			if (this.closed) {
+				throw new SpawnException("the spawner is closed");
+			}
+			if (this.thread == null || !this.thread.isAlive()) {
+				Thread candidate;
+				try {
+					candidate = this.threadFactory.newThread(this::serve);
+					candidate.start();
+				}
+				catch (OutOfMemoryError | RuntimeException ex) {
+					throw new SpawnException("cannot start the supervisor-spawner thread: " + ex, ex);
+				}
+				this.thread = candidate;
+			}
+			this.queue.add(task);
+		}
+	}
+
+	private void serve() {
+		while (true) {
+			Runnable task;
+			try {
+				task = this.queue.take();
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+			if (task == CLOSE) {
+				return;
+			}
+			task.run();
+		}
+	}
+
+	private static void prepareLog(Path log) throws SpawnException {
+		try {
+			Path parent = log.toAbsolutePath().getParent();
+			if (parent != null) {
+				Files.createDirectories(parent);
+			}
+		}
+		catch (IOException ex) {
+			throw new SpawnException("cannot create the directory of log file " + log + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	void afterSpawnHook(LongConsumer hook) {
+		this.afterSpawnHook = hook;
+	}
+
+	/**
+	 * Ends the spawner thread. Children still alive then receive their parent-death signal; stop them first.
+	 */
+	@Override
+	public void close() {
+		synchronized (this) {
+			if (this.closed) {
+				return;
+			}
+			this.closed = true;
+			this.queue.add(CLOSE);
+		}
+	}
+
+	private static final Runnable CLOSE = () -> {
+	};
+
+	private final class Task implements Runnable {
+
+		private final SpawnRequest request;
+
+		private final Path executable;
+
+		private final Reaper.ExitListener onExit;
+
+		private final long queued;
+
+		private final CompletableFuture<SpawnedChild> result = new CompletableFuture<>();
+
+		private volatile boolean abandoned;
+
+		Task(SpawnRequest request, Path executable, Reaper.ExitListener onExit, long queued) {
+			this.request = request;
+			this.executable = executable;
+			this.onExit = onExit;
+			this.queued = queued;
+		}
+
+		@Override
+		public void run() {
+			if (this.result.isCancelled()) {
+				return;
+			}
+			try {
+				SpawnedChild child = Spawner.this.nativeSpawn ? spawnNative() : spawnWithProcessBuilder();
+				Spawner.this.afterSpawnHook.accept(child.pid());
+				if (!this.result.complete(child)) {
+					abandon(child);
+				}
+			}
+			catch (SpawnException | RuntimeException ex) {
+				this.result.completeExceptionally(ex);
+			}
+		}
+
+		private SpawnedChild spawnNative() throws SpawnException {
+			List<String> argv = Spawner.this.parentDeath.argv(this.executable, this.request.command());
+			List<String> env = new ArrayList<>(this.request.environment().size());
+			for (Map.Entry<String, String> entry : this.request.environment().entrySet()) {
+				env.add(entry.getKey() + "=" + entry.getValue());
+			}
+			Path stdin = (this.request.stdin() != null) ? this.request.stdin() : DEV_NULL;
+			long pid;
+			try {
+				pid = Spawner.this.reaper.spawnRegistered(
+						() -> PosixSpawn.spawn(Spawner.this.parentDeath.spawnedPath(this.executable), argv, env, stdin,
+								this.request.logFile().toAbsolutePath(), this.request.workingDirectory()),
+						this::deliver);
+			}
+			catch (NativeSpawnException ex) {
+				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);
+			}
+			return new SpawnedChild(pid, null, Duration.ofNanos(System.nanoTime() - this.queued));
+		}
+
+		private SpawnedChild spawnWithProcessBuilder() throws SpawnException {
+			List<String> command = new ArrayList<>(this.request.command());
+			command.set(0, this.executable.toString());
+			ProcessBuilder builder = new ProcessBuilder(command)
+				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.request.logFile().toFile()))
+				.redirectErrorStream(true)
+				.redirectInput((this.request.stdin() != null) ? ProcessBuilder.Redirect.from(this.request.stdin().toFile())
+						: ProcessBuilder.Redirect.from(DEV_NULL.toFile()));
+			if (this.request.workingDirectory() != null) {
+				builder.directory(this.request.workingDirectory().toFile());
+			}
+			builder.environment().clear();
+			builder.environment().putAll(this.request.environment());
+			try {
+				Process process = builder.start();
+				long pid = process.pid();
+				process.onExit().thenAccept((ended) -> deliver(pid, ExitStatus.exited(ended.exitValue())));
+				return new SpawnedChild(pid, process.toHandle(), Duration.ofNanos(System.nanoTime() - this.queued));
+			}
+			catch (IOException ex) {
+				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);
+			}
+		}
+
+		private void deliver(long pid, ExitStatus status) {
+			if (!this.abandoned) {
+				this.onExit.onExit(pid, status);
+			}
+		}
+
+		private void abandon(SpawnedChild child) {
+			// Why: the caller went away before it could learn the pid, so nobody would ever stop this child.
+			this.abandoned = true;
+			logger.warn("Spawn of {} was abandoned by its caller; killing pid {}", this.executable, child.pid());
+			if (child.handle() != null) {
+				child.handle().destroyForcibly();
+				return;
+			}
+			Spawner.this.reaper.killUnreaped(child.pid(), SIGKILL);
+		}
+
+	}
+
+}
