@@ -83,6 +83,11 @@ final class ParentDeath {
 		return this.mechanism;
 	}
 
+	/** The launcher or {@code setpriv} binary in use, or {@code null}. */
+	Path program() {
+		return this.program;
+	}
+
 	/** The path handed to {@code posix_spawnp}. */
 	String spawnedPath(Path executable) {
 		return (this.program != null) ? this.program.toString() : executable.toString();

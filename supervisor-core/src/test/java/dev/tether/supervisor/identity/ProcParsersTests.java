@@ -1,0 +1,122 @@
+package dev.tether.supervisor.identity;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.tether.supervisor.ChildKind;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ProcParsersTests {
+
+	private static List<String> environ(String... entries) {
+		return ProcParsers.environ((String.join("\0", entries) + "\0").getBytes(StandardCharsets.UTF_8));
+	}
+
+	@Test
+	void agentMarkersMatch() {
+		List<String> env = environ("PATH=/bin", "TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod",
+				"TETHER_AGENT_NAME=greeter");
+		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isTrue();
+	}
+
+	@Test
+	void mcpMarkersMatch() {
+		List<String> env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_MCP_SERVICE_ID=files");
+		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.MCP, "files")).isTrue();
+	}
+
+	@Test
+	void wrongNameDoesNotMatch() {
+		List<String> env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_AGENT_NAME=other");
+		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
+	}
+
+	@Test
+	void nameAsSubstringDoesNotMatch() {
+		List<String> env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod",
+				"TETHER_AGENT_NAME=greeter-staging");
+		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
+		List<String> prefixed = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod-2",
+				"TETHER_AGENT_NAME=greeter", "XTETHER_INSTALLATION=prod");
+		assertThat(ProcParsers.carriesMarkers(prefixed, "prod", ChildKind.AGENT, "greeter")).isFalse();
+	}
+
+	@Test
+	void missingMarkerDoesNotMatch() {
+		List<String> env = environ("TETHER_INSTALLATION=prod", "TETHER_AGENT_NAME=greeter");
+		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
+		List<String> wrongValue = environ("TETHER_SUBPROCESS=11", "TETHER_INSTALLATION=prod", "TETHER_AGENT_NAME=greeter");
+		assertThat(ProcParsers.carriesMarkers(wrongValue, "prod", ChildKind.AGENT, "greeter")).isFalse();
+	}
+
+	@Test
+	void otherInstallationDoesNotMatch() {
+		List<String> env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=staging", "TETHER_AGENT_NAME=greeter");
+		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
+		assertThat(ProcParsers.claimedChild(42, env, "prod")).isEmpty();
+	}
+
+	@Test
+	void wrongKindDoesNotMatch() {
+		List<String> env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_AGENT_NAME=files");
+		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.MCP, "files")).isFalse();
+	}
+
+	@Test
+	void emptyEnvironDoesNotMatch() {
+		List<String> env = ProcParsers.environ(new byte[0]);
+		assertThat(env).isEmpty();
+		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
+		assertThat(ProcParsers.claimedChild(42, env, "prod")).isEmpty();
+	}
+
+	@Test
+	void unrelatedProcessDoesNotMatch() {
+		List<String> env = environ("HOME=/root", "PATH=/usr/bin", "LANG=C.UTF-8");
+		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
+		assertThat(ProcParsers.claimedChild(42, env, "prod")).isEmpty();
+	}
+
+	@Test
+	void claimedChildReadsKindAndName() {
+		List<String> env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_MCP_SERVICE_ID=files");
+		assertThat(ProcParsers.claimedChild(42, env, "prod")).contains(new MarkedProcess(42, ChildKind.MCP, "files"));
+	}
+
+	@Test
+	void statOfCommandWithParenthesesAndSpaces() {
+		String line = "4242 (evil) (name ) x) S 17 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 "
+				+ "1000 100 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0";
+		ProcStat stat = ProcParsers.stat(4242, line).orElseThrow();
+		assertThat(stat.command()).isEqualTo("evil) (name ) x");
+		assertThat(stat.state()).isEqualTo('S');
+		assertThat(stat.ppid()).isEqualTo(17);
+		assertThat(stat.pgrp()).isEqualTo(4242);
+		assertThat(stat.session()).isEqualTo(4242);
+		assertThat(stat.startTime()).isEqualTo(987654);
+		assertThat(stat.isZombie()).isFalse();
+	}
+
+	@Test
+	void zombieStateIsRead() {
+		String line = "7 (sh) Z 1 7 7 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 55 0 0 0";
+		assertThat(ProcParsers.stat(7, line).orElseThrow().isZombie()).isTrue();
+	}
+
+	@Test
+	void truncatedStatDoesNotParse() {
+		assertThat(ProcParsers.stat(7, "7 (sh) S 1 7")).isEmpty();
+		assertThat(ProcParsers.stat(7, "garbage")).isEmpty();
+		assertThat(ProcParsers.stat(7, "7 (sh) S a b c 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 55 0 0")).isEmpty();
+	}
+
+	@Test
+	void bootIdIsTrimmed() {
+		assertThat(ProcParsers.bootId("6f1c\n")).contains("6f1c");
+		assertThat(ProcParsers.bootId(" \n")).isEmpty();
+	}
+
+}

@@ -1,0 +1,249 @@
+package dev.tether.supervisor.spawn;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.tether.supervisor.ParentDeathMechanism;
+import dev.tether.supervisor.identity.ProcStat;
+import dev.tether.supervisor.reaper.Reaper;
+import dev.tether.supervisor.testsupport.LiveProcesses;
+import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.SecondJvm;
+import dev.tether.supervisor.testsupport.SupervisorJvm;
+import dev.tether.supervisor.testsupport.TestSpawns;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+@EnabledOnOs(OS.LINUX)
+class SpawnerTests {
+
+	@TempDir
+	Path temp;
+
+	private TestSpawns spawns;
+
+	@BeforeEach
+	void createSpawner() {
+		this.spawns = new TestSpawns(new Spawner(15, this.temp.resolve("launcher")), this.temp);
+	}
+
+	@AfterEach
+	void endChildren() {
+		this.spawns.close();
+	}
+
+	@Test
+	void usesTheLauncherWhereItRuns() {
+		assertThat(this.spawns.spawner().parentDeathMechanism()).isEqualTo(ParentDeathMechanism.LAUNCHER);
+	}
+
+	@Test
+	void childLeadsItsOwnSessionAndGroupAndHoldsOnlyStandardDescriptors() throws Exception {
+		long pid = this.spawns.spawn("alone", "sleep", "600").pid();
+		await().atMost(Duration.ofSeconds(5)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
+		ProcStat stat = LiveProcesses.stat(pid).orElseThrow();
+		assertThat(stat.pgrp()).isEqualTo(pid);
+		assertThat(stat.session()).isEqualTo(pid);
+		assertThat(stat.ppid()).isEqualTo(ProcessHandle.current().pid());
+		assertThat(LiveProcesses.descriptors(pid)).containsExactly(0, 1, 2);
+		assertThat(Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "fd", "0"))).isEqualTo(Path.of("/dev/null"));
+		assertThat(Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "fd", "1")))
+			.isEqualTo(this.temp.resolve("alone.log").toRealPath());
+	}
+
+	@Test
+	void outputIsAppendedToTheLogFile() throws Exception {
+		Path log = this.temp.resolve("echo.log");
+		Files.writeString(log, "before\n");
+		long pid = this.spawns.spawn("echo", "sh", "-c", "echo out; echo err >&2").pid();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.spawns.exitOf(pid) != null);
+		assertThat(Files.readAllLines(log)).containsExactly("before", "out", "err");
+		assertThat(this.spawns.exitOf(pid).code()).isZero();
+	}
+
+	@Test
+	void fourThreadsSpawningAtOnceAllGetLiveChildrenOfTheJvm() throws Exception {
+		CyclicBarrier start = new CyclicBarrier(4);
+		ExecutorService threads = Executors.newFixedThreadPool(4);
+		try {
+			List<Future<Long>> pids = new ArrayList<>();
+			for (int i = 0; i < 4; i++) {
+				String name = "parallel-" + i;
+				pids.add(threads.submit(() -> {
+					start.await();
+					return this.spawns.spawn(name, "sleep", "600").pid();
+				}));
+			}
+			for (Future<Long> pid : pids) {
+				long child = pid.get();
+				assertThat(LiveProcesses.isAlive(child)).isTrue();
+				assertThat(LiveProcesses.stat(child).orElseThrow().ppid()).isEqualTo(ProcessHandle.current().pid());
+			}
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	@Test
+	void missingBinaryIsReportedByNameAndTheNextSpawnWorks() throws Exception {
+		assertThatExceptionOfType(SpawnException.class)
+			.isThrownBy(() -> this.spawns.spawn("missing", "no-such-binary-" + UUID.randomUUID()))
+			.withMessageContaining("no-such-binary-")
+			.withMessageContaining("not found on PATH");
+		assertThatExceptionOfType(SpawnException.class)
+			.isThrownBy(() -> this.spawns.spawn("missing", "/nonexistent/tool"))
+			.withMessageContaining("/nonexistent/tool")
+			.withMessageContaining("does not exist");
+		long pid = this.spawns.spawn("after", "sleep", "600").pid();
+		assertThat(LiveProcesses.isAlive(pid)).isTrue();
+	}
+
+	@Test
+	void nonExecutableFileAndMissingDirectoryAreReportedByName() throws Exception {
+		Path script = Files.writeString(this.temp.resolve("script.sh"), "#!/bin/sh\n");
+		assertThatExceptionOfType(SpawnException.class).isThrownBy(() -> this.spawns.spawn("plain", script.toString()))
+			.withMessageContaining("is not executable")
+			.withMessageContaining(script.toString());
+		Path missing = this.temp.resolve("no-such-directory");
+		assertThatExceptionOfType(SpawnException.class)
+			.isThrownBy(() -> this.spawns.spawner()
+				.spawn(new SpawnRequest(List.of("sleep", "1"), Map.of(), missing, this.temp.resolve("x.log"), null),
+						(pid, status) -> {
+						}))
+			.withMessageContaining("working directory " + missing + " does not exist");
+	}
+
+	@Test
+	void childOfACallerThreadThatEndsStaysAlive() throws Exception {
+		AtomicReference<Long> pid = new AtomicReference<>();
+		Thread caller = new Thread(() -> {
+			try {
+				pid.set(this.spawns.spawn("orphaned-caller", "sleep", "600").pid());
+			}
+			catch (SpawnException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		caller.start();
+		caller.join();
+		long child = pid.get();
+		await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> LiveProcesses.isAlive(child));
+	}
+
+	@Test
+	void spawnerThreadThatCannotStartFailsTheCallerAndIsRetried() throws Exception {
+		AtomicInteger attempts = new AtomicInteger();
+		try (Spawner spawner = new Spawner(15, EnumSet.allOf(ParentDeathMechanism.class), this.temp.resolve("launcher"),
+				Reaper.shared(), (work) -> {
+					if (attempts.incrementAndGet() == 1) {
+						throw new OutOfMemoryError("unable to create native thread: possibly out of memory");
+					}
+					return new Thread(work, "supervisor-spawner");
+				})) {
+			SpawnRequest request = new SpawnRequest(List.of("true"), Map.of("PATH", "/usr/bin:/bin"), null,
+					this.temp.resolve("retry.log"), null);
+			CountDownLatch exited = new CountDownLatch(1);
+			assertThatExceptionOfType(SpawnException.class).isThrownBy(() -> spawner.spawn(request, (p, s) -> exited.countDown()))
+				.withMessageContaining("cannot start the supervisor-spawner thread");
+			spawner.spawn(request, (p, s) -> exited.countDown());
+			assertThat(exited.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+			assertThat(attempts).hasValue(2);
+		}
+	}
+
+	@Test
+	void childOfACallerThatWentAwayIsKilledAndReaped() throws Exception {
+		AtomicReference<Long> made = new AtomicReference<>();
+		CountDownLatch callerGone = new CountDownLatch(1);
+		Thread caller = new Thread(() -> {
+			try {
+				this.spawns.spawn("abandoned", "sleep", "600");
+			}
+			catch (SpawnException ex) {
+				callerGone.countDown();
+			}
+		});
+		this.spawns.spawner().afterSpawnHook((pid) -> {
+			made.set(pid);
+			caller.interrupt();
+			await().atMost(Duration.ofSeconds(5)).until(() -> callerGone.getCount() == 0);
+		});
+		caller.start();
+		caller.join(10_000);
+		assertThat(callerGone.getCount()).isZero();
+		long pid = made.get();
+		await().atMost(Duration.ofSeconds(5)).until(() -> LiveProcesses.stat(pid).isEmpty());
+		assertThat(Reaper.shared().killUnreaped(pid, 9)).isFalse();
+	}
+
+	@Test
+	void launcherDoesNotRunTheCommandWhenItsParentIsNotTheSupervisor() throws Exception {
+		ParentDeath launcher = ParentDeath.resolve(15, EnumSet.of(ParentDeathMechanism.LAUNCHER), this.temp);
+		assertThat(launcher.mechanism()).isEqualTo(ParentDeathMechanism.LAUNCHER);
+		Path witness = this.temp.resolve("ran");
+		Process process = new ProcessBuilder(launcher.program().toString(), "15", "1", "/bin/sh", "sh", "-c",
+				"touch " + witness)
+			.redirectErrorStream(true)
+			.start();
+		String output = new String(process.getInputStream().readAllBytes());
+		assertThat(process.waitFor()).isEqualTo(126);
+		assertThat(output).contains("supervisor is gone");
+		assertThat(witness).doesNotExist();
+	}
+
+	@Test
+	void childrenDieWithinOneSecondOfTheSupervisorJvmBeingKilled() throws Exception {
+		assertChildrenDieWithKilledSupervisor(ParentDeathMechanism.LAUNCHER);
+	}
+
+	@Test
+	void childrenDieWithinOneSecondOfTheSupervisorJvmBeingKilledWithSetpriv() throws Exception {
+		assertChildrenDieWithKilledSupervisor(ParentDeathMechanism.SETPRIV);
+	}
+
+	private void assertChildrenDieWithKilledSupervisor(ParentDeathMechanism mechanism) throws Exception {
+		String installation = NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID();
+		try (SecondJvm jvm = SecondJvm.start(SupervisorJvm.class, this.temp.resolve("jvm.log"), mechanism.id(), "5",
+				installation, this.temp.toString())) {
+			Map<String, String> printed = jvm.readUntil("MECHANISM", "PIDS");
+			assertThat(printed).as(() -> LiveProcesses.readIfPresent(this.temp.resolve("jvm.log")))
+				.containsEntry("MECHANISM", mechanism.id());
+			List<long[]> children = new ArrayList<>();
+			for (String pid : printed.get("PIDS").split(" ")) {
+				long child = Long.parseLong(pid);
+				await().atMost(Duration.ofSeconds(5)).until(() -> LiveProcesses.isRunning(child, "sleep"));
+				children.add(new long[] { child, LiveProcesses.stat(child).orElseThrow().startTime() });
+			}
+			assertThat(children).hasSize(5);
+			jvm.kill9();
+			await().atMost(Duration.ofSeconds(1))
+				.pollInterval(Duration.ofMillis(10))
+				.until(() -> children.stream().noneMatch((child) -> LiveProcesses.isAlive(child[0], child[1])));
+		}
+	}
+
+
+}

@@ -1,0 +1,83 @@
+package dev.tether.supervisor.testsupport;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.awaitility.Awaitility;
+
+import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.ChildMarkers;
+import dev.tether.supervisor.ExitStatus;
+import dev.tether.supervisor.reaper.Reaper;
+import dev.tether.supervisor.spawn.SpawnException;
+import dev.tether.supervisor.spawn.SpawnRequest;
+import dev.tether.supervisor.spawn.SpawnedChild;
+import dev.tether.supervisor.spawn.Spawner;
+
+/**
+ * Spawns marked test children through a {@link Spawner} and ends every one of them at {@link #close()}.
+ */
+public final class TestSpawns implements AutoCloseable {
+
+	private final Spawner spawner;
+
+	private final Path logDirectory;
+
+	private final String installationId = NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID();
+
+	private final List<Long> spawned = new ArrayList<>();
+
+	private final Map<Long, ExitStatus> exits = new ConcurrentHashMap<>();
+
+	public TestSpawns(Spawner spawner, Path logDirectory) {
+		this.spawner = spawner;
+		this.logDirectory = logDirectory;
+	}
+
+	public String installationId() {
+		return this.installationId;
+	}
+
+	public Spawner spawner() {
+		return this.spawner;
+	}
+
+	/** The environment of a marked child. */
+	public Map<String, String> environment(ChildKind kind, String name) {
+		return ChildMarkers.stamp(System.getenv(), Map.of(), this.installationId, kind, name);
+	}
+
+	public SpawnedChild spawn(String name, String... command) throws SpawnException {
+		SpawnedChild child = this.spawner.spawn(new SpawnRequest(List.of(command), environment(ChildKind.AGENT, name),
+				null, this.logDirectory.resolve(name + ".log"), null), this.exits::put);
+		synchronized (this.spawned) {
+			this.spawned.add(child.pid());
+		}
+		return child;
+	}
+
+	/** The exit delivered for a pid, or {@code null}. */
+	public ExitStatus exitOf(long pid) {
+		return this.exits.get(pid);
+	}
+
+	@Override
+	public void close() {
+		List<Long> pids;
+		synchronized (this.spawned) {
+			pids = List.copyOf(this.spawned);
+		}
+		pids.forEach((pid) -> Reaper.shared().killUnreaped(pid, 9));
+		Awaitility.await("test children reaped")
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> Set.copyOf(pids).stream().allMatch(this.exits::containsKey));
+		this.spawner.close();
+	}
+
+}
