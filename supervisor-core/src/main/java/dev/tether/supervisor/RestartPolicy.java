@@ -14,10 +14,14 @@ public enum RestartPolicy {
 	/** Never. */
 	NEVER;
 
-	boolean restartsAfter(ExitStatus status) {
+	/**
+	 * Whether a child restarts after an exit.
+	 * @param failed whether the exit was a failure (non-zero, a signal, unknown, or a missed startup timeout)
+	 */
+	public boolean restartsAfter(boolean failed) {
 		return switch (this) {
 			case ALWAYS -> true;
-			case ON_FAILURE -> !status.isClean();
+			case ON_FAILURE -> failed;
 			case NEVER -> false;
 		};
 	}

@@ -1,0 +1,38 @@
+package dev.tether.supervisor;
+
+import java.time.Duration;
+
+/**
+ * Something that happened to a child.
+ *
+ * @param type what happened
+ * @param child the child just after it
+ * @param exit the exit, for {@link Type#EXITED} and {@link Type#STOPPED}; else {@code null}
+ * @param spawnDuration how long the spawn took, for {@link Type#STARTED}; else {@code null}
+ * @param error why, for {@link Type#FAILED}; else {@code null}
+ * @param stopOutcome how the stop ended, for {@link Type#STOPPED}; else {@code null}
+ */
+public record ChildEvent(Type type, ChildSnapshot child, ExitStatus exit, Duration spawnDuration, String error,
+		StopOutcome stopOutcome) {
+
+	/** The kinds of event. */
+	public enum Type {
+
+		/** A process was spawned for the child. */
+		STARTED,
+
+		/** Its process exited on its own. */
+		EXITED,
+
+		/** A restart is scheduled after its backoff. */
+		RESTARTING,
+
+		/** It is {@code FAILED}: the breaker opened, or a start or stop failed. */
+		FAILED,
+
+		/** It was stopped on request. */
+		STOPPED
+
+	}
+
+}

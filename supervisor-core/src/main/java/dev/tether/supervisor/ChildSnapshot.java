@@ -1,0 +1,22 @@
+package dev.tether.supervisor;
+
+import java.time.Instant;
+
+/**
+ * A child as it stands at one moment.
+ *
+ * @param name its name
+ * @param kind its kind
+ * @param state its state
+ * @param pid its pid while it has a process, else {@code null}
+ * @param startedAt when its current process was spawned (or adopted), else {@code null}
+ * @param uptimeSeconds seconds since then, else 0
+ * @param restarts how often it was restarted by its policy
+ * @param port its declared port, or {@code null}
+ * @param lastExit how its last process ended, or {@code null}
+ * @param lastError why the last start or stop failed, or {@code null}
+ * @param adopted whether the process was adopted from a previous run (not our child: its exit status is unknown)
+ */
+public record ChildSnapshot(String name, ChildKind kind, ChildState state, Long pid, Instant startedAt,
+		long uptimeSeconds, int restarts, Integer port, ExitStatus lastExit, String lastError, boolean adopted) {
+}

@@ -1,0 +1,237 @@
+package dev.tether.supervisor;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Everything the supervisor needs to know about one child. Build with {@link #builder(String, List)}; every
+ * setting but the name and command has a default.
+ *
+ * @param name the child's name: letters, digits, {@code .}, {@code _} and {@code -}, starting with a letter or digit
+ * @param kind {@link ChildKind#AGENT} or {@link ChildKind#MCP}
+ * @param command the executable, then its arguments
+ * @param environment extra variables (the JVM's environment is inherited; the markers always win)
+ * @param workingDirectory where it runs, or {@code null} for the JVM's working directory
+ * @param autostart whether it starts with the supervisor
+ * @param port the port it listens on, or {@code null}
+ * @param startupTimeout how long a child with a port may take to accept connections
+ * @param restart when it is restarted
+ * @param backoff the delays between restarts
+ * @param maxRestarts how many restarts {@code restartWindow} allows before the child is {@code FAILED}
+ * @param restartWindow the breaker's window
+ * @param stableAfter the uptime that resets backoff and breaker
+ * @param stopSignal the signal that asks it to stop
+ * @param stopTimeout how long it may take to stop before SIGKILL
+ * @param logFile where stdout and stderr are appended, or {@code null} for the supervisor's default
+ */
+public record ChildSpec(String name, ChildKind kind, List<String> command, Map<String, String> environment,
+		Path workingDirectory, boolean autostart, Integer port, Duration startupTimeout, RestartPolicy restart,
+		Backoff backoff, int maxRestarts, Duration restartWindow, Duration stableAfter, int stopSignal,
+		Duration stopTimeout, Path logFile) {
+
+	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
+
+	public ChildSpec {
+		if (name == null || !NAME.matcher(name).matches()) {
+			throw new InvalidChildSpecException(String.valueOf(name), "name",
+					"must be 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit");
+		}
+		if (command == null || command.isEmpty() || command.get(0) == null || command.get(0).isBlank()) {
+			throw new InvalidChildSpecException(name, "command", "must name an executable");
+		}
+		Objects.requireNonNull(kind, "kind");
+		Objects.requireNonNull(restart, "restart");
+		Objects.requireNonNull(backoff, "backoff");
+		command = List.copyOf(command);
+		environment = Map.copyOf(environment);
+		if (port != null && (port < 1 || port > 65535)) {
+			throw new InvalidChildSpecException(name, "port", "must be between 1 and 65535 (was " + port + ")");
+		}
+		positive(name, "startup-timeout", startupTimeout);
+		positive(name, "restart-window", restartWindow);
+		positive(name, "stable-after", stableAfter);
+		positive(name, "stop-timeout", stopTimeout);
+		positive(name, "backoff.initial", backoff.initial());
+		positive(name, "backoff.max", backoff.max());
+		if (backoff.max().compareTo(backoff.initial()) < 0) {
+			throw new InvalidChildSpecException(name, "backoff.max", "must not be shorter than backoff.initial");
+		}
+		if (backoff.multiplier() < 1.0) {
+			throw new InvalidChildSpecException(name, "backoff.multiplier", "must be at least 1.0");
+		}
+		if (backoff.jitter() < 0.0 || backoff.jitter() >= 1.0) {
+			throw new InvalidChildSpecException(name, "backoff.jitter", "must be at least 0 and less than 1");
+		}
+		if (maxRestarts < 0) {
+			throw new InvalidChildSpecException(name, "max-restarts", "must not be negative");
+		}
+		if (stopSignal <= 0) {
+			throw new InvalidChildSpecException(name, "stop-signal", "must be a signal");
+		}
+		Duration needed = backoff.minimumTotal(maxRestarts);
+		if (maxRestarts > 0 && restartWindow.compareTo(needed) < 0) {
+			throw new InvalidChildSpecException(name, "restart-window",
+					"(" + restartWindow + ") is shorter than the " + needed + " that " + maxRestarts
+							+ " restarts take with this backoff, so the breaker could never open");
+		}
+	}
+
+	private static void positive(String name, String setting, Duration value) {
+		if (value == null || value.isNegative() || value.isZero()) {
+			throw new InvalidChildSpecException(name, setting, "must be a positive duration (was " + value + ")");
+		}
+	}
+
+	/** A builder with every default of the contract. */
+	public static Builder builder(String name, List<String> command) {
+		return new Builder(name, command);
+	}
+
+	/**
+	 * Delays between restarts: {@code initial * multiplier^n}, at most {@code max}, spread by {@code jitter} (a
+	 * fraction either way).
+	 */
+	public record Backoff(Duration initial, Duration max, double multiplier, double jitter) {
+
+		public static final Backoff DEFAULT = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30), 2.0, 0.2);
+
+		/** The delay before restart number {@code failures} (0 first), without jitter. */
+		public Duration delay(int failures) {
+			double millis = this.initial.toMillis() * Math.pow(this.multiplier, Math.min(failures, 62));
+			return Duration.ofMillis((long) Math.min(millis, this.max.toMillis()));
+		}
+
+		/** The least time {@code restarts} restarts take, jitter included. */
+		Duration minimumTotal(int restarts) {
+			long total = 0;
+			for (int i = 0; i < restarts; i++) {
+				total += (long) (delay(i).toMillis() * (1.0 - this.jitter));
+			}
+			return Duration.ofMillis(total);
+		}
+
+	}
+
+	/** Builds a {@link ChildSpec}. */
+	public static final class Builder {
+
+		private final String name;
+
+		private final List<String> command;
+
+		private ChildKind kind = ChildKind.AGENT;
+
+		private Map<String, String> environment = Map.of();
+
+		private Path workingDirectory;
+
+		private boolean autostart = true;
+
+		private Integer port;
+
+		private Duration startupTimeout = Duration.ofSeconds(60);
+
+		private RestartPolicy restart = RestartPolicy.ON_FAILURE;
+
+		private Backoff backoff = Backoff.DEFAULT;
+
+		private int maxRestarts = 5;
+
+		private Duration restartWindow = Duration.ofSeconds(60);
+
+		private Duration stableAfter = Duration.ofSeconds(10);
+
+		private int stopSignal = 15;
+
+		private Duration stopTimeout = Duration.ofSeconds(10);
+
+		private Path logFile;
+
+		private Builder(String name, List<String> command) {
+			this.name = name;
+			this.command = command;
+		}
+
+		public Builder kind(ChildKind kind) {
+			this.kind = kind;
+			return this;
+		}
+
+		public Builder environment(Map<String, String> environment) {
+			this.environment = environment;
+			return this;
+		}
+
+		public Builder workingDirectory(Path workingDirectory) {
+			this.workingDirectory = workingDirectory;
+			return this;
+		}
+
+		public Builder autostart(boolean autostart) {
+			this.autostart = autostart;
+			return this;
+		}
+
+		public Builder port(Integer port) {
+			this.port = port;
+			return this;
+		}
+
+		public Builder startupTimeout(Duration startupTimeout) {
+			this.startupTimeout = startupTimeout;
+			return this;
+		}
+
+		public Builder restart(RestartPolicy restart) {
+			this.restart = restart;
+			return this;
+		}
+
+		public Builder backoff(Backoff backoff) {
+			this.backoff = backoff;
+			return this;
+		}
+
+		public Builder maxRestarts(int maxRestarts) {
+			this.maxRestarts = maxRestarts;
+			return this;
+		}
+
+		public Builder restartWindow(Duration restartWindow) {
+			this.restartWindow = restartWindow;
+			return this;
+		}
+
+		public Builder stableAfter(Duration stableAfter) {
+			this.stableAfter = stableAfter;
+			return this;
+		}
+
+		public Builder stopSignal(int stopSignal) {
+			this.stopSignal = stopSignal;
+			return this;
+		}
+
+		public Builder stopTimeout(Duration stopTimeout) {
+			this.stopTimeout = stopTimeout;
+			return this;
+		}
+
+		public Builder logFile(Path logFile) {
+			this.logFile = logFile;
+			return this;
+		}
+
+		public ChildSpec build() {
+			return new ChildSpec(this.name, this.kind, this.command, this.environment, this.workingDirectory,
+					this.autostart, this.port, this.startupTimeout, this.restart, this.backoff, this.maxRestarts,
+					this.restartWindow, this.stableAfter, this.stopSignal, this.stopTimeout, this.logFile);
+		}
+
+	}
+
+}
