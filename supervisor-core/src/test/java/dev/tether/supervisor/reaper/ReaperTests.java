@@ -1,0 +1,79 @@
+package dev.tether.supervisor.reaper;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.tether.supervisor.ChildEvent;
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.RestartPolicy;
+import dev.tether.supervisor.testsupport.TestSupervisor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@EnabledOnOs(OS.LINUX)
+class ReaperTests {
+
+	@TempDir
+	Path temp;
+
+	@Test
+	void plainProcessBuilderExitCodesAreNeverStolen() throws Exception {
+		ChildSpec churn = ChildSpec.builder("churn", List.of("sh", "-c", "exit 1"))
+			.restart(RestartPolicy.ALWAYS)
+			.backoff(new ChildSpec.Backoff(Duration.ofMillis(5), Duration.ofMillis(20), 2.0, 0.0))
+			.maxRestarts(100000)
+			.restartWindow(Duration.ofDays(1))
+			.build();
+		try (TestSupervisor test = new TestSupervisor(this.temp, List.of(churn))) {
+			test.supervisor().start("churn");
+			List<Process> processes = new ArrayList<>();
+			for (int i = 0; i < 200; i++) {
+				processes.add(new ProcessBuilder("sh", "-c", "exit " + (i % 200 + 1)).start());
+			}
+			int wrong = 0;
+			for (int i = 0; i < processes.size(); i++) {
+				if (processes.get(i).waitFor() != i % 200 + 1) {
+					wrong++;
+				}
+			}
+			assertThat(wrong).as("JDK exit codes reported wrongly").isZero();
+			assertThat(test.events("churn", ChildEvent.Type.EXITED)).isNotEmpty()
+				.allMatch((event) -> event.exit().code() == 1);
+		}
+	}
+
+	@Test
+	void twoSupervisorsInOneJvmEachSeeOnlyTheirOwnExits() throws Exception {
+		try (TestSupervisor first = new TestSupervisor(this.temp.resolve("first"),
+				List.of(ChildSpec.builder("worker", List.of("sh", "-c", "exit 11")).restart(RestartPolicy.NEVER).build()));
+				TestSupervisor second = new TestSupervisor(this.temp.resolve("second"), List.of(
+						ChildSpec.builder("worker", List.of("sh", "-c", "exit 22")).restart(RestartPolicy.NEVER).build()))) {
+			Map<Long, Integer> seen = new ConcurrentHashMap<>();
+			for (int round = 0; round < 20; round++) {
+				first.supervisor().start("worker");
+				second.supervisor().start("worker");
+				await().atMost(Duration.ofSeconds(5))
+					.until(() -> first.supervisor().snapshot("worker").orElseThrow().state() == ChildState.EXITED
+							&& second.supervisor().snapshot("worker").orElseThrow().state() == ChildState.EXITED);
+			}
+			assertThat(first.events("worker", ChildEvent.Type.EXITED)).hasSize(20).allMatch((e) -> e.exit().code() == 11);
+			assertThat(second.events("worker", ChildEvent.Type.EXITED)).hasSize(20).allMatch((e) -> e.exit().code() == 22);
+			first.events("worker", ChildEvent.Type.STARTED).forEach((e) -> seen.put(e.child().pid(), 1));
+			assertThat(Set.copyOf(second.events("worker", ChildEvent.Type.STARTED).stream().map((e) -> e.child().pid()).toList()))
+				.doesNotContainAnyElementsOf(seen.keySet());
+		}
+	}
+
+}

@@ -1,0 +1,182 @@
+package dev.tether.supervisor.reconcile;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.OrphanPolicy;
+import dev.tether.supervisor.ReconciliationReport;
+import dev.tether.supervisor.StopOutcome;
+import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.registry.FileChildRegistry;
+import dev.tether.supervisor.registry.RegistryRow;
+import dev.tether.supervisor.testsupport.LiveProcesses;
+import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.Orphans;
+import dev.tether.supervisor.testsupport.TestSupervisor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@EnabledOnOs(OS.LINUX)
+class ReconciliationTests {
+
+	@TempDir
+	Path temp;
+
+	private final String installation = NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID();
+
+	private final Orphans orphans = new Orphans();
+
+	private final IdentityProbe probe = IdentityProbe.forPlatform();
+
+	@AfterEach
+	void endOrphans() {
+		this.orphans.close();
+	}
+
+	private RegistryRow row(String name, long pid) {
+		long startTime = LiveProcesses.stat(pid).orElseThrow().startTime();
+		return new RegistryRow(name, "agent", this.installation, pid, pid, startTime, this.probe.bootId().orElseThrow(),
+				"RUNNING", Instant.now(), 0, null);
+	}
+
+	private void writeRows(RegistryRow... rows) {
+		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+			registry.save(List.of(rows));
+		}
+	}
+
+	private TestSupervisor supervisor(OrphanPolicy policy, ChildSpec... children) {
+		return new TestSupervisor(this.temp, this.installation, policy, List.of(children), (builder) -> {
+		});
+	}
+
+	@Test
+	void rowWhosePidNamesAnUnrelatedProcessIsDroppedWithoutASignal() throws Exception {
+		long unrelated = this.orphans.unmarked();
+		writeRows(row("worker", unrelated));
+		try (TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
+			ReconciliationReport report = test.supervisor().reconcile();
+			assertThat(report.notOurs()).isEqualTo(1);
+			assertThat(report.stopped()).isZero();
+			assertThat(LiveProcesses.isAlive(unrelated)).isTrue();
+		}
+		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+			assertThat(registry.load()).isEmpty();
+		}
+	}
+
+	@Test
+	void rowOfOurOrphanIsStopped() throws Exception {
+		long orphan = this.orphans.marked(this.installation, ChildKind.AGENT, "worker");
+		assertThat(LiveProcesses.stat(orphan).orElseThrow().ppid()).isNotEqualTo(ProcessHandle.current().pid());
+		writeRows(row("worker", orphan));
+		try (TestSupervisor test = supervisor(OrphanPolicy.STOP,
+				ChildSpec.builder("worker", List.of("sleep", "600")).build())) {
+			ReconciliationReport report = test.supervisor().reconcile();
+			assertThat(report.ours()).isEqualTo(1);
+			assertThat(report.stopped()).isEqualTo(1);
+			assertThat(LiveProcesses.isAlive(orphan)).isFalse();
+			assertThat(test.supervisor().lastReconciliation()).contains(report);
+		}
+	}
+
+	@Test
+	void markedOrphansWithoutARowAreFoundAndStopped() throws Exception {
+		long orphan = this.orphans.marked(this.installation, ChildKind.MCP, "files");
+		long grandchild = this.orphans.markedGrandchild(this.installation, "worker");
+		try (TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
+			ReconciliationReport report = test.supervisor().reconcile();
+			assertThat(report.ours()).isEqualTo(2);
+			assertThat(report.stopped()).isEqualTo(2);
+			assertThat(LiveProcesses.isAlive(orphan)).isFalse();
+			assertThat(LiveProcesses.isAlive(grandchild)).isFalse();
+		}
+	}
+
+	@Test
+	void markedProcessOfAnotherInstallationIsUntouched() throws Exception {
+		long other = this.orphans.marked(this.installation + "-other", ChildKind.AGENT, "worker");
+		try (TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
+			ReconciliationReport report = test.supervisor().reconcile();
+			assertThat(report.ours()).isZero();
+			assertThat(report.stopped()).isZero();
+			assertThat(LiveProcesses.isAlive(other)).isTrue();
+		}
+	}
+
+	@Test
+	void rowOfAGoneProcessIsDropped() throws Exception {
+		Process process = new ProcessBuilder("true").start();
+		process.waitFor();
+		writeRows(new RegistryRow("worker", "agent", this.installation, process.pid(), process.pid(), 1L,
+				this.probe.bootId().orElseThrow(), "RUNNING", Instant.now(), 0, null));
+		try (TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
+			ReconciliationReport report = test.supervisor().reconcile();
+			assertThat(report.gone() + report.notOurs()).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void orphanIsAdoptedWhenConfiguredAndStoppedLater() throws Exception {
+		long orphan = this.orphans.marked(this.installation, ChildKind.AGENT, "worker");
+		writeRows(row("worker", orphan));
+		try (TestSupervisor test = supervisor(OrphanPolicy.ADOPT,
+				ChildSpec.builder("worker", List.of("sleep", "600")).build())) {
+			ReconciliationReport report = test.supervisor().reconcile();
+			assertThat(report.adopted()).isEqualTo(1);
+			ChildSnapshot adopted = test.supervisor().snapshot("worker").orElseThrow();
+			assertThat(adopted.state()).isEqualTo(ChildState.RUNNING);
+			assertThat(adopted.pid()).isEqualTo(orphan);
+			assertThat(adopted.adopted()).isTrue();
+			assertThat(test.supervisor().stop("worker")).isEqualTo(StopOutcome.EXITED);
+			assertThat(LiveProcesses.isAlive(orphan)).isFalse();
+			assertThat(test.supervisor().snapshot("worker").orElseThrow().lastExit().outcome()).isEqualTo("unknown");
+		}
+	}
+
+	@Test
+	void adoptedOrphanThatDiesIsSeenThroughProc() throws Exception {
+		long orphan = this.orphans.marked(this.installation, ChildKind.AGENT, "worker");
+		writeRows(row("worker", orphan));
+		try (TestSupervisor test = supervisor(OrphanPolicy.ADOPT, ChildSpec.builder("worker", List.of("sleep", "600"))
+			.restart(dev.tether.supervisor.RestartPolicy.NEVER)
+			.build())) {
+			test.supervisor().reconcile();
+			ProcessHandle.of(orphan).orElseThrow().destroyForcibly();
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> test.supervisor().snapshot("worker").orElseThrow().state() == ChildState.EXITED);
+		}
+	}
+
+	@Test
+	void corruptRegistryIsMovedAsideAndStartProceeds() throws Exception {
+		Files.writeString(this.temp.resolve("registry.json"), "{\"version\": 1, \"rows\": [ {\"name\": ");
+		long orphan = this.orphans.marked(this.installation, ChildKind.AGENT, "worker");
+		try (TestSupervisor test = supervisor(OrphanPolicy.STOP,
+				ChildSpec.builder("worker", List.of("sleep", "600")).build())) {
+			ReconciliationReport report = test.supervisor().reconcile();
+			assertThat(report.stopped()).isEqualTo(1);
+			assertThat(LiveProcesses.isAlive(orphan)).isFalse();
+			assertThat(test.supervisor().start("worker").state()).isEqualTo(ChildState.RUNNING);
+		}
+		try (var entries = Files.list(this.temp)) {
+			assertThat(entries.map((p) -> p.getFileName().toString())).anyMatch((n) -> n.startsWith("registry.json.corrupt-"));
+		}
+	}
+
+}

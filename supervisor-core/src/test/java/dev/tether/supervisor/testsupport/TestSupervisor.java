@@ -1,0 +1,85 @@
+package dev.tether.supervisor.testsupport;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import dev.tether.supervisor.ChildEvent;
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.OrphanPolicy;
+import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.registry.FileChildRegistry;
+import dev.tether.supervisor.spawn.Spawner;
+
+/**
+ * A supervisor over a temporary state directory, ticked every 20 ms, that records its events and stops every child
+ * at {@link #close()}.
+ */
+public final class TestSupervisor implements AutoCloseable {
+
+	private final Supervisor supervisor;
+
+	private final List<ChildEvent> events = new CopyOnWriteArrayList<>();
+
+	private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+
+	private final String installationId;
+
+	private final Path stateDirectory;
+
+	public TestSupervisor(Path stateDirectory, List<ChildSpec> children) {
+		this(stateDirectory, NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID(), OrphanPolicy.STOP,
+				children, (builder) -> {
+				});
+	}
+
+	public TestSupervisor(Path stateDirectory, String installationId, OrphanPolicy policy, List<ChildSpec> children,
+			Consumer<Supervisor.Builder> customizer) {
+		this.installationId = installationId;
+		this.stateDirectory = stateDirectory;
+		Supervisor.Builder builder = Supervisor.builder()
+			.installationId(installationId)
+			.spawner(new Spawner(15, stateDirectory.resolve("launcher")))
+			.registry(FileChildRegistry.open(stateDirectory))
+			.logDirectory(stateDirectory.resolve("logs"))
+			.orphanPolicy(policy)
+			.listener(this.events::add);
+		children.forEach(builder::child);
+		customizer.accept(builder);
+		this.supervisor = builder.build();
+		this.ticker.scheduleWithFixedDelay(this.supervisor::tick, 20, 20, TimeUnit.MILLISECONDS);
+	}
+
+	public Supervisor supervisor() {
+		return this.supervisor;
+	}
+
+	public String installationId() {
+		return this.installationId;
+	}
+
+	public Path stateDirectory() {
+		return this.stateDirectory;
+	}
+
+	public List<ChildEvent> events() {
+		return this.events;
+	}
+
+	public List<ChildEvent> events(String child, ChildEvent.Type type) {
+		return this.events.stream().filter((e) -> e.child().name().equals(child) && e.type() == type).toList();
+	}
+
+	@Override
+	public void close() throws InterruptedException {
+		this.ticker.shutdown();
+		this.ticker.awaitTermination(5, TimeUnit.SECONDS);
+		this.supervisor.close();
+	}
+
+}
