@@ -8,7 +8,8 @@ import java.time.Duration;
  * @param type what happened
  * @param child the child just after it
  * @param exit the exit, for {@link Type#EXITED} and {@link Type#STOPPED}; else {@code null}
- * @param spawnDuration how long the spawn took, for {@link Type#STARTED}; else {@code null}
+ * @param spawnDuration how long the spawn took, for {@link Type#STARTED} and for a {@link Type#FAILED} spawn; the
+ * backoff before the restart, for {@link Type#RESTARTING}; else {@code null}
  * @param error why, for {@link Type#FAILED}; else {@code null}
  * @param stopOutcome how the stop ended, for {@link Type#STOPPED}; else {@code null}
  */

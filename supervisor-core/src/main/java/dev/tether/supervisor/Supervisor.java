@@ -451,6 +451,7 @@ public final class Supervisor implements AutoCloseable {
 				spec.kind(), spec.name());
 		Path log = (spec.logFile() != null) ? spec.logFile() : this.logDirectory.resolve(spec.name() + ".log");
 		SpawnedChild spawned;
+		long spawnStarted = System.nanoTime();
 		try {
 			spawned = this.spawner.spawn(new SpawnRequest(spec.command(), environment, spec.workingDirectory(), log, null),
 					(pid, status) -> onExit(child, pid, status));
@@ -459,7 +460,8 @@ public final class Supervisor implements AutoCloseable {
 			child.lastError = ex.getMessage();
 			child.state = ChildState.FAILED;
 			logger.error("Child '{}' could not be started: {}", spec.name(), ex.getMessage());
-			emit(ChildEvent.Type.FAILED, child, null, null, child.lastError, null);
+			emit(ChildEvent.Type.FAILED, child, null, Duration.ofNanos(System.nanoTime() - spawnStarted),
+					child.lastError, null);
 			return;
 		}
 		child.pid = spawned.pid();

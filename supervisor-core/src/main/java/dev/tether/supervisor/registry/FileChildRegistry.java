@@ -194,6 +194,9 @@ public final class FileChildRegistry implements ChildRegistry {
 
 	@Override
 	public void close() {
+		if (!this.lockChannel.isOpen()) {
+			return;
+		}
 		try {
 			this.lock.release();
 		}

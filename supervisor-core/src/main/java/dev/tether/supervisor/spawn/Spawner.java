@@ -97,6 +97,17 @@ public final class Spawner implements AutoCloseable {
 	}
 
 	/**
+	 * Finds the file a command would run, as the spawn will, so that configuration can be checked before anything
+	 * starts.
+	 * @throws SpawnException naming the executable when it is missing or not executable
+	 */
+	public static Path resolveExecutable(List<String> command, Map<String, String> environment, Path workingDirectory)
+			throws SpawnException {
+		Path directory = (workingDirectory != null) ? workingDirectory : Path.of("").toAbsolutePath();
+		return ExecutableResolver.resolve(command.get(0), environment.get("PATH"), directory);
+	}
+
+	/**
 	 * Spawns a child and registers its exit with the reaper, atomically. Blocks until the spawner thread has done
 	 * it. If the calling thread is interrupted meanwhile, the child (if it was made) is killed and reaped.
 	 * @throws SpawnException naming what was wrong; the spawner serves the next caller afterwards

@@ -1,0 +1,94 @@
+package dev.tether.supervisor.boot;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.SmartLifecycle;
+
+import dev.tether.supervisor.Supervisor;
+
+/**
+ * Runs the supervision tick while the context runs, reconciles and starts the autostart children when the
+ * application is ready, and stops every child when the context closes.
+ */
+class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<ApplicationReadyEvent> {
+
+	private static final Logger logger = LoggerFactory.getLogger(SupervisorLifecycle.class);
+
+	private final Supervisor supervisor;
+
+	private final Duration reapInterval;
+
+	private final List<SupervisorTickObserver> observers;
+
+	private ScheduledExecutorService ticker;
+
+	private volatile boolean running;
+
+	SupervisorLifecycle(Supervisor supervisor, Duration reapInterval, List<SupervisorTickObserver> observers) {
+		this.supervisor = supervisor;
+		this.reapInterval = reapInterval;
+		this.observers = observers;
+	}
+
+	@Override
+	public void start() {
+		// Why a private thread: the tick must not depend on, or take over, the application's TaskScheduler, and it
+		// must work without @EnableScheduling.
+		this.ticker = Executors.newSingleThreadScheduledExecutor((work) -> {
+			Thread thread = new Thread(work, "supervisor-tick");
+			thread.setDaemon(true);
+			return thread;
+		});
+		long period = this.reapInterval.toMillis();
+		this.ticker.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
+		this.running = true;
+	}
+
+	private void tick() {
+		long started = System.nanoTime();
+		try {
+			this.supervisor.tick();
+		}
+		catch (RuntimeException ex) {
+			logger.error("Supervision tick failed", ex);
+		}
+		Duration took = Duration.ofNanos(System.nanoTime() - started);
+		this.observers.forEach((observer) -> observer.ticked(took));
+	}
+
+	@Override
+	public void onApplicationEvent(ApplicationReadyEvent event) {
+		this.supervisor.reconcile();
+		this.supervisor.startAutostart();
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+		if (this.ticker != null) {
+			this.ticker.shutdown();
+			try {
+				this.ticker.awaitTermination(10, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		this.supervisor.stopAll();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+}

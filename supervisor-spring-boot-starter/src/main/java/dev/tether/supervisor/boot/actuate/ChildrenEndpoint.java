@@ -1,0 +1,139 @@
+package dev.tether.supervisor.boot.actuate;
+
+import java.util.List;
+import java.util.Locale;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+
+import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ExitStatus;
+import dev.tether.supervisor.ReconciliationReport;
+import dev.tether.supervisor.Supervisor;
+
+/**
+ * {@code /actuator/children}: the supervised children, how they are tied to the JVM, and the last reconciliation.
+ * Its write operation starts, stops or restarts one child. Environments are never shown.
+ */
+@Endpoint(id = "children", defaultAccess = Access.READ_ONLY)
+public class ChildrenEndpoint {
+
+	private final Supervisor supervisor;
+
+	public ChildrenEndpoint(Supervisor supervisor) {
+		this.supervisor = supervisor;
+	}
+
+	@ReadOperation
+	public ChildrenDescriptor children() {
+		return new ChildrenDescriptor(this.supervisor.installationId(), this.supervisor.parentDeathMechanism().id(),
+				this.supervisor.identityVerification(),
+				this.supervisor.lastReconciliation().map(ReconciliationDescriptor::of).orElse(null),
+				this.supervisor.snapshots().stream().map(ChildDescriptor::of).toList());
+	}
+
+	@ReadOperation
+	public ChildDescriptor child(@Selector String name) {
+		return this.supervisor.snapshot(name).map(ChildDescriptor::of).orElse(null);
+	}
+
+	@WriteOperation
+	public ChildDescriptor act(@Selector String name, String action) {
+		if (this.supervisor.snapshot(name).isEmpty()) {
+			return null;
+		}
+		String requested = (action != null) ? action.toLowerCase(Locale.ROOT) : "";
+		switch (requested) {
+			case "start" -> this.supervisor.start(name);
+			case "stop" -> this.supervisor.stop(name);
+			case "restart" -> this.supervisor.restart(name);
+			default -> throw new InvalidEndpointRequestException(
+					"Unknown action '" + action + "' (expected start, stop or restart)", "Unknown action");
+		}
+		return child(name);
+	}
+
+	/**
+	 * The whole endpoint.
+	 *
+	 * @param installationId the installation id
+	 * @param parentDeathSignal {@code launcher}, {@code setpriv} or {@code none}
+	 * @param identityVerification whether identity can be verified here
+	 * @param reconciliation the last reconciliation, or {@code null}
+	 * @param children every child
+	 */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
+	public record ChildrenDescriptor(String installationId, String parentDeathSignal, boolean identityVerification,
+			ReconciliationDescriptor reconciliation, List<ChildDescriptor> children) {
+	}
+
+	/**
+	 * One child.
+	 *
+	 * @param name its name
+	 * @param kind {@code agent} or {@code mcp}
+	 * @param state its state
+	 * @param pid its pid, or {@code null}
+	 * @param startedAt when its process started (ISO-8601), or {@code null}
+	 * @param uptimeSeconds seconds since then
+	 * @param restarts restarts by its policy
+	 * @param port its port, or {@code null}
+	 * @param lastExit its last exit, or {@code null}
+	 * @param lastError why its last start or stop failed, or {@code null}
+	 */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
+	public record ChildDescriptor(String name, String kind, String state, Long pid, String startedAt,
+			long uptimeSeconds, int restarts, Integer port, ExitDescriptor lastExit, String lastError) {
+
+		static ChildDescriptor of(ChildSnapshot child) {
+			return new ChildDescriptor(child.name(), child.kind().id(), child.state().name(), child.pid(),
+					(child.startedAt() != null) ? child.startedAt().toString() : null, child.uptimeSeconds(),
+					child.restarts(), child.port(), ExitDescriptor.of(child.lastExit()), child.lastError());
+		}
+
+	}
+
+	/**
+	 * How a process ended.
+	 *
+	 * @param code its exit code, or {@code null}
+	 * @param signal the signal that ended it, or {@code null}
+	 * @param at when (ISO-8601)
+	 */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
+	public record ExitDescriptor(Integer code, Integer signal, String at) {
+
+		static ExitDescriptor of(ExitStatus exit) {
+			return (exit != null) ? new ExitDescriptor(exit.code(), exit.signal(), exit.at().toString()) : null;
+		}
+
+	}
+
+	/**
+	 * The last reconciliation's counts.
+	 *
+	 * @param at when it ran (ISO-8601)
+	 * @param ours orphans verified as ours
+	 * @param notOurs rows whose pid names another process
+	 * @param gone rows whose process is gone
+	 * @param unverifiable processes that could not be checked
+	 * @param stopped orphans stopped
+	 * @param adopted orphans adopted
+	 */
+	public record ReconciliationDescriptor(String at, int ours, int notOurs, int gone, int unverifiable, int stopped,
+			int adopted) {
+
+		static ReconciliationDescriptor of(ReconciliationReport report) {
+			return new ReconciliationDescriptor(report.at().toString(), report.ours(), report.notOurs(), report.gone(),
+					report.unverifiable(), report.stopped(), report.adopted());
+		}
+
+	}
+
+}

@@ -1,0 +1,28 @@
+package dev.tether.supervisor.boot.actuate;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
+
+/**
+ * The {@code children} actuator endpoint.
+ */
+@AutoConfiguration(after = SupervisorAutoConfiguration.class)
+@ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+@ConditionalOnBean(Supervisor.class)
+public class SupervisorEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnAvailableEndpoint(ChildrenEndpoint.class)
+	ChildrenEndpoint childrenEndpoint(Supervisor supervisor) {
+		return new ChildrenEndpoint(supervisor);
+	}
+
+}

@@ -1,0 +1,60 @@
+package dev.tether.supervisor.boot.actuate;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthContributor;
+import org.springframework.boot.health.contributor.HealthContributors;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.Supervisor;
+
+import java.util.stream.Stream;
+
+/**
+ * The {@code supervisor} health: one component per child, {@code DOWN} when the child is {@code FAILED}.
+ */
+public class SupervisorHealthContributor implements CompositeHealthContributor {
+
+	private final Supervisor supervisor;
+
+	public SupervisorHealthContributor(Supervisor supervisor) {
+		this.supervisor = supervisor;
+	}
+
+	@Override
+	public HealthContributor getContributor(String name) {
+		return this.supervisor.snapshot(name).map((child) -> indicator(name)).orElse(null);
+	}
+
+	@Override
+	public Stream<HealthContributors.Entry> stream() {
+		Map<String, HealthContributor> contributors = new LinkedHashMap<>();
+		this.supervisor.snapshots().forEach((child) -> contributors.put(child.name(), indicator(child.name())));
+		return contributors.entrySet().stream().map((entry) -> new HealthContributors.Entry(entry.getKey(), entry.getValue()));
+	}
+
+	private HealthIndicator indicator(String name) {
+		return () -> this.supervisor.snapshot(name).map(SupervisorHealthContributor::health).orElseGet(() -> Health.unknown().build());
+	}
+
+	static Health health(ChildSnapshot child) {
+		Health.Builder builder = (child.state() == ChildState.FAILED) ? Health.down() : Health.up();
+		builder.withDetail("state", child.state().name()).withDetail("restarts", child.restarts());
+		if (child.pid() != null) {
+			builder.withDetail("pid", child.pid());
+		}
+		if (child.lastError() != null) {
+			builder.withDetail("lastError", child.lastError());
+		}
+		if (child.lastExit() != null) {
+			builder.withDetail("lastExit", child.lastExit().toString());
+		}
+		return builder.build();
+	}
+
+}

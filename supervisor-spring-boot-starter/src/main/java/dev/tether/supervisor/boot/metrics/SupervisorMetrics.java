@@ -1,0 +1,101 @@
+package dev.tether.supervisor.boot.metrics;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+import org.springframework.beans.factory.ObjectProvider;
+
+import dev.tether.supervisor.ChildEvent;
+import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.SupervisorListener;
+import dev.tether.supervisor.boot.SupervisorTickObserver;
+
+/**
+ * The supervisor's meters: {@code supervisor.children} (gauge by state), {@code supervisor.child.starts},
+ * {@code supervisor.child.restarts}, {@code supervisor.child.exits} (by outcome), {@code supervisor.spawn} and
+ * {@code supervisor.reap.tick}.
+ */
+public class SupervisorMetrics implements MeterBinder, SupervisorListener, SupervisorTickObserver {
+
+	private final ObjectProvider<Supervisor> supervisor;
+
+	private final Map<String, Integer> restartsSeen = new ConcurrentHashMap<>();
+
+	private volatile MeterRegistry registry;
+
+	public SupervisorMetrics(ObjectProvider<Supervisor> supervisor) {
+		this.supervisor = supervisor;
+	}
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		for (ChildState state : ChildState.values()) {
+			Gauge.builder("supervisor.children", this, (metrics) -> metrics.count(state))
+				.tag("state", state.name())
+				.description("Supervised children in each state")
+				.register(registry);
+		}
+		this.registry = registry;
+	}
+
+	private double count(ChildState state) {
+		Supervisor current = this.supervisor.getIfAvailable();
+		return (current != null) ? current.snapshots().stream().filter((child) -> child.state() == state).count() : 0;
+	}
+
+	@Override
+	public void onEvent(ChildEvent event) {
+		MeterRegistry meters = this.registry;
+		if (meters == null) {
+			return;
+		}
+		Tags child = Tags.of("child", event.child().name(), "kind", event.child().kind().id());
+		switch (event.type()) {
+			case STARTED -> {
+				meters.counter("supervisor.child.starts", child).increment();
+				int seen = this.restartsSeen.getOrDefault(event.child().name(), 0);
+				int now = event.child().restarts();
+				if (now > seen) {
+					meters.counter("supervisor.child.restarts", child).increment(now - seen);
+				}
+				this.restartsSeen.put(event.child().name(), now);
+				spawn(meters, "success", event.spawnDuration());
+			}
+			case EXITED, STOPPED -> {
+				if (event.exit() != null) {
+					meters.counter("supervisor.child.exits", child.and("outcome", event.exit().outcome())).increment();
+				}
+			}
+			case FAILED -> {
+				if (event.spawnDuration() != null) {
+					spawn(meters, "failure", event.spawnDuration());
+				}
+			}
+			case RESTARTING -> {
+			}
+		}
+	}
+
+	private static void spawn(MeterRegistry meters, String outcome, Duration duration) {
+		if (duration != null) {
+			Timer.builder("supervisor.spawn").tag("outcome", outcome).register(meters).record(duration);
+		}
+	}
+
+	@Override
+	public void ticked(Duration duration) {
+		MeterRegistry meters = this.registry;
+		if (meters != null) {
+			Timer.builder("supervisor.reap.tick").register(meters).record(duration);
+		}
+	}
+
+}

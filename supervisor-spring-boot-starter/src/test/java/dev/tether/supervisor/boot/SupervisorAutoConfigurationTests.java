@@ -1,0 +1,260 @@
+package dev.tether.supervisor.boot;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.RestartPolicy;
+import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.boot.actuate.ChildrenEndpoint;
+import dev.tether.supervisor.boot.actuate.SupervisorEndpointAutoConfiguration;
+import dev.tether.supervisor.boot.actuate.SupervisorHealthAutoConfiguration;
+import dev.tether.supervisor.boot.actuate.SupervisorHealthContributor;
+import dev.tether.supervisor.boot.metrics.SupervisorMetrics;
+import dev.tether.supervisor.boot.metrics.SupervisorMetricsAutoConfiguration;
+import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.identity.ProcessSignaller;
+import dev.tether.supervisor.reaper.Reaper;
+import dev.tether.supervisor.reconcile.Reconciler;
+import dev.tether.supervisor.registry.ChildRegistry;
+import dev.tether.supervisor.registry.FileChildRegistry;
+import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SupervisorAutoConfigurationTests {
+
+	@TempDir
+	Path temp;
+
+	private ApplicationContextRunner runner() {
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(SupervisorAutoConfiguration.class,
+					SupervisorEndpointAutoConfiguration.class, SupervisorHealthAutoConfiguration.class,
+					SupervisorMetricsAutoConfiguration.class))
+			.withPropertyValues("supervisor.state-directory=" + this.temp, "management.endpoints.web.exposure.include=children",
+					"supervisor.installation-id=" + NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID());
+	}
+
+	@Test
+	void suppliesEveryBeanWhenEnabled() {
+		runner().run((context) -> {
+			assertThat(context).hasSingleBean(Supervisor.class)
+				.hasSingleBean(Spawner.class)
+				.hasSingleBean(IdentityProbe.class)
+				.hasSingleBean(Reaper.class)
+				.hasSingleBean(ChildRegistry.class)
+				.hasSingleBean(Reconciler.class)
+				.hasSingleBean(SupervisorLifecycle.class)
+				.hasSingleBean(ChildrenEndpoint.class)
+				.hasSingleBean(SupervisorHealthContributor.class)
+				.doesNotHaveBean(SupervisorMetrics.class);
+			assertThat(context.getBean(Supervisor.class).installationId()).startsWith("test-");
+		});
+	}
+
+	@Test
+	void backsOffWhenDisabled() {
+		runner().withPropertyValues("supervisor.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(Supervisor.class)
+				.doesNotHaveBean(Spawner.class)
+				.doesNotHaveBean(ChildrenEndpoint.class)
+				.doesNotHaveBean(SupervisorHealthContributor.class);
+		});
+	}
+
+	@Test
+	void startsWithoutActuatorOnTheClassPath() {
+		runner().withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate",
+				"org.springframework.boot.health"))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(Supervisor.class)
+				.doesNotHaveBean(ChildrenEndpoint.class)
+				.doesNotHaveBean(SupervisorHealthContributor.class));
+	}
+
+	@Test
+	void startsWithoutMicrometerOnTheClassPath() {
+		runner().withClassLoader(new FilteredClassLoader("io.micrometer"))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(Supervisor.class)
+				.doesNotHaveBean(SupervisorMetrics.class));
+	}
+
+	@Test
+	void suppliesMetricsWhenAMeterRegistryExists() {
+		runner().withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> assertThat(context).hasSingleBean(SupervisorMetrics.class));
+	}
+
+	@Test
+	void userBeansReplaceEachReplaceableBean() {
+		runner().withUserConfiguration(UserBeans.class).run((context) -> {
+			assertThat(context.getBean(IdentityProbe.class)).isSameAs(UserBeans.PROBE);
+			assertThat(context.getBean(Spawner.class)).isSameAs(context.getBean("userSpawner"));
+			assertThat(context.getBean(ChildRegistry.class)).isSameAs(context.getBean("userRegistry"));
+			assertThat(context.getBean(Reconciler.class)).isSameAs(context.getBean("userReconciler"));
+			assertThat(context.getBean(Reaper.class)).isSameAs(context.getBean("userReaper"));
+			assertThat(context.getBean(Supervisor.class)).isSameAs(context.getBean("userSupervisor"));
+			assertThat(context.getBean(Supervisor.class).installationId()).isEqualTo("test-user");
+		});
+	}
+
+	@Test
+	void childSettingsInheritDefaultsThenTheContractsDefaults() {
+		runner().withPropertyValues("supervisor.defaults.stop-timeout=3s", "supervisor.defaults.restart=always",
+				"supervisor.defaults.environment.SHARED=1", "supervisor.children.greeter.command[0]=sleep",
+				"supervisor.children.greeter.command[1]=600", "supervisor.children.greeter.environment.OWN=2",
+				"supervisor.children.files.command=sleep,600", "supervisor.children.files.kind=mcp",
+				"supervisor.children.files.restart=never", "supervisor.children.files.backoff.initial=1s",
+				"supervisor.children.files.port=7070")
+			.run((context) -> {
+				List<ChildSpec> specs = ChildSpecs.from(context.getBean(SupervisorProperties.class));
+				ChildSpec greeter = specs.get(0);
+				assertThat(greeter.name()).isEqualTo("greeter");
+				assertThat(greeter.command()).containsExactly("sleep", "600");
+				assertThat(greeter.kind()).isEqualTo(ChildKind.AGENT);
+				assertThat(greeter.stopTimeout()).isEqualTo(Duration.ofSeconds(3));
+				assertThat(greeter.restart()).isEqualTo(RestartPolicy.ALWAYS);
+				assertThat(greeter.environment()).containsEntry("SHARED", "1").containsEntry("OWN", "2");
+				assertThat(greeter.maxRestarts()).isEqualTo(5);
+				assertThat(greeter.stableAfter()).isEqualTo(Duration.ofSeconds(10));
+				assertThat(greeter.backoff()).isEqualTo(ChildSpec.Backoff.DEFAULT);
+				assertThat(greeter.autostart()).isTrue();
+				assertThat(greeter.stopSignal()).isEqualTo(15);
+				ChildSpec files = specs.get(1);
+				assertThat(files.kind()).isEqualTo(ChildKind.MCP);
+				assertThat(files.restart()).isEqualTo(RestartPolicy.NEVER);
+				assertThat(files.backoff().initial()).isEqualTo(Duration.ofSeconds(1));
+				assertThat(files.backoff().max()).isEqualTo(Duration.ofSeconds(30));
+				assertThat(files.port()).isEqualTo(7070);
+				assertThat(files.stopTimeout()).isEqualTo(Duration.ofSeconds(3));
+			});
+	}
+
+	@Test
+	void installationIdDefaultsToTheApplicationName() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SupervisorAutoConfiguration.class))
+			.withPropertyValues("supervisor.state-directory=" + this.temp, "management.endpoints.web.exposure.include=children", "spring.application.name=test-billing")
+			.run((context) -> assertThat(context.getBean(Supervisor.class).installationId()).isEqualTo("test-billing"));
+	}
+
+	@Test
+	void emptyCommandFailsNamingTheProperty() {
+		assertFailureNames("supervisor.children.greeter.command", "supervisor.children.greeter.kind=agent");
+	}
+
+	@Test
+	void missingExecutableFailsNamingTheProperty() {
+		assertFailureNames("supervisor.children.greeter.command", "supervisor.children.greeter.command=no-such-tool-xyz");
+	}
+
+	@Test
+	void nonExecutableFileFailsNamingTheProperty() throws Exception {
+		Path script = java.nio.file.Files.writeString(this.temp.resolve("plain.sh"), "#!/bin/sh\n");
+		assertFailureNames("supervisor.children.greeter.command", "supervisor.children.greeter.command=" + script);
+	}
+
+	@Test
+	void missingWorkingDirectoryFailsNamingTheProperty() {
+		assertFailureNames("supervisor.children.greeter.working-directory", "supervisor.children.greeter.command=true",
+				"supervisor.children.greeter.working-directory=" + this.temp.resolve("nowhere"));
+	}
+
+	@Test
+	void badNameFailsNamingTheProperty() {
+		assertFailureNames("supervisor.children.bad/name", "supervisor.children[bad/name].command=true");
+	}
+
+	@Test
+	void nonPositiveDurationsFailNamingTheProperty() {
+		assertFailureNames("supervisor.children.greeter.stop-timeout", "supervisor.children.greeter.command=true",
+				"supervisor.children.greeter.stop-timeout=-1s");
+		assertFailureNames("supervisor.children.greeter.backoff.initial", "supervisor.children.greeter.command=true",
+				"supervisor.children.greeter.backoff.initial=0s");
+		assertFailureNames("supervisor.reap-interval", "supervisor.reap-interval=0ms");
+	}
+
+	@Test
+	void restartWindowTooShortForMaxRestartsFailsNamingTheProperty() {
+		assertFailureNames("supervisor.children.greeter.restart-window", "supervisor.children.greeter.command=true",
+				"supervisor.children.greeter.max-restarts=10", "supervisor.children.greeter.restart-window=5s");
+	}
+
+	@Test
+	void badSignalFailsNamingTheProperty() {
+		assertFailureNames("supervisor.children.greeter.stop-signal", "supervisor.children.greeter.command=true",
+				"supervisor.children.greeter.stop-signal=POLITELY");
+		assertFailureNames("supervisor.parent-death-signal", "supervisor.parent-death-signal=SOMETIMES");
+	}
+
+	private void assertFailureNames(String property, String... properties) {
+		runner().withPropertyValues(properties).run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = new InvalidSupervisorConfigurationFailureAnalyzer()
+				.analyze(context.getStartupFailure());
+			assertThat(analysis).as(() -> String.valueOf(context.getStartupFailure())).isNotNull();
+			assertThat(analysis.getDescription()).contains("Property: " + property + "\n");
+			assertThat(analysis.getAction()).contains(property);
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserBeans {
+
+		static final IdentityProbe PROBE = IdentityProbe.forPlatform();
+
+		@Bean
+		IdentityProbe userProbe() {
+			return PROBE;
+		}
+
+		@Bean
+		Reaper userReaper() {
+			return Reaper.shared();
+		}
+
+		@Bean(destroyMethod = "")
+		Spawner userSpawner() {
+			return new Spawner(15, Path.of(System.getProperty("java.io.tmpdir"), "tether-test-launcher"));
+		}
+
+		@Bean(destroyMethod = "")
+		ChildRegistry userRegistry() throws Exception {
+			return FileChildRegistry.open(java.nio.file.Files.createTempDirectory("tether-user-registry"));
+		}
+
+		@Bean
+		Reconciler userReconciler() {
+			return new Reconciler(new ProcessSignaller(PROBE));
+		}
+
+		@Bean(destroyMethod = "close")
+		Supervisor userSupervisor(Spawner spawner, ChildRegistry registry) throws Exception {
+			return Supervisor.builder()
+				.installationId("test-user")
+				.spawner(spawner)
+				.registry(registry)
+				.logDirectory(java.nio.file.Files.createTempDirectory("tether-user-logs"))
+				.build();
+		}
+
+	}
+
+}
