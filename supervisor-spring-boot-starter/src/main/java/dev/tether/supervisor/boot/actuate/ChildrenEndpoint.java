@@ -43,6 +43,12 @@ public class ChildrenEndpoint {
 		return this.supervisor.snapshot(name).map(ChildDescriptor::of).orElse(null);
 	}
 
+	/**
+	 * Starts, stops or restarts a child.
+	 * @param name the child
+	 * @param action {@code start}, {@code stop} or {@code restart}
+	 * @return the child after the action, or {@code null} when there is no such child
+	 */
 	@WriteOperation
 	public ChildDescriptor act(@Selector String name, String action) {
 		if (this.supervisor.snapshot(name).isEmpty()) {

@@ -25,4 +25,11 @@ public class SupervisorEndpointAutoConfiguration {
 		return new ChildrenEndpoint(supervisor);
 	}
 
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(ChildrenEndpoint.class)
+	ChildrenWebEndpointExtension childrenWebEndpointExtension(ChildrenEndpoint endpoint) {
+		return new ChildrenWebEndpointExtension(endpoint);
+	}
+
 }

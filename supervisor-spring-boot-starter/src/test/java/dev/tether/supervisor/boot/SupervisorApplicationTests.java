@@ -1,0 +1,211 @@
+package dev.tether.supervisor.boot;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.boot.event.ChildLifecycleEvent;
+import dev.tether.supervisor.boot.event.ChildStartedEvent;
+import dev.tether.supervisor.testsupport.LiveProcesses;
+import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "management.endpoints.web.exposure.include=health,children,metrics",
+				"management.endpoint.children.access=unrestricted", "management.endpoint.health.show-details=always",
+				"supervisor.reap-interval=50ms", "supervisor.children.greeter.command=sleep,600",
+				"supervisor.children.files.kind=mcp", "supervisor.children.files.command=sleep,600",
+				"supervisor.children.crasher.command=sh,-c,exit 3", "supervisor.children.crasher.max-restarts=1",
+				"supervisor.children.crasher.backoff.initial=50ms", "supervisor.children.crasher.restart-window=10s",
+				"supervisor.children.idle.command=sleep,600", "supervisor.children.idle.autostart=false" })
+@DirtiesContext
+class SupervisorApplicationTests {
+
+	private static final Path STATE = createStateDirectory();
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	private final JsonMapper json = JsonMapper.builder().build();
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	Supervisor supervisor;
+
+	@Autowired
+	List<ChildLifecycleEvent> events;
+
+	@DynamicPropertySource
+	static void stateDirectory(DynamicPropertyRegistry registry) {
+		registry.add("supervisor.state-directory", STATE::toString);
+		registry.add("supervisor.installation-id",
+				() -> NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID());
+	}
+
+	private static Path createStateDirectory() {
+		try {
+			return Files.createTempDirectory("tether-app-test");
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private HttpResponse<String> get(String path) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path)).build(),
+				HttpResponse.BodyHandlers.ofString());
+	}
+
+	private HttpResponse<String> post(String path, String body) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(body))
+			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private JsonNode child(JsonNode children, String name) {
+		for (JsonNode child : children.get("children")) {
+			if (child.get("name").asString().equals(name)) {
+				return child;
+			}
+		}
+		throw new AssertionError("no child " + name + " in " + children);
+	}
+
+	@Test
+	void childrenEndpointHasTheDocumentedShape() throws Exception {
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.supervisor.snapshot("greeter").orElseThrow().state() == ChildState.RUNNING);
+		HttpResponse<String> response = get("/actuator/children");
+		assertThat(response.statusCode()).isEqualTo(200);
+		JsonNode body = this.json.readTree(response.body());
+		assertThat(body.propertyNames()).containsExactlyInAnyOrder("installationId", "parentDeathSignal",
+				"identityVerification", "reconciliation", "children");
+		assertThat(body.get("installationId").asString()).startsWith("test-");
+		assertThat(body.get("parentDeathSignal").asString()).isEqualTo("launcher");
+		assertThat(body.get("identityVerification").asBoolean()).isTrue();
+		assertThat(body.get("reconciliation").propertyNames()).containsExactlyInAnyOrder("at", "ours", "notOurs", "gone",
+				"unverifiable", "stopped", "adopted");
+		JsonNode greeter = child(body, "greeter");
+		assertThat(greeter.propertyNames()).containsExactlyInAnyOrder("name", "kind", "state", "pid", "startedAt",
+				"uptimeSeconds", "restarts", "port", "lastExit", "lastError");
+		assertThat(greeter.get("kind").asString()).isEqualTo("agent");
+		assertThat(greeter.get("state").asString()).isEqualTo("RUNNING");
+		assertThat(greeter.get("pid").asLong()).isPositive();
+		assertThat(greeter.get("lastExit").isNull()).isTrue();
+		assertThat(greeter.get("port").isNull()).isTrue();
+		assertThat(child(body, "files").get("kind").asString()).isEqualTo("mcp");
+		JsonNode idle = child(body, "idle");
+		assertThat(idle.get("state").asString()).isEqualTo("STOPPED");
+		assertThat(idle.get("pid").isNull()).isTrue();
+		assertThat(response.body()).doesNotContain("TETHER_").doesNotContain("environment");
+		assertThat(get("/actuator/children/greeter").statusCode()).isEqualTo(200);
+		assertThat(get("/actuator/children/nobody").statusCode()).isEqualTo(404);
+	}
+
+	@Test
+	void postRestartGivesANewPid() throws Exception {
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.supervisor.snapshot("files").orElseThrow().state() == ChildState.RUNNING);
+		long before = this.supervisor.snapshot("files").orElseThrow().pid();
+		HttpResponse<String> response = post("/actuator/children/files", "{\"action\": \"restart\"}");
+		assertThat(response.statusCode()).isEqualTo(200);
+		JsonNode after = this.json.readTree(response.body());
+		assertThat(after.get("pid").asLong()).isNotEqualTo(before);
+		assertThat(after.get("state").asString()).isEqualTo("RUNNING");
+		assertThat(LiveProcesses.isAlive(before)).isFalse();
+		assertThat(post("/actuator/children/files", "{\"action\": \"explode\"}").statusCode()).isEqualTo(400);
+		assertThat(post("/actuator/children/nobody", "{\"action\": \"start\"}").statusCode()).isEqualTo(404);
+	}
+
+	@Test
+	void crashLoopMakesHealthDownAndItsComponentSaysWhy() throws Exception {
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.supervisor.snapshot("crasher").orElseThrow().state() == ChildState.FAILED);
+		HttpResponse<String> health = get("/actuator/health");
+		assertThat(health.statusCode()).isEqualTo(503);
+		JsonNode crasher = this.json.readTree(get("/actuator/health/supervisor/crasher").body());
+		assertThat(crasher.get("status").asString()).isEqualTo("DOWN");
+		assertThat(crasher.get("details").get("state").asString()).isEqualTo("FAILED");
+		assertThat(crasher.get("details").get("lastError").asString()).contains("restarted 1 times");
+		JsonNode greeter = this.json.readTree(get("/actuator/health/supervisor/greeter").body());
+		assertThat(greeter.get("status").asString()).isEqualTo("UP");
+		assertThat(greeter.get("details").get("pid").asLong()).isPositive();
+	}
+
+	@Test
+	void metersExistWithTheirTags() throws Exception {
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.supervisor.snapshot("crasher").orElseThrow().state() == ChildState.FAILED);
+		JsonNode starts = this.json.readTree(get("/actuator/metrics/supervisor.child.starts?tag=child:crasher").body());
+		assertThat(starts.get("measurements").get(0).get("value").asDouble()).isEqualTo(2.0);
+		JsonNode restarts = this.json.readTree(get("/actuator/metrics/supervisor.child.restarts?tag=child:crasher").body());
+		assertThat(restarts.get("measurements").get(0).get("value").asDouble()).isEqualTo(1.0);
+		JsonNode exits = this.json
+			.readTree(get("/actuator/metrics/supervisor.child.exits?tag=child:crasher&tag=outcome:failure&tag=kind:agent").body());
+		assertThat(exits.get("measurements").get(0).get("value").asDouble()).isEqualTo(2.0);
+		JsonNode failed = this.json.readTree(get("/actuator/metrics/supervisor.children?tag=state:FAILED").body());
+		assertThat(failed.get("measurements").get(0).get("value").asDouble()).isGreaterThanOrEqualTo(1.0);
+		assertThat(get("/actuator/metrics/supervisor.spawn?tag=outcome:success").statusCode()).isEqualTo(200);
+		assertThat(get("/actuator/metrics/supervisor.reap.tick").statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void applicationEventsArePublished() {
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.events.stream().anyMatch((e) -> e instanceof ChildStartedEvent
+					&& e.getChild().name().equals("greeter")));
+	}
+
+	@Test
+	void registryHoldsTheRunningChildren() {
+		await().atMost(Duration.ofSeconds(10)).until(() -> {
+			String registry = Files.readString(STATE.resolve("registry.json"));
+			return registry.contains("\"name\" : \"greeter\"") && registry.contains("\"name\" : \"files\"");
+		});
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class TestApplication {
+
+		@Bean
+		List<ChildLifecycleEvent> events() {
+			return new java.util.concurrent.CopyOnWriteArrayList<>();
+		}
+
+		@Bean
+		ApplicationListener<ChildLifecycleEvent> recorder(List<ChildLifecycleEvent> events) {
+			return events::add;
+		}
+
+	}
+
+}
