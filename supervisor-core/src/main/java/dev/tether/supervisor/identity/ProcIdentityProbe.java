@@ -27,6 +27,8 @@ final class ProcIdentityProbe implements IdentityProbe {
 
 	private static final long EMPTY_ENVIRON_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
+	private volatile Optional<String> bootId;
+
 	@Override
 	public boolean isAvailable() {
 		return Files.isDirectory(PROC.resolve("self"));
@@ -76,14 +78,13 @@ final class ProcIdentityProbe implements IdentityProbe {
 				LockSupport.parkNanos(EMPTY_ENVIRON_PAUSE_NANOS);
 				continue;
 			}
-			boolean marked = ProcParsers.carriesMarkers(ProcParsers.environ(environ), expected.installationId(),
-					expected.kind(), expected.name());
-			// Why: the pid may have died and been reused while we read; the environ counts only if it belongs to
-			// the process whose stat we checked.
-			if (!stillAlive(expected.pid(), first.stat)) {
-				return Verdict.GONE;
+			if (!ProcParsers.carriesMarkers(ProcParsers.environ(environ), expected.installationId(), expected.kind(),
+					expected.name())) {
+				return Verdict.NOT_OURS;
 			}
-			return marked ? Verdict.OURS : Verdict.NOT_OURS;
+			// Why: the pid may have died and been reused while we read; the markers count only if they belong to
+			// the process whose stat we checked.
+			return stillAlive(expected.pid(), first.stat) ? Verdict.OURS : Verdict.GONE;
 		}
 	}
 
@@ -146,12 +147,18 @@ final class ProcIdentityProbe implements IdentityProbe {
 
 	@Override
 	public Optional<String> bootId() {
-		try {
-			return ProcParsers.bootId(Files.readString(BOOT_ID, StandardCharsets.US_ASCII));
+		// Why cached: the boot id cannot change while this JVM runs, and reconciliation asks for it once per row.
+		Optional<String> known = this.bootId;
+		if (known == null) {
+			try {
+				known = ProcParsers.bootId(Files.readString(BOOT_ID, StandardCharsets.US_ASCII));
+			}
+			catch (IOException ex) {
+				known = Optional.empty();
+			}
+			this.bootId = known;
 		}
-		catch (IOException ex) {
-			return Optional.empty();
-		}
+		return known;
 	}
 
 	@Override

@@ -223,18 +223,22 @@ public final class Posix {
 
 		private final Pointer array;
 
-		private final Pointer[] strings;
-
 		CStringArray(Runtime runtime, List<String> values) {
+			// Why one block: the pointer array and every string live in a single allocation, so a spawn with a large
+			// environment costs one malloc instead of one per variable.
 			int size = runtime.addressSize();
-			this.array = Memory.allocateDirect(runtime, (long) (values.size() + 1) * size, true);
-			this.strings = new Pointer[values.size()];
+			byte[][] encoded = new byte[values.size()][];
+			long total = (long) (values.size() + 1) * size;
 			for (int i = 0; i < values.size(); i++) {
-				byte[] bytes = values.get(i).getBytes(StandardCharsets.UTF_8);
-				Pointer string = Memory.allocateDirect(runtime, bytes.length + 1, true);
-				string.put(0, bytes, 0, bytes.length);
-				this.strings[i] = string;
-				this.array.putPointer((long) i * size, string);
+				encoded[i] = values.get(i).getBytes(StandardCharsets.UTF_8);
+				total += encoded[i].length + 1;
+			}
+			this.array = Memory.allocateDirect(runtime, total, true);
+			long offset = (long) (values.size() + 1) * size;
+			for (int i = 0; i < encoded.length; i++) {
+				this.array.put(offset, encoded[i], 0, encoded[i].length);
+				this.array.putPointer((long) i * size, this.array.slice(offset));
+				offset += encoded[i].length + 1;
 			}
 		}
 

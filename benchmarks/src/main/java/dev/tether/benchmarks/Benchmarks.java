@@ -1,0 +1,293 @@
+package dev.tether.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.OrphanPolicy;
+import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.identity.ProcStat;
+import dev.tether.supervisor.identity.ProcessSignaller;
+import dev.tether.supervisor.reconcile.Reconciler;
+import dev.tether.supervisor.reconcile.StopLadder;
+import dev.tether.supervisor.registry.FileChildRegistry;
+import dev.tether.supervisor.registry.RegistryRow;
+
+/**
+ * Measures, in one run and side by side, Tether's spawn next to ProcessBuilder, commons-exec, zt-exec, NuProcess
+ * and posix_spawn in C; then what only Tether does (parent death, reconciliation, the tick).
+ * <p>
+ * Arguments: {@code <spawn-limit-binary> <work-directory> [rounds] [long-n] [short-n] [memory-n] [latency-n]}.
+ */
+public final class Benchmarks {
+
+	private static final List<String> SLEEPER = List.of("/bin/sleep", "600");
+
+	private static final List<String> QUICK = List.of("/bin/true");
+
+	private static final IdentityProbe PROBE = IdentityProbe.forPlatform();
+
+	private final Results results = new Results();
+
+	private final Path limit;
+
+	private final Path work;
+
+	private Benchmarks(Path limit, Path work) {
+		this.limit = limit;
+		this.work = work;
+	}
+
+	public static void main(String[] args) throws Exception {
+		Path limit = Path.of(args[0]);
+		Path work = Files.createDirectories(Path.of(args[1]));
+		int rounds = intArg(args, 2, 3);
+		int longN = intArg(args, 3, 500);
+		int shortN = intArg(args, 4, 500);
+		int memoryN = intArg(args, 5, 1000);
+		int latencyN = intArg(args, 6, 100);
+		Benchmarks benchmarks = new Benchmarks(limit, work);
+		List<Subject> subjects = Subjects.all(work);
+		Instant started = Instant.now();
+		for (int round = 1; round <= rounds; round++) {
+			System.err.printf("round %d of %d%n", round, rounds);
+			for (Subject subject : subjects) {
+				benchmarks.longLived(subject, longN);
+				benchmarks.shortLived(subject, shortN);
+				benchmarks.footprint(subject, memoryN);
+				benchmarks.exitLatency(subject, latencyN);
+			}
+			benchmarks.limit(longN, shortN, latencyN);
+			benchmarks.parentDeath(latencyN);
+			benchmarks.reconciliation(1000);
+			benchmarks.tick(1000);
+		}
+		subjects.forEach(Subject::close);
+		System.out.printf("## Results: %d rounds, %d cores, %s, %s%n", rounds, Runtime.getRuntime().availableProcessors(),
+				System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
+				Duration.between(started, Instant.now()).toSeconds() + " s");
+		System.out.println(benchmarks.results.toMarkdown());
+	}
+
+	private static int intArg(String[] args, int index, int fallback) {
+		return (args.length > index) ? Integer.parseInt(args[index]) : fallback;
+	}
+
+	private void longLived(Subject subject, int n) throws Exception {
+		List<Subject.Started> children = new ArrayList<>(n);
+		long started = System.nanoTime();
+		for (int i = 0; i < n; i++) {
+			children.add(subject.start(SLEEPER));
+		}
+		double seconds = (System.nanoTime() - started) / 1e9;
+		this.results.add("Long-lived spawn throughput, N=" + n, "spawns/s, higher is better", subject.name(), n / seconds);
+		killAll(children);
+	}
+
+	private void shortLived(Subject subject, int n) throws Exception {
+		long started = System.nanoTime();
+		for (int i = 0; i < n; i++) {
+			subject.start(QUICK).exitedAt().get(10, TimeUnit.SECONDS);
+		}
+		double seconds = (System.nanoTime() - started) / 1e9;
+		this.results.add("Short-lived spawn+exit throughput, N=" + n, "spawns/s, higher is better", subject.name(),
+				n / seconds);
+	}
+
+	private void footprint(Subject subject, int n) throws Exception {
+		System.gc();
+		int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
+		long rssBefore = rssKb();
+		List<Subject.Started> children = new ArrayList<>(n);
+		for (int i = 0; i < n; i++) {
+			children.add(subject.start(SLEEPER));
+		}
+		int threadsAfter = ManagementFactory.getThreadMXBean().getThreadCount();
+		long rssAfter = rssKb();
+		this.results.add("JVM threads added per live child, N=" + n, "threads, lower is better", subject.name(),
+				(threadsAfter - threadsBefore) / (double) n);
+		this.results.add("JVM RSS added per live child, N=" + n, "KB, lower is better", subject.name(),
+				(rssAfter - rssBefore) / (double) n);
+		killAll(children);
+	}
+
+	private void exitLatency(Subject subject, int n) throws Exception {
+		List<Subject.Started> children = new ArrayList<>(n);
+		for (int i = 0; i < n; i++) {
+			children.add(subject.start(SLEEPER));
+		}
+		List<Double> latencies = new ArrayList<>(n);
+		for (Subject.Started child : children) {
+			long killed = System.nanoTime();
+			ProcessHandle.of(child.pid()).ifPresent(ProcessHandle::destroyForcibly);
+			latencies.add((child.exitedAt().get(10, TimeUnit.SECONDS) - killed) / 1e6);
+		}
+		recordLatency(subject.name(), latencies);
+	}
+
+	private void recordLatency(String subject, List<Double> latencies) {
+		this.results.add("Exit detection latency p50, " + latencies.size() + " children",
+				"ms from SIGKILL to the exit callback, lower is better", subject, Results.percentile(latencies, 50));
+		this.results.add("Exit detection latency p99, " + latencies.size() + " children",
+				"ms from SIGKILL to the exit callback, lower is better", subject, Results.percentile(latencies, 99));
+	}
+
+	private void limit(int longN, int shortN, int latencyN) throws Exception {
+		String name = "C posix_spawn";
+		this.results.add("Long-lived spawn throughput, N=" + longN, "spawns/s, higher is better", name,
+				Double.parseDouble(runLimit("long", longN)[1]));
+		this.results.add("Short-lived spawn+exit throughput, N=" + shortN, "spawns/s, higher is better", name,
+				Double.parseDouble(runLimit("short", shortN)[1]));
+		String[] latency = runLimit("latency", latencyN);
+		List<Double> latencies = new ArrayList<>();
+		for (String value : Arrays.copyOfRange(latency, 1, latency.length)) {
+			latencies.add(Double.parseDouble(value) / 1000);
+		}
+		recordLatency(name, latencies);
+	}
+
+	private String[] runLimit(String mode, int n) throws Exception {
+		Process process = new ProcessBuilder(this.limit.toString(), mode, Integer.toString(n))
+			.redirectError(ProcessBuilder.Redirect.INHERIT)
+			.start();
+		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+		if (process.waitFor() != 0) {
+			throw new IllegalStateException(this.limit + " " + mode + " failed");
+		}
+		return output.split(" ");
+	}
+
+	/** Kills a supervisor JVM holding {@code n} children and times how long each child survives it. */
+	private void parentDeath(int n) throws Exception {
+		Process jvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+				System.getProperty("java.class.path"), SupervisorProcess.class.getName(), Integer.toString(n),
+				this.work.toString())
+			.redirectError(ProcessBuilder.Redirect.INHERIT)
+			.start();
+		String line = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+		List<long[]> children = new ArrayList<>();
+		for (String pid : line.substring("PIDS ".length()).split(" ")) {
+			long child = Long.parseLong(pid);
+			while (PROBE.stat(child).map((stat) -> !stat.command().equals("sleep")).orElse(false)) {
+				Thread.onSpinWait();
+			}
+			children.add(new long[] { child, PROBE.stat(child).map(ProcStat::startTime).orElse(-1L) });
+		}
+		long killed = System.nanoTime();
+		jvm.destroyForcibly();
+		Map<Long, Double> goneAfter = new HashMap<>();
+		long deadline = killed + TimeUnit.SECONDS.toNanos(10);
+		while (goneAfter.size() < children.size() && System.nanoTime() < deadline) {
+			for (long[] child : children) {
+				if (!goneAfter.containsKey(child[0]) && !alive(child[0], child[1])) {
+					goneAfter.put(child[0], (System.nanoTime() - killed) / 1e6);
+				}
+			}
+		}
+		jvm.waitFor();
+		List<Double> times = new ArrayList<>(goneAfter.values());
+		this.results.add("Children gone after kill -9 of the supervisor, p50 over " + n, "ms, lower is better", "Tether",
+				Results.percentile(times, 50));
+		this.results.add("Children gone after kill -9 of the supervisor, p99 over " + n, "ms, lower is better", "Tether",
+				(times.size() == n) ? Results.percentile(times, 99) : Double.POSITIVE_INFINITY);
+	}
+
+	private static boolean alive(long pid, long startTime) {
+		return PROBE.stat(pid).map((stat) -> !stat.isZombie() && stat.startTime() == startTime).orElse(false);
+	}
+
+	/** Reconciles 1,000 rows whose pids name live processes that are not ours (the full verification path). */
+	private void reconciliation(int n) throws Exception {
+		List<Process> unrelated = new ArrayList<>(n);
+		List<RegistryRow> rows = new ArrayList<>(n);
+		String bootId = PROBE.bootId().orElse(null);
+		for (int i = 0; i < n; i++) {
+			Process process = new ProcessBuilder(SLEEPER).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+			unrelated.add(process);
+			Long startTime = PROBE.stat(process.pid()).map(ProcStat::startTime).orElse(null);
+			rows.add(new RegistryRow("child-" + i, "agent", "bench", process.pid(), process.pid(), startTime, bootId,
+					"RUNNING", Instant.now(), 0, null));
+		}
+		Path state = Files.createTempDirectory(this.work, "state");
+		try (FileChildRegistry registry = FileChildRegistry.open(state)) {
+			registry.save(rows);
+			long started = System.nanoTime();
+			Reconciler.Result result = new Reconciler(new ProcessSignaller(PROBE)).reconcile("bench", registry.load(),
+					OrphanPolicy.STOP, (name) -> false,
+					(Function<String, StopLadder.Target>) (name) -> new StopLadder.Target(null, 15, Duration.ofSeconds(1)),
+					Set.of());
+			double millis = (System.nanoTime() - started) / 1e6;
+			if (result.report().notOurs() != n) {
+				throw new IllegalStateException("expected " + n + " rows not ours, got " + result.report());
+			}
+			this.results.add("Reconciliation of " + n + " rows (load + verify + /proc scan)", "ms, lower is better",
+					"Tether", millis);
+		}
+		for (Process process : unrelated) {
+			process.destroyForcibly();
+		}
+		for (Process process : unrelated) {
+			process.waitFor();
+		}
+	}
+
+	/** The cost of one supervision tick with {@code n} live children. */
+	private void tick(int n) throws Exception {
+		Path state = Files.createTempDirectory(this.work, "state");
+		Supervisor.Builder builder = Supervisor.builder()
+			.installationId("bench-tick")
+			.spawner(new dev.tether.supervisor.spawn.Spawner(15, this.work.resolve("launcher")))
+			.registry(FileChildRegistry.open(state))
+			.logDirectory(Path.of("/dev"));
+		for (int i = 0; i < n; i++) {
+			builder.child(ChildSpec.builder("child-" + i, SLEEPER).logFile(Path.of("/dev/null")).build());
+		}
+		Supervisor supervisor = builder.build();
+		supervisor.startAutostart();
+		supervisor.tick();
+		List<Double> ticks = new ArrayList<>();
+		for (int i = 0; i < 50; i++) {
+			long started = System.nanoTime();
+			supervisor.tick();
+			ticks.add((System.nanoTime() - started) / 1e6);
+		}
+		this.results.add("Tick with " + n + " live children, median of 50", "ms, lower is better", "Tether",
+				Results.median(ticks));
+		supervisor.close();
+	}
+
+	private static void killAll(List<Subject.Started> children) throws Exception {
+		for (Subject.Started child : children) {
+			ProcessHandle.of(child.pid()).ifPresent(ProcessHandle::destroyForcibly);
+		}
+		for (Subject.Started child : children) {
+			child.exitedAt().get(30, TimeUnit.SECONDS);
+		}
+	}
+
+	private static long rssKb() throws IOException {
+		for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+			if (line.startsWith("VmRSS:")) {
+				return Long.parseLong(line.replaceAll("[^0-9]", ""));
+			}
+		}
+		return 0;
+	}
+
+}

@@ -1,0 +1,29 @@
+package dev.tether.benchmarks;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One way of starting a process, as the benchmark drives it.
+ */
+interface Subject extends AutoCloseable {
+
+	String name();
+
+	/** Starts the command; the returned future completes with {@link System#nanoTime()} when the exit is reported. */
+	Started start(List<String> command) throws Exception;
+
+	@Override
+	default void close() {
+	}
+
+	/**
+	 * A started process.
+	 *
+	 * @param pid its pid
+	 * @param exitedAt completes with the time the library reported its exit
+	 */
+	record Started(long pid, CompletableFuture<Long> exitedAt) {
+	}
+
+}
