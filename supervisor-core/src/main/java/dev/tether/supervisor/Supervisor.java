@@ -651,7 +651,35 @@ public final class Supervisor implements AutoCloseable {
 		return child;
 	}
 
-	/** Stops every child, saves the registry (with no running rows) and releases it. */
+	/**
+	 * Ends what carries this installation's markers but is no longer any child's process: daemons that left their
+	 * child's group and session. Each is verified by its markers before it is signalled.
+	 */
+	private void stopStrays() {
+		Map<String, ChildSpec> specs = new LinkedHashMap<>();
+		synchronized (this.lock) {
+			this.children.values().forEach((child) -> specs.put(child.spec.name(), child.spec));
+		}
+		List<StopLadder.Target> strays = new ArrayList<>();
+		for (var marked : this.probe.scanMarked(this.installationId)) {
+			Optional<ProcStat> stat = this.probe.stat(marked.pid());
+			if (stat.isEmpty()) {
+				continue;
+			}
+			ChildSpec spec = specs.get(marked.name());
+			strays.add(new StopLadder.Target(
+					new ExpectedIdentity(marked.pid(), this.installationId, marked.kind(), marked.name(),
+							stat.get().startTime(), this.bootId),
+					(spec != null) ? spec.stopSignal() : 15, (spec != null) ? spec.stopTimeout() : Duration.ofSeconds(10)));
+		}
+		if (!strays.isEmpty()) {
+			logger.info("Stopping {} process(es) that carry this installation's markers but left their child's group",
+					strays.size());
+			new StopLadder(this.signaller).stop(strays);
+		}
+	}
+
+	/** Stops every child and any process that escaped its group, saves the registry (with no running rows) and releases it. */
 	@Override
 	public void close() {
 		synchronized (this.lock) {
@@ -660,6 +688,7 @@ public final class Supervisor implements AutoCloseable {
 			}
 		}
 		stopAll();
+		stopStrays();
 		flushRegistry();
 		synchronized (this.lock) {
 			this.closed = true;

@@ -177,6 +177,21 @@ class SupervisorTests {
 	}
 
 	@Test
+	void daemonThatLeftItsGroupAndSessionIsStoppedAtClose() throws Exception {
+		TestSupervisor test = new TestSupervisor(this.temp, List.of(
+				child("forker", "sh", "-c", "setsid sleep 600 </dev/null >/dev/null 2>&1 & exit 0").restart(RestartPolicy.NEVER).build()));
+		long forker = test.supervisor().start("forker").pid();
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> test.supervisor().snapshot("forker").orElseThrow().state() == ChildState.EXITED);
+		String marker = ChildMarkers.INSTALLATION_ENV + "=" + test.installationId();
+		await().atMost(Duration.ofSeconds(5)).until(() -> LiveProcesses.withEnvironmentEntry(marker).size() == 1);
+		long daemon = LiveProcesses.withEnvironmentEntry(marker).get(0);
+		assertThat(LiveProcesses.stat(daemon).orElseThrow().session()).isNotEqualTo(forker);
+		test.close();
+		assertThat(LiveProcesses.isAlive(daemon)).isFalse();
+	}
+
+	@Test
 	void missingExecutableFailsTheChildWithItsNameAndOthersCarryOn() throws Exception {
 		try (TestSupervisor test = new TestSupervisor(this.temp,
 				List.of(child("broken", "no-such-tool-xyz").build(), child("fine", "sleep", "600").build()))) {

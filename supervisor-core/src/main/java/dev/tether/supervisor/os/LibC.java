@@ -59,6 +59,13 @@ public interface LibC {
 
 	int close(int fd);
 
+	@SaveError
+	int pipe2(@Out int[] fds, int flags);
+
+	long read(int fd, @Out byte[] buffer, long count);
+
+	long write(int fd, @In byte[] buffer, long count);
+
 	String strerror(int errno);
 
 }

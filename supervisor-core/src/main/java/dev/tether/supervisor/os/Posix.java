@@ -27,6 +27,10 @@ public final class Posix {
 
 	private static final short POLLIN = 1;
 
+	private static final int O_NONBLOCK = 04000;
+
+	private static final int O_CLOEXEC = 02000000;
+
 	private static final Posix INSTANCE = load();
 
 	private final LibC libc;
@@ -127,13 +131,44 @@ public final class Posix {
 		return (this.libc.syscall(SYS_PIDFD_SEND_SIGNAL, pidfd, signal, 0, 0) == 0) ? 0 : lastErrno();
 	}
 
-	/** Whether a pidfd reports its process as exited, waiting at most {@code timeoutMillis}. */
-	public boolean pidfdExited(int pidfd, int timeoutMillis) {
-		Pointer pollfd = Memory.allocateDirect(this.runtime, 8);
-		pollfd.putInt(0, pidfd);
-		pollfd.putShort(4, POLLIN);
-		pollfd.putShort(6, (short) 0);
-		return this.libc.poll(pollfd, 1, timeoutMillis) > 0;
+	/**
+	 * Waits until one of the descriptors is readable (or hung up), or the timeout passes.
+	 * @param fds the descriptors
+	 * @param timeoutMillis at most this long; -1 for no limit
+	 * @return for each descriptor, whether it is ready
+	 */
+	public boolean[] pollReadable(int[] fds, int timeoutMillis) {
+		Pointer pollfds = Memory.allocateDirect(this.runtime, 8L * fds.length, true);
+		for (int i = 0; i < fds.length; i++) {
+			pollfds.putInt(8L * i, fds[i]);
+			pollfds.putShort(8L * i + 4, POLLIN);
+		}
+		boolean[] ready = new boolean[fds.length];
+		if (this.libc.poll(pollfds, fds.length, timeoutMillis) > 0) {
+			for (int i = 0; i < fds.length; i++) {
+				ready[i] = pollfds.getShort(8L * i + 6) != 0;
+			}
+		}
+		return ready;
+	}
+
+	/** A close-on-exec, non-blocking pipe: {@code [read end, write end]}, or {@code null} when it cannot be made. */
+	public int[] wakePipe() {
+		int[] fds = new int[2];
+		return (this.libc.pipe2(fds, O_CLOEXEC | O_NONBLOCK) == 0) ? fds : null;
+	}
+
+	/** Writes one byte (to wake a poller). */
+	public void poke(int fd) {
+		this.libc.write(fd, new byte[1], 1);
+	}
+
+	/** Reads and discards what is waiting on a non-blocking descriptor. */
+	public void drainReadable(int fd) {
+		byte[] buffer = new byte[64];
+		while (this.libc.read(fd, buffer, buffer.length) > 0) {
+			// Keep reading until the pipe is empty.
+		}
 	}
 
 	/** Closes a descriptor. */

@@ -19,8 +19,11 @@ import dev.tether.supervisor.os.Posix;
  * registered it. One per JVM, shared by every supervisor in it.
  * <p>
  * Never {@code waitpid(-1)}: that steals the exits of every other {@link Process} in the JVM (the JDK then reports
- * exit code 0). SIGCHLD wakes a drain of the registered pids; {@link #drain()} from the supervisors' tick is the
- * backstop.
+ * exit code 0). Two events wake a drain of the registered pids: SIGCHLD, and a pidfd of each child becoming readable
+ * (watched by one thread, {@code supervisor-reaper}); {@link #drain()} from the supervisors' tick is the backstop.
+ * <p>
+ * Why both: another library in the JVM may take SIGCHLD over (NuProcess does, measured), which silences the signal
+ * handler; pidfds cannot be taken away.
  */
 public final class Reaper {
 
@@ -33,6 +36,12 @@ public final class Reaper {
 	private final Object lock = new Object();
 
 	private final Map<Long, ExitListener> routes = new HashMap<>();
+
+	private final Map<Long, Integer> pidfds = new HashMap<>();
+
+	private final List<Integer> pidfdsToClose = new ArrayList<>();
+
+	private int[] wakePipe;
 
 	private volatile boolean eventDriven;
 
@@ -57,7 +66,58 @@ public final class Reaper {
 		synchronized (this.lock) {
 			long pid = spawn.run();
 			this.routes.put(pid, listener);
+			watch(pid);
 			return pid;
+		}
+	}
+
+	/** Must hold the lock. */
+	private void watch(long pid) {
+		if (!this.posix.isPidfdAvailable()) {
+			return;
+		}
+		if (this.wakePipe == null) {
+			int[] pipe = this.posix.wakePipe();
+			if (pipe == null) {
+				return;
+			}
+			this.wakePipe = pipe;
+			// Why a thread of its own: poll() blocks; it is one thread for every child of every supervisor.
+			Thread poller = new Thread(this::pollPidfds, "supervisor-reaper");
+			poller.setDaemon(true);
+			poller.start();
+		}
+		int pidfd = this.posix.pidfdOpen(pid);
+		if (pidfd >= 0) {
+			this.pidfds.put(pid, pidfd);
+			this.posix.poke(this.wakePipe[1]);
+		}
+	}
+
+	private void pollPidfds() {
+		while (true) {
+			int[] fds;
+			synchronized (this.lock) {
+				// Why closed here: a descriptor must not be closed (and its number reused) while poll() watches it.
+				this.pidfdsToClose.forEach(this.posix::close);
+				this.pidfdsToClose.clear();
+				fds = new int[this.pidfds.size() + 1];
+				fds[0] = this.wakePipe[0];
+				int i = 1;
+				for (int pidfd : this.pidfds.values()) {
+					fds[i++] = pidfd;
+				}
+			}
+			boolean[] ready = this.posix.pollReadable(fds, -1);
+			if (ready[0]) {
+				this.posix.drainReadable(fds[0]);
+			}
+			for (int i = 1; i < ready.length; i++) {
+				if (ready[i]) {
+					drain();
+					break;
+				}
+			}
 		}
 	}
 
@@ -75,9 +135,9 @@ public final class Reaper {
 		return signalled;
 	}
 
-	/** Whether SIGCHLD wakes the reaper (otherwise exits are seen at the next drain). */
+	/** Whether exits wake the reaper (SIGCHLD or pidfds; otherwise they are seen at the next drain). */
 	public boolean isEventDriven() {
-		return this.eventDriven;
+		return this.eventDriven || this.posix.isPidfdAvailable();
 	}
 
 	/** How many pids are registered and not yet reaped. */
@@ -98,6 +158,9 @@ public final class Reaper {
 			while (routes.hasNext()) {
 				Map.Entry<Long, ExitListener> route = routes.next();
 				Posix.WaitResult result = this.posix.waitpid(route.getKey(), false);
+				if (!result.isRunning()) {
+					forgetPidfd(route.getKey());
+				}
 				if (result.isExited()) {
 					routes.remove();
 					deliveries.add(new Delivery(route.getValue(), route.getKey(), ExitStatus.fromWaitStatus(result.status())));
@@ -116,6 +179,15 @@ public final class Reaper {
 			catch (RuntimeException ex) {
 				logger.warn("Exit listener for pid {} failed", delivery.pid, ex);
 			}
+		}
+	}
+
+	/** Must hold the lock. */
+	private void forgetPidfd(long pid) {
+		Integer pidfd = this.pidfds.remove(pid);
+		if (pidfd != null) {
+			this.pidfdsToClose.add(pidfd);
+			this.posix.poke(this.wakePipe[1]);
 		}
 	}
 

@@ -12,11 +12,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 import dev.tether.supervisor.ChildEvent;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.RestartPolicy;
+import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.testsupport.TestSpawns;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,6 +55,24 @@ class ReaperTests {
 			assertThat(wrong).as("JDK exit codes reported wrongly").isZero();
 			assertThat(test.events("churn", ChildEvent.Type.EXITED)).isNotEmpty()
 				.allMatch((event) -> event.exit().code() == 1);
+		}
+	}
+
+	@Test
+	void exitsArriveEvenWhenAnotherLibraryTakesSigchldOver() throws Exception {
+		// No tick here: only the reaper's own event sources can deliver the exit.
+		try (TestSpawns spawns = new TestSpawns(new Spawner(15, this.temp.resolve("launcher")), this.temp)) {
+			long pid = spawns.spawn("victim", "sleep", "600").pid();
+			SignalHandler ours = Signal.handle(new Signal("CHLD"), (signal) -> {
+			});
+			try {
+				ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+				await().atMost(Duration.ofSeconds(2)).until(() -> spawns.exitOf(pid) != null);
+				assertThat(spawns.exitOf(pid).signal()).isEqualTo(9);
+			}
+			finally {
+				Signal.handle(new Signal("CHLD"), ours);
+			}
 		}
 	}
 

@@ -1,0 +1,114 @@
+package dev.tether.sample.e2e;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import dev.tether.supervisor.testsupport.LiveProcesses;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Scenarios 1–3: the app killed with SIGKILL, children that escape their group, and a SIGTERM shutdown.
+ */
+class KillAndStopIT extends FaultScenarioSupport {
+
+	private static List<Long> childPids(SampleAppProcess app) throws Exception {
+		List<Long> pids = new ArrayList<>();
+		for (JsonNode child : app.json("/actuator/children").get("children")) {
+			if (!child.get("pid").isNull()) {
+				pids.add(child.get("pid").asLong());
+			}
+		}
+		return pids;
+	}
+
+	@Test
+	void killMinus9EndsEveryDirectChildAndTheNextStartEndsTheGrandchildren() throws Exception {
+		StringBuilder children = new StringBuilder();
+		for (int i = 0; i < 20; i++) {
+			String command = (i % 4 == 0) ? "[\"sh\", \"-c\", \"sleep 600 & exec sleep 600\"]" : "[\"sleep\", \"600\"]";
+			children.append("c").append(i).append(":\n  command: ").append(command).append('\n');
+		}
+		Path config = config("kill9", children.toString());
+		List<Long> direct;
+		try (SampleAppProcess app = SampleAppProcess.started(config, log("kill9-first"))) {
+			await().atMost(Duration.ofSeconds(20)).until(() -> childPids(app).size() == 20);
+			direct = childPids(app);
+			await().atMost(Duration.ofSeconds(10)).until(() -> ours().size() == 25);
+			app.kill9();
+			await("direct children gone within 1 s").atMost(Duration.ofSeconds(1))
+				.pollInterval(Duration.ofMillis(10))
+				.until(() -> direct.stream().noneMatch(LiveProcesses::isAlive));
+		}
+		List<Long> grandchildren = ours();
+		assertThat(grandchildren).hasSize(5);
+		try (SampleAppProcess app = SampleAppProcess.started(config, log("kill9-second"))) {
+			JsonNode report = app.json("/actuator/children").get("reconciliation");
+			assertThat(report.get("ours").asInt()).isEqualTo(5);
+			assertThat(report.get("stopped").asInt()).isEqualTo(5);
+			assertThat(grandchildren).noneMatch(LiveProcesses::isAlive);
+			await().atMost(Duration.ofSeconds(20)).until(() -> childPids(app).size() == 20);
+		}
+	}
+
+	@Test
+	void daemonsThatLeaveTheirGroupAreEndedAtStopAndAtTheNextStart() throws Exception {
+		Path config = config("daemons", """
+				forker:
+				  command: ["sh", "-c", "setsid sleep 600 </dev/null >/dev/null 2>&1 & exit 0"]
+				  restart: never
+				""");
+		try (SampleAppProcess app = SampleAppProcess.started(config, log("daemons-stop"))) {
+			await().atMost(Duration.ofSeconds(10)).until(() -> ours().size() == 1 && app.state("forker").equals("EXITED"));
+			long daemon = ours().get(0);
+			app.terminate();
+			assertThat(app.awaitExit(Duration.ofSeconds(20))).isTrue();
+			assertThat(LiveProcesses.isAlive(daemon)).isFalse();
+		}
+		try (SampleAppProcess app = SampleAppProcess.started(config, log("daemons-kill"))) {
+			await().atMost(Duration.ofSeconds(10)).until(() -> ours().size() == 1 && app.state("forker").equals("EXITED"));
+			long daemon = ours().get(0);
+			app.kill9();
+			assertThat(LiveProcesses.isAlive(daemon)).isTrue();
+			try (SampleAppProcess again = SampleAppProcess.started(config, log("daemons-next"))) {
+				assertThat(again.json("/actuator/children").get("reconciliation").get("stopped").asInt()).isGreaterThanOrEqualTo(1);
+				assertThat(LiveProcesses.isAlive(daemon)).isFalse();
+			}
+		}
+	}
+
+	@Test
+	void sigtermStopsEveryChildWithItsStopSignalAndTheAppExitsInTime() throws Exception {
+		Path witness = this.temp.resolve("witness");
+		Files.createDirectories(witness);
+		Path config = config("sigterm", """
+				polite:
+				  command: ["sh", "-c", "trap 'touch %1$s/polite; exit 0' TERM; sleep 600 & wait"]
+				  stop-timeout: 5s
+				stubborn:
+				  command: ["sh", "-c", "trap 'touch %1$s/stubborn' TERM; while true; do sleep 1; done"]
+				  stop-timeout: 2s
+				""".formatted(witness));
+		try (SampleAppProcess app = SampleAppProcess.started(config, log("sigterm"))) {
+			await().atMost(Duration.ofSeconds(20)).until(() -> childPids(app).size() == 2);
+			List<Long> pids = childPids(app);
+			long started = System.nanoTime();
+			app.terminate();
+			assertThat(app.awaitExit(Duration.ofSeconds(5 + 5))).as(app::output).isTrue();
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5 + 3));
+			assertThat(witness.resolve("polite")).exists();
+			assertThat(witness.resolve("stubborn")).exists();
+			assertThat(pids).noneMatch(LiveProcesses::isAlive);
+			String registry = Files.readString(state().resolve("registry.json"));
+			assertThat(registry).doesNotContain("\"RUNNING\"").contains("\"rows\" : [ ]");
+		}
+	}
+
+}
