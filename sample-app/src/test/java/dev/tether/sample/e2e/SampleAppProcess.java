@@ -77,7 +77,18 @@ final class SampleAppProcess implements AutoCloseable {
 			.atMost(Duration.ofSeconds(60))
 			.pollInterval(Duration.ofMillis(200))
 			.failFast("the app exited: " + output(), () -> !this.process.isAlive())
-			.until(() -> status("/actuator/children") == 200);
+			.until(this::reconciled);
+	}
+
+	/** Whether the endpoint answers and the startup reconciliation (run when the app is ready) has happened. */
+	private boolean reconciled() {
+		try {
+			HttpResponse<String> response = get("/actuator/children");
+			return response.statusCode() == 200 && !JSON.readTree(response.body()).get("reconciliation").isNull();
+		}
+		catch (IOException ex) {
+			return false;
+		}
 	}
 
 	long pid() {
