@@ -10,7 +10,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -19,6 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.awaitility.Awaitility;
 
+import dev.tether.supervisor.testsupport.JavaCommand;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 
 /**
@@ -45,14 +45,8 @@ final class SampleAppProcess implements AutoCloseable {
 	/** Starts the app with {@code config} as its only configuration file; returns at once. */
 	static SampleAppProcess start(Path config, Path log) throws IOException {
 		int port = freePort();
-		List<String> command = new ArrayList<>();
-		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		command.add("-Xshare:auto");
-		command.add("-XX:TieredStopAtLevel=1");
-		command.add("-jar");
-		command.add(System.getProperty("sample.jar"));
-		command.add("--spring.config.location=file:" + config);
-		command.add("--server.port=" + port);
+		List<String> command = JavaCommand.of("-jar", System.getProperty("sample.jar"),
+				"--spring.config.location=file:" + config, "--server.port=" + port);
 		Process process = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
 			.start();

@@ -24,9 +24,7 @@ public final class Listen {
 
 	/** The command that runs this class in a new JVM. */
 	public static java.util.List<String> command(int port) {
-		return java.util.List.of(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-				Listen.class.getName(), Integer.toString(port));
+		return JavaCommand.main(Listen.class, Integer.toString(port));
 	}
 
 	/** A port that was free a moment ago. */

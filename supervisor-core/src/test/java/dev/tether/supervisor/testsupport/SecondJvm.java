@@ -5,9 +5,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -26,15 +24,7 @@ public final class SecondJvm implements AutoCloseable {
 	}
 
 	public static SecondJvm start(Class<?> mainClass, Path log, String... args) throws IOException {
-		List<String> command = new ArrayList<>();
-		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		command.add("-Xshare:auto");
-		command.add("-XX:TieredStopAtLevel=1");
-		command.add("-cp");
-		command.add(System.getProperty("java.class.path"));
-		command.add(mainClass.getName());
-		command.addAll(List.of(args));
-		return new SecondJvm(new ProcessBuilder(command).redirectError(log.toFile()).start());
+		return new SecondJvm(new ProcessBuilder(JavaCommand.main(mainClass, args)).redirectError(log.toFile()).start());
 	}
 
 	public long pid() {
