@@ -8,5 +8,5 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$root/mvnw" -q -B -Pbenchmarks -pl benchmarks -am package -DskipTests >&2
 "${CC:-cc}" -O2 -o "$work/spawn-limit" "$root/benchmarks/src/main/c/spawn-limit.c"
-exec java -Xms512m -Xmx512m -XX:+AlwaysPreTouch -cp "$root/benchmarks/target/classes:$root/benchmarks/target/lib/*" \
+exec java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Xms512m -Xmx512m -XX:+AlwaysPreTouch -cp "$root/benchmarks/target/classes:$root/benchmarks/target/lib/*" \
   dev.tether.benchmarks.Benchmarks "$work/spawn-limit" "$work" "$@"

@@ -68,21 +68,34 @@ public final class Benchmarks {
 		for (int round = 1; round <= rounds; round++) {
 			System.err.printf("round %d of %d%n", round, rounds);
 			for (Subject subject : subjects) {
-				benchmarks.longLived(subject, longN);
-				benchmarks.shortLived(subject, shortN);
-				benchmarks.footprint(subject, memoryN);
-				benchmarks.exitLatency(subject, latencyN);
+				timed(subject.name() + " long-lived", () -> benchmarks.longLived(subject, longN));
+				timed(subject.name() + " short-lived", () -> benchmarks.shortLived(subject, shortN));
+				timed(subject.name() + " footprint", () -> benchmarks.footprint(subject, memoryN));
+				timed(subject.name() + " exit latency", () -> benchmarks.exitLatency(subject, latencyN));
 			}
-			benchmarks.limit(longN, shortN, latencyN);
-			benchmarks.parentDeath(latencyN);
-			benchmarks.reconciliation(1000);
-			benchmarks.tick(1000);
+			timed("C limit", () -> benchmarks.limit(longN, shortN, latencyN));
+			timed("parent death", () -> benchmarks.parentDeath(latencyN));
+			timed("reconciliation", () -> benchmarks.reconciliation(1000));
+			timed("tick", () -> benchmarks.tick(1000));
 		}
 		subjects.forEach(Subject::close);
 		System.out.printf("## Results: %d rounds, %d cores, %s, %s%n", rounds, Runtime.getRuntime().availableProcessors(),
 				System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
 				Duration.between(started, Instant.now()).toSeconds() + " s");
 		System.out.println(benchmarks.results.toMarkdown());
+	}
+
+	private static void timed(String phase, Phase work) throws Exception {
+		long started = System.nanoTime();
+		work.run();
+		System.err.printf("  %-32s %6.1f s%n", phase, (System.nanoTime() - started) / 1e9);
+	}
+
+	@FunctionalInterface
+	private interface Phase {
+
+		void run() throws Exception;
+
 	}
 
 	private static int intArg(String[] args, int index, int fallback) {
