@@ -55,6 +55,10 @@ public final class Benchmarks {
 	}
 
 	public static void main(String[] args) throws Exception {
+		if (args[0].equals("footprint")) {
+			footprintInThisJvm(args[1], Integer.parseInt(args[2]), Path.of(args[3]));
+			return;
+		}
 		Path limit = Path.of(args[0]);
 		Path work = Files.createDirectories(Path.of(args[1]));
 		int rounds = intArg(args, 2, 3);
@@ -123,7 +127,31 @@ public final class Benchmarks {
 				n / seconds);
 	}
 
+	/**
+	 * Threads and RSS per live child, measured in a fresh JVM per subject: in this one, thread pools left by the
+	 * throughput phases (the JDK's process reapers idle for a minute) would hide the cost.
+	 */
 	private void footprint(Subject subject, int n) throws Exception {
+		Process jvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch", "-cp",
+				System.getProperty("java.class.path"), Benchmarks.class.getName(), "footprint", subject.name(),
+				Integer.toString(n), this.work.toString())
+			.redirectError(ProcessBuilder.Redirect.INHERIT)
+			.start();
+		String[] figures = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim().split(" ");
+		if (jvm.waitFor() != 0 || figures.length != 2) {
+			throw new IllegalStateException("footprint of " + subject.name() + " failed");
+		}
+		this.results.add("JVM threads added per live child, N=" + n, "threads, lower is better", subject.name(),
+				Double.parseDouble(figures[0]));
+		this.results.add("JVM RSS added per live child, N=" + n, "KB, lower is better", subject.name(),
+				Double.parseDouble(figures[1]));
+	}
+
+	private static void footprintInThisJvm(String name, int n, Path work) throws Exception {
+		Subject subject = Subjects.all(work).stream().filter((s) -> s.name().equals(name)).findFirst().orElseThrow();
+		// Warm the path once so that class loading and one-time pools are not counted per child.
+		killAll(List.of(subject.start(SLEEPER)));
 		System.gc();
 		int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
 		long rssBefore = rssKb();
@@ -133,11 +161,9 @@ public final class Benchmarks {
 		}
 		int threadsAfter = ManagementFactory.getThreadMXBean().getThreadCount();
 		long rssAfter = rssKb();
-		this.results.add("JVM threads added per live child, N=" + n, "threads, lower is better", subject.name(),
-				(threadsAfter - threadsBefore) / (double) n);
-		this.results.add("JVM RSS added per live child, N=" + n, "KB, lower is better", subject.name(),
-				(rssAfter - rssBefore) / (double) n);
 		killAll(children);
+		System.out.printf(java.util.Locale.ROOT, "%.4f %.2f%n", (threadsAfter - threadsBefore) / (double) n,
+				(rssAfter - rssBefore) / (double) n);
 	}
 
 	private void exitLatency(Subject subject, int n) throws Exception {

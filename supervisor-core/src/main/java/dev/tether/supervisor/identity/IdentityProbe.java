@@ -2,6 +2,7 @@ package dev.tether.supervisor.identity;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import dev.tether.supervisor.os.Posix;
 
@@ -29,7 +30,12 @@ public interface IdentityProbe {
 	Optional<String> bootId();
 
 	/** Every live process carrying this installation's markers (the supervisor itself excluded). */
-	List<MarkedProcess> scanMarked(String installationId);
+	default List<MarkedProcess> scanMarked(String installationId) {
+		return scanMarked(installationId, Set.of());
+	}
+
+	/** As {@link #scanMarked(String)}, without reading the processes in {@code skip} (already checked). */
+	List<MarkedProcess> scanMarked(String installationId, Set<Long> skip);
 
 	/**
 	 * Whether a pid may be signalled at all: never 0, a negative (a group by accident), a value beyond a pid, 1, or

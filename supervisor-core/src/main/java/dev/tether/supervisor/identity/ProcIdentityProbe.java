@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -162,13 +163,13 @@ final class ProcIdentityProbe implements IdentityProbe {
 	}
 
 	@Override
-	public List<MarkedProcess> scanMarked(String installationId) {
+	public List<MarkedProcess> scanMarked(String installationId, Set<Long> skip) {
 		List<MarkedProcess> found = new ArrayList<>();
 		long self = ProcessHandle.current().pid();
 		try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC)) {
 			for (Path entry : entries) {
 				long pid = parsePid(entry.getFileName().toString());
-				if (pid <= 1 || pid == self) {
+				if (pid <= 1 || pid == self || skip.contains(pid)) {
 					continue;
 				}
 				try {

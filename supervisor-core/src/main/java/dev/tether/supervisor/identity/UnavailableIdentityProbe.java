@@ -2,6 +2,7 @@ package dev.tether.supervisor.identity;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The probe of a platform without {@code /proc}: it can prove nothing, so nothing is ever ours to signal.
@@ -39,7 +40,7 @@ final class UnavailableIdentityProbe implements IdentityProbe {
 	}
 
 	@Override
-	public List<MarkedProcess> scanMarked(String installationId) {
+	public List<MarkedProcess> scanMarked(String installationId, Set<Long> skip) {
 		return List.of();
 	}
 

@@ -83,7 +83,7 @@ public class Reconciler {
 				case UNVERIFIABLE -> unverifiable++;
 			}
 		}
-		for (MarkedProcess marked : this.probe.scanMarked(installationId)) {
+		for (MarkedProcess marked : this.probe.scanMarked(installationId, Set.copyOf(seen))) {
 			if (!seen.add(marked.pid())) {
 				continue;
 			}
