@@ -60,6 +60,8 @@ public final class Supervisor implements AutoCloseable {
 
 	private static final int CONNECT_TIMEOUT_MILLIS = 100;
 
+	private static final int MAX_COMMAND_SHOWN = 160;
+
 	private final String installationId;
 
 	private final Spawner spawner;
@@ -495,7 +497,7 @@ public final class Supervisor implements AutoCloseable {
 		}
 		ExpectedIdentity identity = new ExpectedIdentity(holder, this.installationId, child.spec.kind(),
 				child.spec.name(), null, null);
-		String command = this.probe.commandLine(holder).orElse("?");
+		String command = abbreviated(this.probe.commandLine(holder).orElse("?"));
 		if (this.probe.verify(identity) != Verdict.OURS) {
 			child.lastError = "port " + port + " is held by pid " + holder + " (" + command + ")";
 			logger.error("Child '{}' cannot start: {}; that process is not ours and is left alone", child.spec.name(),
@@ -511,6 +513,11 @@ public final class Supervisor implements AutoCloseable {
 			return false;
 		}
 		return true;
+	}
+
+	private static String abbreviated(String commandLine) {
+		return (commandLine.length() <= MAX_COMMAND_SHOWN) ? commandLine
+				: commandLine.substring(0, MAX_COMMAND_SHOWN) + "...";
 	}
 
 	private void onExit(Child child, long pid, ExitStatus status) {

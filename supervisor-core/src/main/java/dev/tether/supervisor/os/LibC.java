@@ -60,11 +60,13 @@ public interface LibC {
 	int close(int fd);
 
 	@SaveError
-	int pipe2(@Out int[] fds, int flags);
+	int epoll_create1(int flags);
 
-	long read(int fd, @Out byte[] buffer, long count);
+	@SaveError
+	int epoll_ctl(int epfd, int op, int fd, Pointer event);
 
-	long write(int fd, @In byte[] buffer, long count);
+	@SaveError
+	int epoll_wait(int epfd, Pointer events, int maxEvents, int timeoutMillis);
 
 	String strerror(int errno);
 

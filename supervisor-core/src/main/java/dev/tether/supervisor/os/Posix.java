@@ -25,9 +25,11 @@ public final class Posix {
 
 	private static final long SYS_PIDFD_OPEN = 434;
 
-	private static final short POLLIN = 1;
+	private static final int EPOLLIN = 1;
 
-	private static final int O_NONBLOCK = 04000;
+	private static final int EPOLL_CTL_ADD = 1;
+
+	private static final int EPOLL_BATCH = 64;
 
 	private static final int O_CLOEXEC = 02000000;
 
@@ -131,44 +133,28 @@ public final class Posix {
 		return (this.libc.syscall(SYS_PIDFD_SEND_SIGNAL, pidfd, signal, 0, 0) == 0) ? 0 : lastErrno();
 	}
 
+	/** A close-on-exec epoll instance, or -1. */
+	public int epollCreate() {
+		return this.libc.epoll_create1(O_CLOEXEC);
+	}
+
+	/** Watches a descriptor for readability (level-triggered). Returns whether it was added. */
+	public boolean epollAdd(int epfd, int fd) {
+		// Why two layouts: struct epoll_event is packed (12 bytes) on x86-64 and naturally aligned (16) elsewhere.
+		boolean packed = System.getProperty("os.arch", "").matches("amd64|x86_64");
+		Pointer event = Memory.allocateDirect(this.runtime, 16, true);
+		event.putInt(0, EPOLLIN);
+		event.putLong(packed ? 4 : 8, fd);
+		return this.libc.epoll_ctl(epfd, EPOLL_CTL_ADD, fd, event) == 0;
+	}
+
 	/**
-	 * Waits until one of the descriptors is readable (or hung up), or the timeout passes.
-	 * @param fds the descriptors
-	 * @param timeoutMillis at most this long; -1 for no limit
-	 * @return for each descriptor, whether it is ready
+	 * Waits until at least one watched descriptor is ready.
+	 * @return how many are ready (0 or less when interrupted)
 	 */
-	public boolean[] pollReadable(int[] fds, int timeoutMillis) {
-		Pointer pollfds = Memory.allocateDirect(this.runtime, 8L * fds.length, true);
-		for (int i = 0; i < fds.length; i++) {
-			pollfds.putInt(8L * i, fds[i]);
-			pollfds.putShort(8L * i + 4, POLLIN);
-		}
-		boolean[] ready = new boolean[fds.length];
-		if (this.libc.poll(pollfds, fds.length, timeoutMillis) > 0) {
-			for (int i = 0; i < fds.length; i++) {
-				ready[i] = pollfds.getShort(8L * i + 6) != 0;
-			}
-		}
-		return ready;
-	}
-
-	/** A close-on-exec, non-blocking pipe: {@code [read end, write end]}, or {@code null} when it cannot be made. */
-	public int[] wakePipe() {
-		int[] fds = new int[2];
-		return (this.libc.pipe2(fds, O_CLOEXEC | O_NONBLOCK) == 0) ? fds : null;
-	}
-
-	/** Writes one byte (to wake a poller). */
-	public void poke(int fd) {
-		this.libc.write(fd, new byte[1], 1);
-	}
-
-	/** Reads and discards what is waiting on a non-blocking descriptor. */
-	public void drainReadable(int fd) {
-		byte[] buffer = new byte[64];
-		while (this.libc.read(fd, buffer, buffer.length) > 0) {
-			// Keep reading until the pipe is empty.
-		}
+	public int epollWait(int epfd, int timeoutMillis) {
+		Pointer events = Memory.allocateDirect(this.runtime, 16L * EPOLL_BATCH, true);
+		return this.libc.epoll_wait(epfd, events, EPOLL_BATCH, timeoutMillis);
 	}
 
 	/** Closes a descriptor. */

@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +22,8 @@ import dev.tether.supervisor.os.Posix;
  * <p>
  * Never {@code waitpid(-1)}: that steals the exits of every other {@link Process} in the JVM (the JDK then reports
  * exit code 0). Two events wake a drain of the registered pids: SIGCHLD, and a pidfd of each child becoming readable
- * (watched by one thread, {@code supervisor-reaper}); {@link #drain()} from the supervisors' tick is the backstop.
+ * (an epoll set watched by one thread, {@code supervisor-reaper}); {@link #drain()} from the supervisors' tick is
+ * the backstop.
  * <p>
  * Why both: another library in the JVM may take SIGCHLD over (NuProcess does, measured), which silences the signal
  * handler; pidfds cannot be taken away.
@@ -39,9 +42,9 @@ public final class Reaper {
 
 	private final Map<Long, Integer> pidfds = new HashMap<>();
 
-	private final List<Integer> pidfdsToClose = new ArrayList<>();
+	private int epoll = -1;
 
-	private int[] wakePipe;
+	private static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
 	private volatile boolean eventDriven;
 
@@ -76,47 +79,35 @@ public final class Reaper {
 		if (!this.posix.isPidfdAvailable()) {
 			return;
 		}
-		if (this.wakePipe == null) {
-			int[] pipe = this.posix.wakePipe();
-			if (pipe == null) {
+		if (this.epoll < 0) {
+			int epoll = this.posix.epollCreate();
+			if (epoll < 0) {
 				return;
 			}
-			this.wakePipe = pipe;
-			// Why a thread of its own: poll() blocks; it is one thread for every child of every supervisor.
-			Thread poller = new Thread(this::pollPidfds, "supervisor-reaper");
-			poller.setDaemon(true);
-			poller.start();
+			this.epoll = epoll;
+			// Why a thread of its own: epoll_wait blocks; it is one thread for every child of every supervisor, and
+			// adding a child to the epoll set needs no wake-up of it.
+			Thread watcher = new Thread(this::watchPidfds, "supervisor-reaper");
+			watcher.setDaemon(true);
+			watcher.start();
 		}
 		int pidfd = this.posix.pidfdOpen(pid);
 		if (pidfd >= 0) {
-			this.pidfds.put(pid, pidfd);
-			this.posix.poke(this.wakePipe[1]);
+			if (this.posix.epollAdd(this.epoll, pidfd)) {
+				this.pidfds.put(pid, pidfd);
+			}
+			else {
+				this.posix.close(pidfd);
+			}
 		}
 	}
 
-	private void pollPidfds() {
+	private void watchPidfds() {
 		while (true) {
-			int[] fds;
-			synchronized (this.lock) {
-				// Why closed here: a descriptor must not be closed (and its number reused) while poll() watches it.
-				this.pidfdsToClose.forEach(this.posix::close);
-				this.pidfdsToClose.clear();
-				fds = new int[this.pidfds.size() + 1];
-				fds[0] = this.wakePipe[0];
-				int i = 1;
-				for (int pidfd : this.pidfds.values()) {
-					fds[i++] = pidfd;
-				}
-			}
-			boolean[] ready = this.posix.pollReadable(fds, -1);
-			if (ready[0]) {
-				this.posix.drainReadable(fds[0]);
-			}
-			for (int i = 1; i < ready.length; i++) {
-				if (ready[i]) {
-					drain();
-					break;
-				}
+			// Why the pause: a pidfd that reads as exited before waitpid agrees (or whose exit another drain just took)
+			// must not turn this loop into a spin.
+			if (this.posix.epollWait(this.epoll, -1) > 0 && drain() == 0) {
+				LockSupport.parkNanos(PAUSE_NANOS);
 			}
 		}
 	}
@@ -150,8 +141,9 @@ public final class Reaper {
 	/**
 	 * Reaps every registered pid that has exited and delivers its status. Safe to call from any thread, any number
 	 * of times: each exit is delivered once.
+	 * @return how many exits this call delivered
 	 */
-	public void drain() {
+	public int drain() {
 		List<Delivery> deliveries = new ArrayList<>();
 		synchronized (this.lock) {
 			Iterator<Map.Entry<Long, ExitListener>> routes = this.routes.entrySet().iterator();
@@ -180,14 +172,14 @@ public final class Reaper {
 				logger.warn("Exit listener for pid {} failed", delivery.pid, ex);
 			}
 		}
+		return deliveries.size();
 	}
 
-	/** Must hold the lock. */
+	/** Must hold the lock. Closing a pidfd also takes it out of the epoll set. */
 	private void forgetPidfd(long pid) {
 		Integer pidfd = this.pidfds.remove(pid);
 		if (pidfd != null) {
-			this.pidfdsToClose.add(pidfd);
-			this.posix.poke(this.wakePipe[1]);
+			this.posix.close(pidfd);
 		}
 	}
 
