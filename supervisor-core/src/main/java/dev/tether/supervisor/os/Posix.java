@@ -1,5 +1,6 @@
 package dev.tether.supervisor.os;
 
+import java.lang.ref.Reference;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -145,7 +146,12 @@ public final class Posix {
 		Pointer event = Memory.allocateDirect(this.runtime, 16, true);
 		event.putInt(0, EPOLLIN);
 		event.putLong(packed ? 4 : 8, fd);
-		return this.libc.epoll_ctl(epfd, EPOLL_CTL_ADD, fd, event) == 0;
+		try {
+			return this.libc.epoll_ctl(epfd, EPOLL_CTL_ADD, fd, event) == 0;
+		}
+		finally {
+			Reference.reachabilityFence(event);
+		}
 	}
 
 	/**
@@ -154,7 +160,14 @@ public final class Posix {
 	 */
 	public int epollWait(int epfd, int timeoutMillis) {
 		Pointer events = Memory.allocateDirect(this.runtime, 16L * EPOLL_BATCH, true);
-		return this.libc.epoll_wait(epfd, events, EPOLL_BATCH, timeoutMillis);
+		try {
+			return this.libc.epoll_wait(epfd, events, EPOLL_BATCH, timeoutMillis);
+		}
+		finally {
+			// Why: native memory from jnr is freed once its Java object is unreachable; the kernel writes into this
+			// buffer at the end of a wait that may last hours, so it must stay reachable until the call returns.
+			Reference.reachabilityFence(events);
+		}
 	}
 
 	/** Closes a descriptor. */

@@ -1,5 +1,6 @@
 package dev.tether.supervisor.os;
 
+import java.lang.ref.Reference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -76,13 +77,23 @@ public final class PosixSpawn {
 				libc.sigdelset(signals, SIGKILL);
 				libc.sigdelset(signals, SIGSTOP);
 				check("posix_spawnattr_setsigdefault", libc.posix_spawnattr_setsigdefault(attributes, signals));
+				Reference.reachabilityFence(signals);
 				check("posix_spawnattr_setflags",
 						libc.posix_spawnattr_setflags(attributes, (short) (SETSID | SETSIGMASK | SETSIGDEF)));
 				Posix.CStringArray nativeArgv = posix.cStrings(argv);
 				Posix.CStringArray nativeEnv = posix.cStrings(env);
 				IntByReference pid = new IntByReference();
-				int error = libc.posix_spawnp(pid, executable, actions, attributes, nativeArgv.pointer(),
-						nativeEnv.pointer());
+				int error;
+				try {
+					error = libc.posix_spawnp(pid, executable, actions, attributes, nativeArgv.pointer(),
+							nativeEnv.pointer());
+				}
+				finally {
+					// Why: jnr frees native memory once its Java object is unreachable, which could happen while
+					// the spawn still reads argv and the environment.
+					Reference.reachabilityFence(nativeArgv);
+					Reference.reachabilityFence(nativeEnv);
+				}
 				if (error != 0) {
 					throw new NativeSpawnException("posix_spawnp " + executable, error, posix.describe(error));
 				}
