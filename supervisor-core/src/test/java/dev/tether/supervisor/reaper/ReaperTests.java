@@ -77,6 +77,26 @@ class ReaperTests {
 	}
 
 	@Test
+	void exitsArriveAfterGarbageCollectionsWhileTheReaperWaits() throws Exception {
+		// The reaper's native wait buffer must survive collections that happen while it blocks.
+		try (TestSpawns spawns = new TestSpawns(new Spawner(15, this.temp.resolve("launcher")), this.temp)) {
+			for (int round = 0; round < 20; round++) {
+				long pid = spawns.spawn("victim-" + round, "sleep", "600").pid();
+				for (int i = 0; i < 3; i++) {
+					byte[][] churn = new byte[256][];
+					for (int j = 0; j < churn.length; j++) {
+						churn[j] = new byte[16 * 1024];
+					}
+					System.gc();
+				}
+				ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+				await().atMost(Duration.ofSeconds(5)).until(() -> spawns.exitOf(pid) != null);
+				assertThat(spawns.exitOf(pid).signal()).isEqualTo(9);
+			}
+		}
+	}
+
+	@Test
 	void twoSupervisorsInOneJvmEachSeeOnlyTheirOwnExits() throws Exception {
 		try (TestSupervisor first = new TestSupervisor(this.temp.resolve("first"),
 				List.of(ChildSpec.builder("worker", List.of("sh", "-c", "exit 11")).restart(RestartPolicy.NEVER).build()));
