@@ -59,7 +59,7 @@ final class ProcIdentityProbe implements IdentityProbe {
 		for (int attempt = 0;; attempt++) {
 			byte[] environ;
 			try {
-				environ = Files.readAllBytes(PROC.resolve(Long.toString(expected.pid())).resolve("environ"));
+				environ = ProcFiles.read(PROC.resolve(Long.toString(expected.pid())).resolve("environ"));
 			}
 			catch (NoSuchFileException ex) {
 				return Verdict.GONE;
@@ -79,8 +79,7 @@ final class ProcIdentityProbe implements IdentityProbe {
 				LockSupport.parkNanos(EMPTY_ENVIRON_PAUSE_NANOS);
 				continue;
 			}
-			if (!ProcParsers.carriesMarkers(ProcParsers.environ(environ), expected.installationId(), expected.kind(),
-					expected.name())) {
+			if (!ProcParsers.carriesMarkers(environ, expected.installationId(), expected.kind(), expected.name())) {
 				return Verdict.NOT_OURS;
 			}
 			// Why: the pid may have died and been reused while we read; the markers count only if they belong to
@@ -97,7 +96,7 @@ final class ProcIdentityProbe implements IdentityProbe {
 	private StatRead readStat(long pid) {
 		String content;
 		try {
-			content = Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.UTF_8);
+			content = new String(ProcFiles.read(PROC.resolve(Long.toString(pid)).resolve("stat")), StandardCharsets.UTF_8);
 		}
 		catch (NoSuchFileException ex) {
 			return new StatRead(null, Verdict.GONE);
@@ -127,7 +126,7 @@ final class ProcIdentityProbe implements IdentityProbe {
 	public Optional<ProcStat> stat(long pid) {
 		try {
 			return ProcParsers.stat(pid,
-					Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.UTF_8));
+					new String(ProcFiles.read(PROC.resolve(Long.toString(pid)).resolve("stat")), StandardCharsets.UTF_8));
 		}
 		catch (IOException ex) {
 			return Optional.empty();
@@ -137,7 +136,7 @@ final class ProcIdentityProbe implements IdentityProbe {
 	@Override
 	public Optional<String> commandLine(long pid) {
 		try {
-			byte[] content = Files.readAllBytes(PROC.resolve(Long.toString(pid)).resolve("cmdline"));
+			byte[] content = ProcFiles.read(PROC.resolve(Long.toString(pid)).resolve("cmdline"));
 			String line = String.join(" ", ProcParsers.environ(content));
 			return line.isEmpty() ? stat(pid).map(ProcStat::command) : Optional.of(line);
 		}
@@ -173,7 +172,7 @@ final class ProcIdentityProbe implements IdentityProbe {
 					continue;
 				}
 				try {
-					ProcParsers.claimedChild(pid, ProcParsers.environ(Files.readAllBytes(entry.resolve("environ"))),
+					ProcParsers.claimedChild(pid, ProcFiles.read(entry.resolve("environ")),
 							installationId)
 						.filter((marked) -> !isZombie(pid))
 						.ifPresent(found::add);

@@ -2,6 +2,7 @@ package dev.tether.supervisor.identity;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -68,26 +69,27 @@ public final class ProcParsers {
 	}
 
 	/**
-	 * Whether the environ entries carry our markers for this child: the subprocess marker, the exact installation,
-	 * and the exact name under its kind's key. Exact entries only: {@code greeter-staging} is not {@code greeter}.
+	 * Whether a raw {@code /proc/<pid>/environ} carries our markers for this child: the subprocess marker, the exact
+	 * installation, and the exact name under its kind's key. Exact entries only: {@code greeter-staging} is not
+	 * {@code greeter}. Works on the bytes, so that checking a process allocates nothing.
 	 */
-	public static boolean carriesMarkers(List<String> environ, String installationId, ChildKind kind, String name) {
-		return environ.contains(ChildMarkers.SUBPROCESS_MARKER_ENV + "=1")
-				&& environ.contains(ChildMarkers.INSTALLATION_ENV + "=" + installationId)
-				&& environ.contains(kind.nameKey() + "=" + name);
+	public static boolean carriesMarkers(byte[] environ, String installationId, ChildKind kind, String name) {
+		return hasEntry(environ, ChildMarkers.SUBPROCESS_MARKER_ENV + "=1")
+				&& hasEntry(environ, ChildMarkers.INSTALLATION_ENV + "=" + installationId)
+				&& hasEntry(environ, kind.nameKey() + "=" + name);
 	}
 
 	/**
-	 * The child a marked process claims to be, from its environ: present only when it carries the subprocess marker
-	 * and this installation, and names exactly one child.
+	 * The child a marked process claims to be, from its raw environ: present only when it carries the subprocess
+	 * marker and this installation, and names exactly one child.
 	 */
-	public static Optional<MarkedProcess> claimedChild(long pid, List<String> environ, String installationId) {
-		if (!environ.contains(ChildMarkers.SUBPROCESS_MARKER_ENV + "=1")
-				|| !environ.contains(ChildMarkers.INSTALLATION_ENV + "=" + installationId)) {
+	public static Optional<MarkedProcess> claimedChild(long pid, byte[] environ, String installationId) {
+		if (!hasEntry(environ, ChildMarkers.SUBPROCESS_MARKER_ENV + "=1")
+				|| !hasEntry(environ, ChildMarkers.INSTALLATION_ENV + "=" + installationId)) {
 			return Optional.empty();
 		}
 		MarkedProcess found = null;
-		for (String entry : environ) {
+		for (String entry : environ(environ)) {
 			for (ChildKind kind : ChildKind.values()) {
 				String prefix = kind.nameKey() + "=";
 				if (entry.startsWith(prefix)) {
@@ -99,6 +101,22 @@ public final class ProcParsers {
 			}
 		}
 		return Optional.ofNullable(found);
+	}
+
+	/** Whether a NUL-separated environ holds exactly this entry. */
+	static boolean hasEntry(byte[] environ, String entry) {
+		byte[] wanted = entry.getBytes(StandardCharsets.UTF_8);
+		int start = 0;
+		for (int i = 0; i <= environ.length; i++) {
+			if (i == environ.length || environ[i] == 0) {
+				if (i - start == wanted.length
+						&& Arrays.equals(environ, start, i, wanted, 0, wanted.length)) {
+					return true;
+				}
+				start = i + 1;
+			}
+		}
+		return false;
 	}
 
 }

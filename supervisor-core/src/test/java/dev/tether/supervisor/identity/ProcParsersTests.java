@@ -1,7 +1,6 @@
 package dev.tether.supervisor.identity;
 
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -11,78 +10,78 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ProcParsersTests {
 
-	private static List<String> environ(String... entries) {
-		return ProcParsers.environ((String.join("\0", entries) + "\0").getBytes(StandardCharsets.UTF_8));
+	private static byte[] environ(String... entries) {
+		return (String.join("\0", entries) + "\0").getBytes(StandardCharsets.UTF_8);
 	}
 
 	@Test
 	void agentMarkersMatch() {
-		List<String> env = environ("PATH=/bin", "TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod",
+		byte[] env = environ("PATH=/bin", "TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod",
 				"TETHER_AGENT_NAME=greeter");
 		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isTrue();
 	}
 
 	@Test
 	void mcpMarkersMatch() {
-		List<String> env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_MCP_SERVICE_ID=files");
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_MCP_SERVICE_ID=files");
 		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.MCP, "files")).isTrue();
 	}
 
 	@Test
 	void wrongNameDoesNotMatch() {
-		List<String> env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_AGENT_NAME=other");
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_AGENT_NAME=other");
 		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
 	}
 
 	@Test
 	void nameAsSubstringDoesNotMatch() {
-		List<String> env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod",
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod",
 				"TETHER_AGENT_NAME=greeter-staging");
 		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
-		List<String> prefixed = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod-2",
+		byte[] prefixed = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod-2",
 				"TETHER_AGENT_NAME=greeter", "XTETHER_INSTALLATION=prod");
 		assertThat(ProcParsers.carriesMarkers(prefixed, "prod", ChildKind.AGENT, "greeter")).isFalse();
 	}
 
 	@Test
 	void missingMarkerDoesNotMatch() {
-		List<String> env = environ("TETHER_INSTALLATION=prod", "TETHER_AGENT_NAME=greeter");
+		byte[] env = environ("TETHER_INSTALLATION=prod", "TETHER_AGENT_NAME=greeter");
 		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
-		List<String> wrongValue = environ("TETHER_SUBPROCESS=11", "TETHER_INSTALLATION=prod", "TETHER_AGENT_NAME=greeter");
+		byte[] wrongValue = environ("TETHER_SUBPROCESS=11", "TETHER_INSTALLATION=prod", "TETHER_AGENT_NAME=greeter");
 		assertThat(ProcParsers.carriesMarkers(wrongValue, "prod", ChildKind.AGENT, "greeter")).isFalse();
 	}
 
 	@Test
 	void otherInstallationDoesNotMatch() {
-		List<String> env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=staging", "TETHER_AGENT_NAME=greeter");
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=staging", "TETHER_AGENT_NAME=greeter");
 		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
 		assertThat(ProcParsers.claimedChild(42, env, "prod")).isEmpty();
 	}
 
 	@Test
 	void wrongKindDoesNotMatch() {
-		List<String> env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_AGENT_NAME=files");
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_AGENT_NAME=files");
 		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.MCP, "files")).isFalse();
 	}
 
 	@Test
 	void emptyEnvironDoesNotMatch() {
-		List<String> env = ProcParsers.environ(new byte[0]);
-		assertThat(env).isEmpty();
+		byte[] env = new byte[0];
+		assertThat(ProcParsers.environ(env)).isEmpty();
 		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
 		assertThat(ProcParsers.claimedChild(42, env, "prod")).isEmpty();
 	}
 
 	@Test
 	void unrelatedProcessDoesNotMatch() {
-		List<String> env = environ("HOME=/root", "PATH=/usr/bin", "LANG=C.UTF-8");
+		byte[] env = environ("HOME=/root", "PATH=/usr/bin", "LANG=C.UTF-8");
 		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
 		assertThat(ProcParsers.claimedChild(42, env, "prod")).isEmpty();
 	}
 
 	@Test
 	void claimedChildReadsKindAndName() {
-		List<String> env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_MCP_SERVICE_ID=files");
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_MCP_SERVICE_ID=files");
 		assertThat(ProcParsers.claimedChild(42, env, "prod")).contains(new MarkedProcess(42, ChildKind.MCP, "files"));
 	}
 
