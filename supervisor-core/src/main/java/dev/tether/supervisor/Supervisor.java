@@ -62,6 +62,10 @@ public final class Supervisor implements AutoCloseable {
 
 	private static final int MAX_COMMAND_SHOWN = 160;
 
+	private static final int DEFAULT_STOP_SIGNAL = 15;
+
+	private static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(10);
+
 	private final String installationId;
 
 	private final Spawner spawner;
@@ -69,6 +73,8 @@ public final class Supervisor implements AutoCloseable {
 	private final IdentityProbe probe;
 
 	private final ProcessSignaller signaller;
+
+	private final StopLadder stopLadder;
 
 	private final Reaper reaper;
 
@@ -107,6 +113,7 @@ public final class Supervisor implements AutoCloseable {
 		this.spawner = Objects.requireNonNull(builder.spawner, "spawner");
 		this.probe = Objects.requireNonNull(builder.probe, "probe");
 		this.signaller = new ProcessSignaller(this.probe);
+		this.stopLadder = new StopLadder(this.signaller);
 		this.reaper = Objects.requireNonNull(builder.reaper, "reaper");
 		this.registry = Objects.requireNonNull(builder.registry, "registry");
 		this.reconciler = (builder.reconciler != null) ? builder.reconciler : new Reconciler(this.signaller);
@@ -174,14 +181,8 @@ public final class Supervisor implements AutoCloseable {
 	 */
 	public ReconciliationReport reconcile() {
 		Set<Long> ownPids = new HashSet<>();
-		Map<String, ChildSpec> specs = new LinkedHashMap<>();
 		synchronized (this.lock) {
-			this.children.values().forEach((child) -> {
-				specs.put(child.spec.name(), child.spec);
-				if (child.pid != 0) {
-					ownPids.add(child.pid);
-				}
-			});
+			this.children.values().stream().filter((child) -> child.pid != 0).forEach((child) -> ownPids.add(child.pid));
 		}
 		Reconciler.Result result = this.reconciler.reconcile(this.installationId, this.registry.load(),
 				this.orphanPolicy, (name) -> {
@@ -189,11 +190,7 @@ public final class Supervisor implements AutoCloseable {
 						Child child = this.children.get(name);
 						return child != null && child.pid == 0;
 					}
-				}, (name) -> {
-					ChildSpec spec = specs.get(name);
-					return (spec != null) ? new StopLadder.Target(null, spec.stopSignal(), spec.stopTimeout())
-							: new StopLadder.Target(null, 15, Duration.ofSeconds(10));
-				}, ownPids);
+				}, this::stopTarget, ownPids);
 		synchronized (this.lock) {
 			for (Reconciler.Adoption adoption : result.adoptions()) {
 				Child child = this.children.get(adoption.identity().name());
@@ -505,9 +502,7 @@ public final class Supervisor implements AutoCloseable {
 			return false;
 		}
 		logger.warn("Port {} is held by pid {}, an orphan of child '{}'; stopping it", port, holder, child.spec.name());
-		StopOutcome outcome = new StopLadder(this.signaller)
-			.stop(List.of(new StopLadder.Target(identity, child.spec.stopSignal(), child.spec.stopTimeout())))
-			.get(0);
+		StopOutcome outcome = this.stopLadder.stop(List.of(stopTarget(identity))).get(0);
 		if (outcome == StopOutcome.SURVIVED || outcome == StopOutcome.NOT_OURS) {
 			child.lastError = "port " + port + " is held by pid " + holder + " (" + command + "), which could not be stopped";
 			return false;
@@ -591,11 +586,9 @@ public final class Supervisor implements AutoCloseable {
 			groups = List.copyOf(this.pendingSweeps);
 			this.pendingSweeps.clear();
 		}
-		for (long pgid : groups) {
-			int killed = this.signaller.signalGroupRemnants(this.installationId, pgid, SIGKILL);
-			if (killed > 0) {
-				logger.info("Killed {} remaining member(s) of process group {}", killed, pgid);
-			}
+		int killed = this.signaller.signalGroupRemnants(this.installationId, Set.copyOf(groups), SIGKILL);
+		if (killed > 0) {
+			logger.info("Killed {} remaining member(s) of the process groups {}", killed, groups);
 		}
 	}
 
@@ -663,27 +656,31 @@ public final class Supervisor implements AutoCloseable {
 	 * child's group and session. Each is verified by its markers before it is signalled.
 	 */
 	private void stopStrays() {
-		Map<String, ChildSpec> specs = new LinkedHashMap<>();
-		synchronized (this.lock) {
-			this.children.values().forEach((child) -> specs.put(child.spec.name(), child.spec));
-		}
 		List<StopLadder.Target> strays = new ArrayList<>();
 		for (var marked : this.probe.scanMarked(this.installationId)) {
-			Optional<ProcStat> stat = this.probe.stat(marked.pid());
-			if (stat.isEmpty()) {
-				continue;
-			}
-			ChildSpec spec = specs.get(marked.name());
-			strays.add(new StopLadder.Target(
-					new ExpectedIdentity(marked.pid(), this.installationId, marked.kind(), marked.name(),
-							stat.get().startTime(), this.bootId),
-					(spec != null) ? spec.stopSignal() : 15, (spec != null) ? spec.stopTimeout() : Duration.ofSeconds(10)));
+			this.probe.stat(marked.pid())
+				.ifPresent((stat) -> strays.add(stopTarget(new ExpectedIdentity(marked.pid(), this.installationId,
+						marked.kind(), marked.name(), stat.startTime(), this.bootId))));
 		}
 		if (!strays.isEmpty()) {
 			logger.info("Stopping {} process(es) that carry this installation's markers but left their child's group",
 					strays.size());
-			new StopLadder(this.signaller).stop(strays);
+			this.stopLadder.stop(strays);
 		}
+	}
+
+	/**
+	 * How a process of ours is stopped: with its child's stop signal and timeout, or the defaults for a name that is
+	 * no longer configured.
+	 */
+	private StopLadder.Target stopTarget(ExpectedIdentity identity) {
+		ChildSpec spec;
+		synchronized (this.lock) {
+			Child child = this.children.get(identity.name());
+			spec = (child != null) ? child.spec : null;
+		}
+		return (spec != null) ? new StopLadder.Target(identity, spec.stopSignal(), spec.stopTimeout())
+				: new StopLadder.Target(identity, DEFAULT_STOP_SIGNAL, DEFAULT_STOP_TIMEOUT);
 	}
 
 	/** Stops every child and any process that escaped its group, saves the registry (with no running rows) and releases it. */

@@ -1,6 +1,7 @@
 package dev.tether.supervisor.identity;
 
 import java.util.Optional;
+import java.util.Set;
 
 import dev.tether.supervisor.os.Posix;
 
@@ -75,15 +76,15 @@ public final class ProcessSignaller {
 	}
 
 	/**
-	 * Signals the members of a group whose leader is gone: each process carrying this installation's markers with
-	 * that pgid, verified one by one.
+	 * Signals the members of groups whose leaders are gone: each process carrying this installation's markers in
+	 * one of those groups, verified one by one. One {@code /proc} scan serves every group.
 	 * @return how many were signalled
 	 */
-	public int signalGroupRemnants(String installationId, long pgid, int signal) {
+	public int signalGroupRemnants(String installationId, Set<Long> pgids, int signal) {
 		int signalled = 0;
 		for (MarkedProcess marked : this.probe.scanMarked(installationId)) {
 			Optional<ProcStat> stat = this.probe.stat(marked.pid());
-			if (stat.isPresent() && stat.get().pgrp() == pgid) {
+			if (stat.isPresent() && pgids.contains(stat.get().pgrp())) {
 				ExpectedIdentity identity = new ExpectedIdentity(marked.pid(), installationId, marked.kind(),
 						marked.name(), stat.get().startTime(), null);
 				if (signal(identity, signal) == Verdict.OURS) {

@@ -25,7 +25,7 @@ import dev.tether.supervisor.os.Posix;
  * (an epoll set watched by one thread, {@code supervisor-reaper}); {@link #drain()} from the supervisors' tick is
  * the backstop.
  * <p>
- * Why both: another library in the JVM may take SIGCHLD over (NuProcess does, measured), which silences the signal
+ * Why both: another library in the JVM may take SIGCHLD over (NuProcess does: the benchmark runs Tether after it), which silences the signal
  * handler; pidfds cannot be taken away.
  */
 public final class Reaper {
@@ -45,8 +45,6 @@ public final class Reaper {
 	private int epoll = -1;
 
 	private static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-
-	private volatile boolean eventDriven;
 
 	private boolean handlerInstalled;
 
@@ -126,18 +124,6 @@ public final class Reaper {
 		return signalled;
 	}
 
-	/** Whether exits wake the reaper (SIGCHLD or pidfds; otherwise they are seen at the next drain). */
-	public boolean isEventDriven() {
-		return this.eventDriven || this.posix.isPidfdAvailable();
-	}
-
-	/** How many pids are registered and not yet reaped. */
-	public int routeCount() {
-		synchronized (this.lock) {
-			return this.routes.size();
-		}
-	}
-
 	/**
 	 * Reaps every registered pid that has exited and delivers its status. Safe to call from any thread, any number
 	 * of times: each exit is delivered once.
@@ -201,7 +187,6 @@ public final class Reaper {
 						chained.handle(signal);
 					}
 				});
-				this.eventDriven = true;
 			}
 			catch (ClassNotFoundException | IllegalArgumentException | UnsupportedOperationException ex) {
 				logger.warn("SIGCHLD cannot be handled here ({}); exits are seen at each tick instead", ex.toString());

@@ -48,11 +48,11 @@ public class Reconciler {
 	 * @param rows the rows a previous run saved
 	 * @param policy stop or adopt verified orphans
 	 * @param adoptable which child names may be adopted (configured here, not running yet)
-	 * @param stopOf the stop signal and timeout of a child name
+	 * @param stopOf how to stop a verified orphan (its child's stop signal and timeout)
 	 * @param excluded pids never to touch (children of this run)
 	 */
 	public Result reconcile(String installationId, List<RegistryRow> rows, OrphanPolicy policy,
-			Predicate<String> adoptable, Function<String, StopLadder.Target> stopOf, Set<Long> excluded) {
+			Predicate<String> adoptable, Function<ExpectedIdentity, StopLadder.Target> stopOf, Set<Long> excluded) {
 		if (!this.probe.isAvailable()) {
 			logger.warn("Identity cannot be verified on this platform: {} registry row(s) left alone", rows.size());
 			return new Result(new ReconciliationReport(Instant.now(), 0, 0, 0, rows.size(), 0, 0), List.of());
@@ -110,8 +110,7 @@ public class Reconciler {
 				adoptions.add(new Adoption(candidate.identity, candidate.row));
 			}
 			else {
-				StopLadder.Target settings = stopOf.apply(candidate.identity.name());
-				toStop.add(new StopLadder.Target(candidate.identity, settings.signal(), settings.timeout()));
+				toStop.add(stopOf.apply(candidate.identity));
 			}
 		}
 		int stopped = 0;

@@ -40,8 +40,7 @@ public final class FileChildRegistry implements ChildRegistry {
 
 	private final Path file;
 
-	// Why shared: a mapper is thread-safe and caches what it learns of the row type; a new one per registry would
-	// pay that again (measured ~30 ms for 1,000 rows).
+	// Why shared: a mapper is thread-safe and caches what it learns of the row type.
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private final FileChannel lockChannel;
@@ -124,11 +123,6 @@ public final class FileChildRegistry implements ChildRegistry {
 	/** Where a corrupt file was moved by the last {@link #load()}, or {@code null}. */
 	public Path movedAside() {
 		return this.movedAside;
-	}
-
-	/** The registry file. */
-	public Path file() {
-		return this.file;
 	}
 
 	@Override

@@ -114,13 +114,10 @@ public final class Spawner implements AutoCloseable {
 	 */
 	public SpawnedChild spawn(SpawnRequest request, Reaper.ExitListener onExit) throws SpawnException {
 		long queued = System.nanoTime();
-		Path workingDirectory = (request.workingDirectory() != null) ? request.workingDirectory()
-				: Path.of("").toAbsolutePath();
-		if (!Files.isDirectory(workingDirectory)) {
-			throw new SpawnException("working directory " + workingDirectory + " does not exist");
+		if (request.workingDirectory() != null && !Files.isDirectory(request.workingDirectory())) {
+			throw new SpawnException("working directory " + request.workingDirectory() + " does not exist");
 		}
-		Path executable = ExecutableResolver.resolve(request.command().get(0), request.environment().get("PATH"),
-				workingDirectory);
+		Path executable = resolveExecutable(request.command(), request.environment(), request.workingDirectory());
 		prepareLog(request.logFile());
 		Task task = new Task(request, executable, onExit, queued);
 		submit(task);
