@@ -15,8 +15,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.OrphanPolicy;
@@ -24,6 +24,8 @@ import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.identity.IdentityProbe;
 import dev.tether.supervisor.identity.ProcStat;
 import dev.tether.supervisor.identity.ProcessSignaller;
+import dev.tether.supervisor.os.PosixSpawn;
+import dev.tether.supervisor.reaper.Reaper;
 import dev.tether.supervisor.reconcile.Reconciler;
 import dev.tether.supervisor.reconcile.StopLadder;
 import dev.tether.supervisor.registry.FileChildRegistry;
@@ -77,6 +79,7 @@ public final class Benchmarks {
 				timed(subject.name() + " footprint", () -> benchmarks.footprint(subject, memoryN));
 				timed(subject.name() + " exit latency", () -> benchmarks.exitLatency(subject, latencyN));
 			}
+			timed("Tether binding alone", () -> benchmarks.bindingAlone(longN));
 			timed("C limit", () -> benchmarks.limit(longN, shortN, latencyN));
 			timed("parent death", () -> benchmarks.parentDeath(latencyN));
 			timed("reconciliation", () -> benchmarks.reconciliation(1000));
@@ -114,6 +117,29 @@ public final class Benchmarks {
 		}
 		double seconds = (System.nanoTime() - started) / 1e9;
 		this.results.add("Long-lived spawn throughput, N=" + n, "spawns/s, higher is better", subject.name(), n / seconds);
+		killAll(children);
+	}
+
+	/**
+	 * Tether's {@code posix_spawnp} binding called from this thread, without the spawner thread's handoff, the
+	 * executable check or the launcher: what the promise costs is the gap between this row and Tether's.
+	 */
+	private void bindingAlone(int n) throws Exception {
+		List<String> env = new ArrayList<>();
+		System.getenv().forEach((key, value) -> env.add(key + "=" + value));
+		Path devNull = Path.of("/dev/null");
+		List<Subject.Started> children = new ArrayList<>(n);
+		long started = System.nanoTime();
+		for (int i = 0; i < n; i++) {
+			CompletableFuture<Long> exited = new CompletableFuture<>();
+			long pid = Reaper.shared()
+				.spawnRegistered(() -> PosixSpawn.spawn(SLEEPER.get(0), SLEEPER, env, devNull, devNull, null),
+						(p, status) -> exited.complete(System.nanoTime()));
+			children.add(new Subject.Started(pid, exited));
+		}
+		double seconds = (System.nanoTime() - started) / 1e9;
+		this.results.add("Long-lived spawn throughput, N=" + n, "spawns/s, higher is better",
+				"Tether binding alone (no spawner thread, no launcher)", n / seconds);
 		killAll(children);
 	}
 
@@ -267,9 +293,11 @@ public final class Benchmarks {
 		try (FileChildRegistry registry = FileChildRegistry.open(state)) {
 			registry.save(rows);
 			long started = System.nanoTime();
-			Reconciler.Result result = new Reconciler(new ProcessSignaller(PROBE)).reconcile("bench", registry.load(),
+			List<RegistryRow> loaded = registry.load();
+			double loadMillis = (System.nanoTime() - started) / 1e6;
+			Reconciler.Result result = new Reconciler(new ProcessSignaller(PROBE)).reconcile("bench", loaded,
 					OrphanPolicy.STOP, (name) -> false,
-					(Function<String, StopLadder.Target>) (name) -> new StopLadder.Target(null, 15, Duration.ofSeconds(1)),
+					(identity) -> new StopLadder.Target(identity, 15, Duration.ofSeconds(1)),
 					Set.of());
 			double millis = (System.nanoTime() - started) / 1e6;
 			if (result.report().notOurs() != n) {
@@ -277,6 +305,8 @@ public final class Benchmarks {
 			}
 			this.results.add("Reconciliation of " + n + " rows (load + verify + /proc scan)", "ms, lower is better",
 					"Tether", millis);
+			this.results.add("Registry load of " + n + " rows (part of the reconciliation above)", "ms, lower is better",
+					"Tether", loadMillis);
 		}
 		for (Process process : unrelated) {
 			process.destroyForcibly();
