@@ -2,6 +2,8 @@ package dev.tether.supervisor;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A child as it stands at one moment.
  *
@@ -17,6 +19,7 @@ import java.time.Instant;
  * @param lastError why the last start or stop failed, or {@code null}
  * @param adopted whether the process was adopted from a previous run (not our child: its exit status is unknown)
  */
-public record ChildSnapshot(String name, ChildKind kind, ChildState state, Long pid, Instant startedAt,
-		long uptimeSeconds, int restarts, Integer port, ExitStatus lastExit, String lastError, boolean adopted) {
+public record ChildSnapshot(String name, ChildKind kind, ChildState state, @Nullable Long pid,
+		@Nullable Instant startedAt, long uptimeSeconds, int restarts, @Nullable Integer port,
+		@Nullable ExitStatus lastExit, @Nullable String lastError, boolean adopted) {
 }

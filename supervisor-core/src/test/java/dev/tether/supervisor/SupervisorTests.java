@@ -79,7 +79,7 @@ class SupervisorTests {
 			assertThat(failed.lastExit().code()).isEqualTo(3);
 			List<ChildEvent> restarting = test.events("crasher", ChildEvent.Type.RESTARTING);
 			assertThat(restarting).hasSize(3);
-			long[] delays = restarting.stream().mapToLong((e) -> e.spawnDuration().toMillis()).toArray();
+			long[] delays = restarting.stream().mapToLong((e) -> e.restartDelay().toMillis()).toArray();
 			// 100, 200, 400 ms, each within 20% jitter.
 			assertThat(delays[0]).isBetween(80L, 120L);
 			assertThat(delays[1]).isBetween(160L, 240L);
@@ -120,8 +120,8 @@ class SupervisorTests {
 			ProcessHandle.of(pid).orElseThrow().destroyForcibly();
 			await().atMost(Duration.ofSeconds(5)).until(() -> test.events("settles", ChildEvent.Type.RESTARTING).size() == 2);
 			List<ChildEvent> restarting = test.events("settles", ChildEvent.Type.RESTARTING);
-			assertThat(restarting.get(0).spawnDuration()).isEqualTo(Duration.ofMillis(200));
-			assertThat(restarting.get(1).spawnDuration()).isEqualTo(Duration.ofMillis(200));
+			assertThat(restarting.get(0).restartDelay()).isEqualTo(Duration.ofMillis(200));
+			assertThat(restarting.get(1).restartDelay()).isEqualTo(Duration.ofMillis(200));
 		}
 	}
 

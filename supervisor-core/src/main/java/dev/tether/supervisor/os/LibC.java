@@ -54,9 +54,6 @@ public interface LibC {
 	@SaveError
 	long syscall(long number, long arg1, long arg2, long arg3, long arg4);
 
-	@SaveError
-	int poll(Pointer fds, long count, int timeoutMillis);
-
 	int close(int fd);
 
 	@SaveError

@@ -1,20 +1,12 @@
 package dev.tether.supervisor.os;
 
 /**
- * glibc refused a spawn step; carries the errno.
+ * glibc refused a spawn step; the message names the step and the errno.
  */
 public class NativeSpawnException extends Exception {
 
-	private final int errno;
-
-	public NativeSpawnException(String step, int errno, String description) {
+	NativeSpawnException(String step, String description) {
 		super(step + ": " + description);
-		this.errno = errno;
-	}
-
-	/** The errno glibc returned (0 when the failure was not a libc call). */
-	public int errno() {
-		return this.errno;
 	}
 
 }

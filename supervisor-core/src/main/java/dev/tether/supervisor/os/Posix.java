@@ -19,7 +19,15 @@ import jnr.ffi.byref.IntByReference;
  */
 public final class Posix {
 
-	/** {@code WNOHANG} for {@link #waitpid(long, boolean)}. */
+	/** {@code SIGKILL}, the same number on every Linux architecture. */
+	public static final int SIGKILL = 9;
+
+	/** {@code SIGTERM}. */
+	public static final int SIGTERM = 15;
+
+	/** {@code SIGCONT} on Linux (x86, ARM, RISC-V). */
+	public static final int SIGCONT = 18;
+
 	private static final int WNOHANG = 1;
 
 	private static final long SYS_PIDFD_SEND_SIGNAL = 424;
@@ -98,17 +106,15 @@ public final class Posix {
 	}
 
 	/**
-	 * Waits for one specific child. Never {@code waitpid(-1)}: that would steal the exits of every other
-	 * {@link Process} in the JVM.
-	 * @return the wait status, {@link WaitResult#RUNNING} when it has not exited (and {@code block} is false), or
-	 * {@link WaitResult#NOT_A_CHILD} when the pid is not (or no longer) our child
+	 * Collects the exit of one specific child if it has exited, without blocking. Never {@code waitpid(-1)}: that
+	 * would steal the exits of every other {@link Process} in the JVM.
 	 */
-	public WaitResult waitpid(long pid, boolean block) {
+	public WaitResult waitpid(long pid) {
 		IntByReference status = new IntByReference();
 		while (true) {
-			int result = this.libc.waitpid(Math.toIntExact(pid), status, block ? 0 : WNOHANG);
+			int result = this.libc.waitpid(Math.toIntExact(pid), status, WNOHANG);
 			if (result == pid) {
-				return WaitResult.exited(status.intValue());
+				return new WaitResult(WaitResult.Kind.EXITED, status.intValue());
 			}
 			if (result == 0) {
 				return WaitResult.RUNNING;
@@ -227,27 +233,30 @@ public final class Posix {
 		return Integer.toString(number);
 	}
 
-	/** The result of {@link Posix#waitpid(long, boolean)}. */
-	public record WaitResult(int kind, int status) {
+	/**
+	 * The result of {@link Posix#waitpid(long)}.
+	 *
+	 * @param kind what happened
+	 * @param status the wait status, for {@link Kind#EXITED}
+	 */
+	public record WaitResult(Kind kind, int status) {
 
-		static final WaitResult RUNNING = new WaitResult(0, 0);
+		static final WaitResult RUNNING = new WaitResult(Kind.RUNNING, 0);
 
-		static final WaitResult NOT_A_CHILD = new WaitResult(2, 0);
+		static final WaitResult NOT_A_CHILD = new WaitResult(Kind.NOT_A_CHILD, 0);
 
-		static WaitResult exited(int status) {
-			return new WaitResult(1, status);
-		}
+		/** What a non-blocking wait for one pid found. */
+		public enum Kind {
 
-		public boolean isExited() {
-			return this.kind == 1;
-		}
+			/** It has not exited. */
+			RUNNING,
 
-		public boolean isRunning() {
-			return this.kind == 0;
-		}
+			/** It exited and was collected now. */
+			EXITED,
 
-		public boolean isNotAChild() {
-			return this.kind == 2;
+			/** It is not (or no longer) our child: someone else collected it. */
+			NOT_A_CHILD
+
 		}
 
 	}

@@ -33,8 +33,6 @@ public final class PosixSpawn {
 
 	private static final int O_APPEND = 02000;
 
-	private static final int SIGKILL = 9;
-
 	private static final int SIGSTOP = 19;
 
 	// Why: glibc's opaque types are 80 (file actions), 336 (attributes) and 128 (sigset) bytes on 64-bit Linux;
@@ -74,7 +72,7 @@ public final class PosixSpawn {
 				libc.sigemptyset(signals);
 				check("posix_spawnattr_setsigmask", libc.posix_spawnattr_setsigmask(attributes, signals));
 				libc.sigfillset(signals);
-				libc.sigdelset(signals, SIGKILL);
+				libc.sigdelset(signals, Posix.SIGKILL);
 				libc.sigdelset(signals, SIGSTOP);
 				check("posix_spawnattr_setsigdefault", libc.posix_spawnattr_setsigdefault(attributes, signals));
 				Reference.reachabilityFence(signals);
@@ -95,7 +93,7 @@ public final class PosixSpawn {
 					Reference.reachabilityFence(nativeEnv);
 				}
 				if (error != 0) {
-					throw new NativeSpawnException("posix_spawnp " + executable, error, posix.describe(error));
+					throw new NativeSpawnException("posix_spawnp " + executable, posix.describe(error));
 				}
 				return pid.intValue();
 			}
@@ -122,14 +120,14 @@ public final class PosixSpawn {
 				}
 			}
 			catch (java.io.IOException io) {
-				throw new NativeSpawnException("list /proc/self/fd", 0, io.getMessage());
+				throw new NativeSpawnException("list /proc/self/fd", io.getMessage());
 			}
 		}
 	}
 
 	private static void check(String step, int error) throws NativeSpawnException {
 		if (error != 0) {
-			throw new NativeSpawnException(step, error, Posix.get().describe(error));
+			throw new NativeSpawnException(step, Posix.get().describe(error));
 		}
 	}
 

@@ -4,10 +4,9 @@ package dev.tether.supervisor.ports;
  * A process found listening on a TCP port.
  *
  * @param port the port
- * @param inode the socket's inode
  * @param pid the pid holding the socket, or {@code -1} when no readable process holds it
  */
-public record PortListener(int port, long inode, long pid) {
+public record PortListener(int port, long pid) {
 
 	/** Whether the holding process was found. */
 	public boolean hasPid() {

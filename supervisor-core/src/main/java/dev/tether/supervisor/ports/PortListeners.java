@@ -13,14 +13,14 @@ import java.util.Set;
  * Finds which process listens on a TCP port, from {@code /proc/net/tcp}, {@code /proc/net/tcp6} and the socket
  * inodes in {@code /proc/<pid>/fd}.
  */
-public final class PortListeners {
+final class PortListeners {
 
 	private static final Path PROC = Path.of("/proc");
 
 	private static final String LISTEN = "0A";
 
 	/** The listener of a port, if any socket listens on it. */
-	public Optional<PortListener> find(int port) {
+	Optional<PortListener> find(int port) {
 		Set<Long> inodes = new HashSet<>();
 		for (String table : List.of("tcp", "tcp6")) {
 			try {
@@ -33,8 +33,7 @@ public final class PortListeners {
 		if (inodes.isEmpty()) {
 			return Optional.empty();
 		}
-		long inode = inodes.iterator().next();
-		return Optional.of(new PortListener(port, inode, holderOf(inodes)));
+		return Optional.of(new PortListener(port, holderOf(inodes)));
 	}
 
 	/** The inodes of sockets listening on {@code port} in one {@code /proc/net/tcp*} table. */

@@ -111,17 +111,15 @@ public final class Reaper {
 	}
 
 	/**
-	 * Signals the process group of a registered child that has not been reaped yet (so its pid cannot have been
-	 * reused), then collects what exited.
-	 * @return whether the child was still registered and was signalled
+	 * Signals the process group of a registered child that has not been reaped yet. Why this is safe without any
+	 * other check: until we reap it, the kernel keeps its pid (and so its group id) from being reused, and the
+	 * check and the signal happen under the lock that reaping takes.
+	 * @return whether the child was still unreaped and the signal was sent
 	 */
-	public boolean killUnreaped(long pid, int signal) {
-		boolean signalled;
+	public boolean signalGroupUnreaped(long pid, int signal) {
 		synchronized (this.lock) {
-			signalled = this.routes.containsKey(pid) && this.posix.kill(-pid, signal) == 0;
+			return this.routes.containsKey(pid) && this.posix.kill(-pid, signal) == 0;
 		}
-		drain();
-		return signalled;
 	}
 
 	/**
@@ -135,18 +133,17 @@ public final class Reaper {
 			Iterator<Map.Entry<Long, ExitListener>> routes = this.routes.entrySet().iterator();
 			while (routes.hasNext()) {
 				Map.Entry<Long, ExitListener> route = routes.next();
-				Posix.WaitResult result = this.posix.waitpid(route.getKey(), false);
-				if (!result.isRunning()) {
-					forgetPidfd(route.getKey());
-				}
-				if (result.isExited()) {
-					routes.remove();
-					deliveries.add(new Delivery(route.getValue(), route.getKey(), ExitStatus.fromWaitStatus(result.status())));
-				}
-				else if (result.isNotAChild()) {
+				Posix.WaitResult result = this.posix.waitpid(route.getKey());
+				ExitStatus status = switch (result.kind()) {
+					case RUNNING -> null;
+					case EXITED -> ExitStatus.fromWaitStatus(result.status());
 					// Why: someone else reaped it (a waitpid(-1) elsewhere in the JVM); its status is lost.
+					case NOT_A_CHILD -> ExitStatus.unknown();
+				};
+				if (status != null) {
+					forgetPidfd(route.getKey());
 					routes.remove();
-					deliveries.add(new Delivery(route.getValue(), route.getKey(), ExitStatus.unknown()));
+					deliveries.add(new Delivery(route.getValue(), route.getKey(), status));
 				}
 			}
 		}

@@ -23,6 +23,7 @@ import dev.tether.supervisor.identity.ProcStat;
 import dev.tether.supervisor.identity.ProcessSignaller;
 import dev.tether.supervisor.identity.Verdict;
 import dev.tether.supervisor.registry.RegistryRow;
+import dev.tether.supervisor.stop.StopLadder;
 
 /**
  * Settles what a previous run left behind: every registry row, and every live process carrying this installation's
@@ -36,11 +37,8 @@ public class Reconciler {
 
 	private final IdentityProbe probe;
 
-	private final StopLadder ladder;
-
 	public Reconciler(ProcessSignaller signaller) {
 		this.probe = signaller.probe();
-		this.ladder = new StopLadder(signaller);
 	}
 
 	/**
@@ -52,7 +50,7 @@ public class Reconciler {
 	 * @param excluded pids never to touch (children of this run)
 	 */
 	public Result reconcile(String installationId, List<RegistryRow> rows, OrphanPolicy policy,
-			Predicate<String> adoptable, Function<ExpectedIdentity, StopLadder.Target> stopOf, Set<Long> excluded) {
+			Predicate<String> adoptable, Function<ExpectedIdentity, StopLadder.Request> stopOf, Set<Long> excluded) {
 		if (!this.probe.isAvailable()) {
 			logger.warn("Identity cannot be verified on this platform: {} registry row(s) left alone", rows.size());
 			return new Result(new ReconciliationReport(Instant.now(), 0, 0, 0, rows.size(), 0, 0), List.of());
@@ -102,7 +100,7 @@ public class Reconciler {
 			}
 		}
 		List<Adoption> adoptions = new ArrayList<>();
-		List<StopLadder.Target> toStop = new ArrayList<>();
+		List<StopLadder.Request> toStop = new ArrayList<>();
 		Set<String> adoptedNames = new HashSet<>();
 		for (Candidate candidate : ours) {
 			if (policy == OrphanPolicy.ADOPT && candidate.row != null && isGroupLeader(candidate.identity)
@@ -114,7 +112,7 @@ public class Reconciler {
 			}
 		}
 		int stopped = 0;
-		for (StopOutcome outcome : this.ladder.stop(toStop)) {
+		for (StopOutcome outcome : StopLadder.run(toStop)) {
 			if (outcome == StopOutcome.EXITED || outcome == StopOutcome.KILLED) {
 				stopped++;
 			}

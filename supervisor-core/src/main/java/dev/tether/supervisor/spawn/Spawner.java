@@ -14,7 +14,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
-import java.util.function.LongConsumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,8 +38,6 @@ public final class Spawner implements AutoCloseable {
 
 	private static final Path DEV_NULL = Path.of("/dev/null");
 
-	private static final int SIGKILL = 9;
-
 	private final ParentDeath parentDeath;
 
 	private final Reaper reaper;
@@ -54,9 +51,6 @@ public final class Spawner implements AutoCloseable {
 	private Thread thread;
 
 	private boolean closed;
-
-	private volatile LongConsumer afterSpawnHook = (pid) -> {
-	};
 
 	/**
 	 * @param parentDeathSignal the signal children get when the JVM dies; 0 for none
@@ -126,7 +120,9 @@ public final class Spawner implements AutoCloseable {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			task.result.cancel(false);
+			if (!task.result.cancel(false)) {
+				task.abandonIfSpawned();
+			}
 			throw new SpawnException("interrupted while spawning " + request.command().get(0), ex);
 		}
 		catch (ExecutionException ex) {
@@ -186,10 +182,6 @@ public final class Spawner implements AutoCloseable {
 		}
 	}
 
-	void afterSpawnHook(LongConsumer hook) {
-		this.afterSpawnHook = hook;
-	}
-
 	/**
 	 * Ends the spawner thread. Children still alive then receive their parent-death signal; stop them first.
 	 */
@@ -235,12 +227,13 @@ public final class Spawner implements AutoCloseable {
 			}
 			try {
 				SpawnedChild child = Spawner.this.nativeSpawn ? spawnNative() : spawnWithProcessBuilder();
-				Spawner.this.afterSpawnHook.accept(child.pid());
 				if (!this.result.complete(child)) {
 					abandon(child);
 				}
 			}
-			catch (SpawnException | RuntimeException ex) {
+			catch (Throwable ex) {
+				// Why every Throwable: an Error that ended this thread would give every child its parent-death
+				// signal and leave the caller waiting for ever; the caller gets it instead, and the thread serves on.
 				this.result.completeExceptionally(ex);
 			}
 		}
@@ -295,6 +288,13 @@ public final class Spawner implements AutoCloseable {
 			}
 		}
 
+		/** The caller gave up after the spawn completed: nobody learnt the pid, so the child is ended here. */
+		void abandonIfSpawned() {
+			if (this.result.isDone() && !this.result.isCompletedExceptionally()) {
+				abandon(this.result.join());
+			}
+		}
+
 		private void abandon(SpawnedChild child) {
 			// Why: the caller went away before it could learn the pid, so nobody would ever stop this child.
 			this.abandoned = true;
@@ -303,7 +303,8 @@ public final class Spawner implements AutoCloseable {
 				child.handle().destroyForcibly();
 				return;
 			}
-			Spawner.this.reaper.killUnreaped(child.pid(), SIGKILL);
+			Spawner.this.reaper.signalGroupUnreaped(child.pid(), Posix.SIGKILL);
+			Spawner.this.reaper.drain();
 		}
 
 	}

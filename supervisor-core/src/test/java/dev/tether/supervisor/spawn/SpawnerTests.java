@@ -23,6 +23,7 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.tether.supervisor.ChildMarkers;
 import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.identity.ProcStat;
 import dev.tether.supervisor.reaper.Reaper;
@@ -175,28 +176,20 @@ class SpawnerTests {
 	}
 
 	@Test
-	void childOfACallerThatWentAwayIsKilledAndReaped() throws Exception {
-		AtomicReference<Long> made = new AtomicReference<>();
-		CountDownLatch callerGone = new CountDownLatch(1);
-		Thread caller = new Thread(() -> {
-			try {
-				this.spawns.spawn("abandoned", "sleep", "600");
-			}
-			catch (SpawnException ex) {
-				callerGone.countDown();
-			}
-		});
-		this.spawns.spawner().afterSpawnHook((pid) -> {
-			made.set(pid);
-			caller.interrupt();
-			await().atMost(Duration.ofSeconds(5)).until(() -> callerGone.getCount() == 0);
-		});
-		caller.start();
-		caller.join(10_000);
-		assertThat(callerGone.getCount()).isZero();
-		long pid = made.get();
-		await().atMost(Duration.ofSeconds(5)).until(() -> LiveProcesses.stat(pid).isEmpty());
-		assertThat(Reaper.shared().killUnreaped(pid, 9)).isFalse();
+	void aCallerThatGivesUpLeavesNoChildBehind() {
+		// Whether the interrupt lands before the spawner thread ran the task (nothing is spawned) or after (the
+		// child is killed and reaped), no child may remain.
+		for (int attempt = 0; attempt < 20; attempt++) {
+			String marker = ChildMarkers.AGENT_NAME_ENV + "=abandoned-" + attempt;
+			Thread.currentThread().interrupt();
+			assertThatExceptionOfType(SpawnException.class)
+				.isThrownBy(() -> this.spawns.spawn(marker.substring(marker.indexOf('=') + 1), "sleep", "600"));
+			assertThat(Thread.interrupted()).isTrue();
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> LiveProcesses.withEnvironmentEntry(marker).stream()
+					.noneMatch((pid) -> LiveProcesses.environ(pid)
+						.contains(ChildMarkers.INSTALLATION_ENV + "=" + this.spawns.installationId())));
+		}
 	}
 
 	@Test

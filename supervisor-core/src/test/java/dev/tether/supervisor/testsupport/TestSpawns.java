@@ -73,7 +73,8 @@ public final class TestSpawns implements AutoCloseable {
 		synchronized (this.spawned) {
 			pids = List.copyOf(this.spawned);
 		}
-		pids.forEach((pid) -> Reaper.shared().killUnreaped(pid, 9));
+		pids.forEach((pid) -> Reaper.shared().signalGroupUnreaped(pid, 9));
+		Reaper.shared().drain();
 		Awaitility.await("test children reaped")
 			.atMost(Duration.ofSeconds(10))
 			.until(() -> Set.copyOf(pids).stream().allMatch(this.exits::containsKey));

@@ -1,0 +1,80 @@
+package dev.tether.supervisor;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.identity.ProcStat;
+import dev.tether.supervisor.ports.PortGuard;
+import dev.tether.supervisor.reaper.Reaper;
+import dev.tether.supervisor.spawn.SpawnException;
+import dev.tether.supervisor.spawn.SpawnRequest;
+import dev.tether.supervisor.spawn.SpawnedChild;
+import dev.tether.supervisor.spawn.Spawner;
+
+/**
+ * Turns a child's spec into a process: checks its port, stamps the markers into its environment, names its log,
+ * and spawns it with its exit routed back to the supervisor.
+ */
+final class ChildLauncher {
+
+	private final Spawner spawner;
+
+	private final IdentityProbe probe;
+
+	private final PortGuard ports;
+
+	private final String installationId;
+
+	private final Path logDirectory;
+
+	private final @Nullable String bootId;
+
+	ChildLauncher(Spawner spawner, IdentityProbe probe, String installationId, Path logDirectory) {
+		this.spawner = spawner;
+		this.probe = probe;
+		this.ports = new PortGuard(probe);
+		this.installationId = installationId;
+		this.logDirectory = logDirectory;
+		this.bootId = probe.bootId().orElse(null);
+	}
+
+	/** Who holds the child's port now; free when it declares none. Reads {@code /proc}: call it outside the lock. */
+	PortGuard.PortClaim inspectPort(ChildSpec spec) {
+		Integer port = spec.port();
+		return (port != null) ? this.ports.inspect(port, this.installationId, spec.kind(), spec.name())
+				: new PortGuard.PortClaim.Free();
+	}
+
+	/**
+	 * Spawns the child's process and records the outcome in its state machine. Called under the supervisor's lock,
+	 * so that an exit (which takes that lock) can only be applied after the child knows its pid; the spawn itself
+	 * is a hand-off to the spawner thread, not a wait on the child.
+	 */
+	void spawn(SupervisedChild child, Reaper.ExitListener onExit, long nowNanos) {
+		ChildSpec spec = child.spec();
+		Map<String, String> environment = ChildMarkers.stamp(System.getenv(), spec.environment(), this.installationId,
+				spec.kind(), spec.name());
+		Path log = (spec.logFile() != null) ? spec.logFile() : this.logDirectory.resolve(spec.name() + ".log");
+		long started = System.nanoTime();
+		SpawnedChild spawned;
+		try {
+			spawned = this.spawner.spawn(new SpawnRequest(spec.command(), environment, spec.workingDirectory(), log, null),
+					onExit);
+		}
+		catch (SpawnException ex) {
+			child.launchFailed(ex.getMessage(), Duration.ofNanos(System.nanoTime() - started));
+			return;
+		}
+		Long startTime = this.probe.stat(spawned.pid()).map(ProcStat::startTime).orElse(null);
+		child.launched(spawned, startTime, this.bootId, nowNanos);
+	}
+
+	@Nullable String bootId() {
+		return this.bootId;
+	}
+
+}

@@ -1,0 +1,72 @@
+package dev.tether.supervisor;
+
+import java.time.Instant;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.tether.supervisor.identity.ExpectedIdentity;
+import dev.tether.supervisor.identity.ProcessSignaller;
+import dev.tether.supervisor.identity.Verdict;
+import dev.tether.supervisor.os.Posix;
+import dev.tether.supervisor.reaper.Reaper;
+import dev.tether.supervisor.stop.StopTarget;
+import dev.tether.supervisor.stop.VerifiedProcess;
+
+/**
+ * The process a child runs as: one we spawned (our unreaped child, its identity proven by the kernel), or one
+ * adopted from a previous run (proven by its markers, start time and boot id, and watched through {@code /proc}).
+ *
+ * @param pid its pid, which is also its process group
+ * @param handle the JDK's handle where {@link ProcessBuilder} spawned it (no native spawn here), else {@code null}
+ * @param adopted whether it was adopted rather than spawned by this JVM
+ * @param startTime its start time in clock ticks, when readable
+ * @param bootId the boot id it was recorded under, when readable
+ * @param startedAt when it was spawned
+ * @param startedNanos the supervisor clock's reading then
+ */
+record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, @Nullable Long startTime,
+		@Nullable String bootId, Instant startedAt, long startedNanos) {
+
+	ExpectedIdentity identity(String installationId, ChildSpec spec) {
+		return new ExpectedIdentity(this.pid, installationId, spec.kind(), spec.name(), this.startTime, this.bootId);
+	}
+
+	/**
+	 * How this process is signalled and its end observed. Our own child is signalled through the reaper, which
+	 * proves it unreaped (its pid cannot have been reused); an adopted one only after its identity is verified.
+	 * The end of our own child is its reaped exit, which the reaper delivers; an adopted one's is seen in /proc.
+	 */
+	StopTarget stopTarget(Reaper reaper, ProcessSignaller signaller, String installationId, ChildSpec spec) {
+		if (this.adopted) {
+			return new VerifiedProcess(identity(installationId, spec), signaller);
+		}
+		return new OwnChild(this.pid, this.handle, reaper);
+	}
+
+	/** Our own, not yet reaped child. */
+	private record OwnChild(long pid, @Nullable ProcessHandle handle, Reaper reaper) implements StopTarget {
+
+		@Override
+		public Verdict signal(int signal) {
+			ProcessHandle jdkHandle = this.handle;
+			if (jdkHandle == null) {
+				return this.reaper.signalGroupUnreaped(this.pid, signal) ? Verdict.OURS : Verdict.GONE;
+			}
+			// Why: without the native path (not Linux) the JDK's handle of our unreaped child is the proof, and it
+			// can only ask (TERM) or force (KILL).
+			if (signal == Posix.SIGCONT) {
+				return jdkHandle.isAlive() ? Verdict.OURS : Verdict.GONE;
+			}
+			boolean sent = (signal == Posix.SIGKILL) ? jdkHandle.destroyForcibly() : jdkHandle.destroy();
+			return (sent || jdkHandle.isAlive()) ? Verdict.OURS : Verdict.GONE;
+		}
+
+		/** Never seen here: the reaper delivers our child's exit to its owner. */
+		@Override
+		public boolean hasEnded() {
+			return false;
+		}
+
+	}
+
+}

@@ -1,0 +1,73 @@
+package dev.tether.supervisor;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.tether.supervisor.registry.ChildRegistry;
+import dev.tether.supervisor.registry.RegistryRow;
+
+/**
+ * Writes the registry when something changed, once per batch of changes rather than once per child. A failed save
+ * (a full disk) is said once, kept as the {@link #problem()} the health shows, retried on the next tick, and its
+ * recovery is said once too.
+ * <p>
+ * Why a lock of its own: two savers racing could write an older set of rows after a newer one; rows are taken and
+ * written under this lock, never under the supervisor's.
+ */
+final class RegistrySaver {
+
+	private static final Logger logger = LoggerFactory.getLogger(RegistrySaver.class);
+
+	private final ChildRegistry registry;
+
+	private final AtomicBoolean dirty = new AtomicBoolean();
+
+	private final Object saveLock = new Object();
+
+	private volatile @Nullable String problem;
+
+	RegistrySaver(ChildRegistry registry) {
+		this.registry = registry;
+	}
+
+	/** Something that the registry records changed. */
+	void changed() {
+		this.dirty.set(true);
+	}
+
+	/** Saves the rows if anything changed since the last successful save. */
+	void saveIfChanged(Supplier<List<RegistryRow>> rows) {
+		synchronized (this.saveLock) {
+			if (!this.dirty.getAndSet(false)) {
+				return;
+			}
+			try {
+				this.registry.save(rows.get());
+			}
+			catch (RuntimeException ex) {
+				this.dirty.set(true);
+				if (this.problem == null) {
+					logger.error("Registry could not be saved: {}; retrying at every tick", ex.getMessage());
+				}
+				this.problem = ex.getMessage();
+				return;
+			}
+			if (this.problem != null) {
+				logger.info("Registry is saved again");
+				this.problem = null;
+			}
+		}
+	}
+
+	/** Why the last save failed, while saving fails. */
+	Optional<String> problem() {
+		return Optional.ofNullable(this.problem);
+	}
+
+}

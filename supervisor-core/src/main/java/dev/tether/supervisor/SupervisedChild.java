@@ -1,0 +1,359 @@
+package dev.tether.supervisor;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.tether.supervisor.reconcile.Reconciler;
+import dev.tether.supervisor.registry.RegistryRow;
+import dev.tether.supervisor.spawn.SpawnedChild;
+import dev.tether.supervisor.stop.Stop;
+import dev.tether.supervisor.stop.StopLadder;
+import dev.tether.supervisor.stop.StopTarget;
+
+/**
+ * One child's state machine: its state, its process, its restart budget, its stop in progress, and every
+ * transition between them, each emitting its event. Every method is called under the supervisor's lock and returns
+ * at once; nothing here waits on a process.
+ */
+final class SupervisedChild {
+
+	private static final Logger logger = LoggerFactory.getLogger(SupervisedChild.class);
+
+	private final ChildSpec spec;
+
+	private final EventOutbox outbox;
+
+	private final RestartBudget budget;
+
+	private final LongSupplier clock;
+
+	private ChildState state = ChildState.STOPPED;
+
+	private @Nullable ChildProcess process;
+
+	private int restarts;
+
+	private long nextStartNanos;
+
+	private boolean startupTimedOut;
+
+	private @Nullable ExitStatus lastExit;
+
+	private @Nullable String lastError;
+
+	private @Nullable Stop stop;
+
+	private @Nullable CompletableFuture<StopOutcome> stopOutcome;
+
+	private @Nullable Stop portReclaim;
+
+	private boolean launchWanted;
+
+	private boolean launchInFlight;
+
+	SupervisedChild(ChildSpec spec, EventOutbox outbox, LongSupplier clock) {
+		this.spec = spec;
+		this.outbox = outbox;
+		this.clock = clock;
+		this.budget = new RestartBudget(spec);
+	}
+
+	ChildSpec spec() {
+		return this.spec;
+	}
+
+	String name() {
+		return this.spec.name();
+	}
+
+	ChildState state() {
+		return this.state;
+	}
+
+	@Nullable ChildProcess process() {
+		return this.process;
+	}
+
+	/** An operator start: clears {@code FAILED} and the breaker. Returns whether a launch is now wanted. */
+	boolean requestStart() {
+		if (this.process != null || this.state == ChildState.STOPPING || this.launchWanted) {
+			return false;
+		}
+		this.budget.reset();
+		this.lastError = null;
+		wantLaunch();
+		return true;
+	}
+
+	/** The backoff has passed: the restart is due. */
+	boolean restartIfDue(long nowNanos) {
+		if (this.state != ChildState.BACKOFF || nowNanos - this.nextStartNanos < 0) {
+			return false;
+		}
+		this.restarts++;
+		this.budget.restarted(nowNanos);
+		wantLaunch();
+		return true;
+	}
+
+	private void wantLaunch() {
+		this.launchWanted = true;
+		this.state = ChildState.STARTING;
+	}
+
+	/**
+	 * Takes the launch if one is wanted and none is under way (nor a port reclaim): the caller then inspects the port
+	 * and spawns outside the lock's long holds, and reports back with {@link #launched} or {@link #launchFailed}.
+	 */
+	boolean claimLaunch() {
+		if (!this.launchWanted || this.launchInFlight || this.portReclaim != null) {
+			return false;
+		}
+		this.launchInFlight = true;
+		return true;
+	}
+
+	/** Whether the launch claimed by {@link #claimLaunch()} is still wanted (no stop came meanwhile). */
+	boolean launchStillWanted() {
+		this.launchInFlight = false;
+		return this.launchWanted;
+	}
+
+	void launched(SpawnedChild spawned, @Nullable Long startTime, @Nullable String bootId, long nowNanos) {
+		this.launchWanted = false;
+		this.startupTimedOut = false;
+		this.process = new ChildProcess(spawned.pid(), spawned.handle(), false, startTime, bootId, Instant.now(),
+				nowNanos);
+		this.state = (this.spec.port() != null) ? ChildState.STARTING : ChildState.RUNNING;
+		logger.info("Child '{}' started as pid {}", name(), spawned.pid());
+		emit(ChildEvent.Type.STARTED, null, spawned.duration(), null, null, null);
+	}
+
+	void launchFailed(String error, @Nullable Duration spawnDuration) {
+		this.launchWanted = false;
+		this.lastError = error;
+		this.state = ChildState.FAILED;
+		logger.error("Child '{}' could not be started: {}", name(), error);
+		emit(ChildEvent.Type.FAILED, null, spawnDuration, error, null, null);
+	}
+
+	/** An orphan of ours holds the port: it is being stopped, and the launch waits for that. */
+	void reclaimingPort(Stop reclaim) {
+		this.portReclaim = reclaim;
+	}
+
+	/** Moves a port reclaim on; when it failed, so does the start. */
+	void advancePortReclaim(long nowNanos) {
+		Stop reclaim = this.portReclaim;
+		if (reclaim == null) {
+			return;
+		}
+		StopOutcome outcome = reclaim.advance(nowNanos);
+		if (outcome == null) {
+			return;
+		}
+		this.portReclaim = null;
+		if ((outcome == StopOutcome.SURVIVED || outcome == StopOutcome.NOT_OURS) && this.launchWanted) {
+			launchFailed("port " + this.spec.port() + " is held by an orphan of this child that could not be stopped ("
+					+ outcome + ")", null);
+		}
+	}
+
+	/** The child's port accepts connections. */
+	void ready() {
+		if (this.state == ChildState.STARTING && this.process != null) {
+			this.state = ChildState.RUNNING;
+			logger.info("Child '{}' accepts connections on port {}", name(), this.spec.port());
+		}
+	}
+
+	/**
+	 * Whether the child, still not accepting connections, has just passed its startup timeout (reported once: the
+	 * caller kills it, and its exit then counts as a failure).
+	 */
+	boolean startupTimedOut(long nowNanos) {
+		ChildProcess current = this.process;
+		if (this.state != ChildState.STARTING || current == null || this.startupTimedOut || this.stop != null
+				|| nowNanos - current.startedNanos() < this.spec.startupTimeout().toNanos()) {
+			return false;
+		}
+		this.startupTimedOut = true;
+		this.lastError = "did not accept connections on port " + this.spec.port() + " within "
+				+ this.spec.startupTimeout();
+		logger.warn("Child '{}' {}; killing it", name(), this.lastError);
+		return true;
+	}
+
+	/** Resets backoff and breaker once the process has been up for {@code stable-after}. */
+	void checkStable(long nowNanos) {
+		ChildProcess current = this.process;
+		if (this.state == ChildState.RUNNING && current != null) {
+			this.budget.checkStable(current.startedNanos(), nowNanos);
+		}
+	}
+
+	/**
+	 * The process {@code pid} ended: completes a stop in progress, or applies the restart policy.
+	 * @param random a draw in {@code [0, 1)} for the backoff's jitter
+	 */
+	void exited(long pid, ExitStatus status, long nowNanos, double random) {
+		ChildProcess current = this.process;
+		if (current == null || current.pid() != pid) {
+			return;
+		}
+		this.lastExit = status;
+		Stop pending = this.stop;
+		if (pending != null) {
+			finishStop(pending.ended(), status);
+			return;
+		}
+		boolean failed = this.startupTimedOut || !status.isClean();
+		detach(ChildState.EXITED);
+		logger.info("Child '{}' (pid {}) exited: {}", name(), pid, status);
+		emit(ChildEvent.Type.EXITED, status, null, null, null, null);
+		if (!this.spec.restart().restartsAfter(failed)) {
+			return;
+		}
+		Duration delay = this.budget.nextDelay(nowNanos, random);
+		if (delay == null) {
+			this.state = ChildState.FAILED;
+			this.lastError = "restarted " + this.budget.restartsInWindow() + " times within "
+					+ this.spec.restartWindow() + "; last " + status;
+			logger.error("Child '{}' is FAILED: {}", name(), this.lastError);
+			emit(ChildEvent.Type.FAILED, status, null, this.lastError, null, null);
+			return;
+		}
+		this.nextStartNanos = nowNanos + delay.toNanos();
+		this.state = ChildState.BACKOFF;
+		logger.info("Child '{}' restarts in {} ms", name(), delay.toMillis());
+		emit(ChildEvent.Type.RESTARTING, status, null, null, null, delay);
+	}
+
+	/**
+	 * Starts the stop ladder on the child's process, or ends a wanted launch or backoff at once.
+	 * @param target how its process is signalled (from {@link ChildProcess#stopTarget})
+	 * @return the outcome, completed when the stop is over
+	 */
+	CompletableFuture<StopOutcome> beginStop(@Nullable StopTarget target, long nowNanos) {
+		CompletableFuture<StopOutcome> pending = this.stopOutcome;
+		if (pending != null) {
+			return pending;
+		}
+		this.launchWanted = false;
+		if (this.process == null || target == null) {
+			if (this.state != ChildState.STOPPED) {
+				this.state = ChildState.STOPPED;
+			}
+			return CompletableFuture.completedFuture(StopOutcome.NOT_RUNNING);
+		}
+		Stop begun = StopLadder.begin(target, this.spec.stopSignal(),
+				this.spec.stopTimeout(), nowNanos);
+		this.stop = begun;
+		this.stopOutcome = new CompletableFuture<>();
+		this.state = ChildState.STOPPING;
+		CompletableFuture<StopOutcome> outcome = this.stopOutcome;
+		advanceStop(nowNanos);
+		return outcome;
+	}
+
+	/**
+	 * Moves a stop on: SIGKILL after the stop timeout, {@code SURVIVED} after the grace, the end of an adopted
+	 * process seen in {@code /proc}.
+	 */
+	void advanceStop(long nowNanos) {
+		Stop pending = this.stop;
+		if (pending == null) {
+			return;
+		}
+		StopOutcome outcome = pending.advance(nowNanos);
+		if (outcome == null) {
+			return;
+		}
+		ChildProcess current = this.process;
+		if (outcome == StopOutcome.EXITED || outcome == StopOutcome.KILLED) {
+			if (current != null && !current.adopted()) {
+				// Our own child: its reaped exit completes the stop, with its real status.
+				return;
+			}
+			this.lastExit = ExitStatus.unknown();
+			finishStop(outcome, this.lastExit);
+			return;
+		}
+		this.lastError = (outcome == StopOutcome.SURVIVED)
+				? "pid " + ((current != null) ? current.pid() : 0) + " survived SIGKILL"
+				: "pid " + ((current != null) ? current.pid() : 0) + " could not be verified as ours; not signalled";
+		logger.error("Child '{}': {}", name(), this.lastError);
+		this.stop = null;
+		detach((outcome == StopOutcome.SURVIVED) ? ChildState.FAILED : ChildState.STOPPED);
+		if (outcome == StopOutcome.SURVIVED) {
+			emit(ChildEvent.Type.FAILED, null, null, this.lastError, null, null);
+		}
+		completeStop(outcome);
+	}
+
+	private void finishStop(StopOutcome outcome, ExitStatus status) {
+		this.stop = null;
+		detach(ChildState.STOPPED);
+		logger.info("Child '{}' stopped ({}, {})", name(), outcome, status);
+		emit(ChildEvent.Type.STOPPED, status, null, null, outcome, null);
+		completeStop(outcome);
+	}
+
+	private void completeStop(StopOutcome outcome) {
+		CompletableFuture<StopOutcome> pending = this.stopOutcome;
+		this.stopOutcome = null;
+		if (pending != null) {
+			pending.complete(outcome);
+		}
+	}
+
+	/** Takes over a verified orphan of a previous run. */
+	void adopt(Reconciler.Adoption adoption, long nowNanos) {
+		Instant spawnedAt = (adoption.row().spawnedAt() != null) ? adoption.row().spawnedAt() : Instant.now();
+		long uptimeNanos = Math.max(0, Duration.between(spawnedAt, Instant.now()).toNanos());
+		this.process = new ChildProcess(adoption.identity().pid(), null, true, adoption.identity().startTime(),
+				adoption.identity().bootId(), spawnedAt, nowNanos - uptimeNanos);
+		this.restarts = adoption.row().restarts();
+		this.state = ChildState.RUNNING;
+	}
+
+	private void detach(ChildState next) {
+		this.process = null;
+		this.state = next;
+	}
+
+	/** The registry row of the running process, or {@code null} when there is none. */
+	@Nullable RegistryRow row(String installationId) {
+		ChildProcess current = this.process;
+		if (current == null) {
+			return null;
+		}
+		return new RegistryRow(name(), this.spec.kind().id(), installationId, current.pid(), current.pid(),
+				current.startTime(), current.bootId(), this.state.name(), current.startedAt(), this.restarts,
+				this.spec.port());
+	}
+
+	ChildSnapshot snapshot(long nowNanos) {
+		ChildProcess current = this.process;
+		if (current == null) {
+			return new ChildSnapshot(name(), this.spec.kind(), this.state, null, null, 0, this.restarts,
+					this.spec.port(), this.lastExit, this.lastError, false);
+		}
+		long uptime = Math.max(0, Duration.ofNanos(nowNanos - current.startedNanos()).toSeconds());
+		return new ChildSnapshot(name(), this.spec.kind(), this.state, current.pid(), current.startedAt(), uptime,
+				this.restarts, this.spec.port(), this.lastExit, this.lastError, current.adopted());
+	}
+
+	private void emit(ChildEvent.Type type, @Nullable ExitStatus exit, @Nullable Duration spawnDuration,
+			@Nullable String error, @Nullable StopOutcome outcome, @Nullable Duration restartDelay) {
+		this.outbox.add(new ChildEvent(type, snapshot(this.clock.getAsLong()), exit, spawnDuration, error, outcome,
+				restartDelay));
+	}
+
+}

@@ -1,0 +1,89 @@
+package dev.tether.supervisor.ports;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.identity.ExpectedIdentity;
+import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.identity.ProcStat;
+import dev.tether.supervisor.identity.Verdict;
+
+/**
+ * Decides whether a child may take its port: free, held by an orphan of ours (to be stopped first), or held by
+ * anything else (the start fails; that process is never signalled). What it says of a foreign holder is its pid,
+ * user and executable name only: a command line can carry secrets, and this text reaches the endpoint and the
+ * health details.
+ */
+public final class PortGuard {
+
+	private final PortListeners listeners = new PortListeners();
+
+	private final IdentityProbe probe;
+
+	public PortGuard(IdentityProbe probe) {
+		this.probe = probe;
+	}
+
+	/**
+	 * Looks at who holds {@code port} now. Reads {@code /proc}: call it outside any lock.
+	 * @param installationId this installation
+	 * @param kind the child's kind
+	 * @param name the child's name: a holder is ours only when it carries this child's markers
+	 */
+	public PortClaim inspect(int port, String installationId, ChildKind kind, String name) {
+		Optional<PortListener> listener = this.listeners.find(port);
+		if (listener.isEmpty()) {
+			return new PortClaim.Free();
+		}
+		if (!listener.get().hasPid()) {
+			return new PortClaim.HeldByOther("port " + port + " is held by a process that cannot be identified");
+		}
+		long holder = listener.get().pid();
+		Optional<ProcStat> stat = this.probe.stat(holder);
+		ExpectedIdentity identity = new ExpectedIdentity(holder, installationId, kind, name,
+				stat.map(ProcStat::startTime).orElse(null), null);
+		if (stat.isPresent() && this.probe.verify(identity) == Verdict.OURS) {
+			return new PortClaim.HeldByOurs(identity);
+		}
+		return new PortClaim.HeldByOther("port " + port + " is held by pid " + holder + " (user " + owner(holder)
+				+ ", executable " + stat.map(ProcStat::command).orElse("?") + "), which is not ours");
+	}
+
+	private static String owner(long pid) {
+		try {
+			return Files.getOwner(Path.of("/proc", Long.toString(pid))).getName();
+		}
+		catch (IOException | UnsupportedOperationException ex) {
+			return "?";
+		}
+	}
+
+	/** Who holds a port. */
+	public sealed interface PortClaim {
+
+		/** Nothing listens on it. */
+		record Free() implements PortClaim {
+		}
+
+		/**
+		 * An orphan of this child from a previous run holds it.
+		 *
+		 * @param holder its verified identity
+		 */
+		record HeldByOurs(ExpectedIdentity holder) implements PortClaim {
+		}
+
+		/**
+		 * Anything else holds it.
+		 *
+		 * @param reason the port, the holder's pid, user and executable name
+		 */
+		record HeldByOther(String reason) implements PortClaim {
+		}
+
+	}
+
+}

@@ -1,0 +1,21 @@
+package dev.tether.supervisor.stop;
+
+import dev.tether.supervisor.identity.Verdict;
+
+/**
+ * A process the {@link StopLadder} stops: how its group is signalled and how its end is observed. For a child of
+ * this JVM the end is its reaped exit; for any other process, its absence from {@code /proc}.
+ */
+public interface StopTarget {
+
+	/**
+	 * Sends a signal to the target's process group (or to the process alone when it leads none).
+	 * @return {@code OURS} when it was sent, {@code GONE} when the process has ended, anything else when it was
+	 * refused (nothing was sent)
+	 */
+	Verdict signal(int signal);
+
+	/** Whether the process has ended. */
+	boolean hasEnded();
+
+}
