@@ -1,10 +1,13 @@
 package dev.tether.supervisor;
 
 import java.time.Instant;
+import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 
 import dev.tether.supervisor.identity.ExpectedIdentity;
+import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.identity.ProcStat;
 import dev.tether.supervisor.identity.ProcessSignaller;
 import dev.tether.supervisor.identity.Verdict;
 import dev.tether.supervisor.os.Posix;
@@ -29,6 +32,16 @@ record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, @
 
 	ExpectedIdentity identity(String installationId, ChildSpec spec) {
 		return new ExpectedIdentity(this.pid, installationId, spec.kind(), spec.name(), this.startTime, this.bootId);
+	}
+
+	/**
+	 * Whether this process still runs, as {@code /proc} shows it (how an adopted process, which is not our child,
+	 * is watched): there, not a zombie, and with the start time it was adopted with.
+	 */
+	boolean isAlive(IdentityProbe probe) {
+		Optional<ProcStat> stat = probe.stat(this.pid);
+		return stat.isPresent() && !stat.get().isZombie()
+				&& (this.startTime == null || this.startTime == stat.get().startTime());
 	}
 
 	/**

@@ -1,10 +1,6 @@
 package dev.tether.supervisor;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -24,11 +20,10 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.tether.supervisor.identity.ExpectedIdentity;
 import dev.tether.supervisor.identity.IdentityProbe;
-import dev.tether.supervisor.identity.ProcStat;
 import dev.tether.supervisor.identity.ProcessSignaller;
 import dev.tether.supervisor.os.Posix;
+import dev.tether.supervisor.ports.PortGuard;
 import dev.tether.supervisor.ports.PortGuard.PortClaim;
 import dev.tether.supervisor.reaper.Reaper;
 import dev.tether.supervisor.reconcile.Reconciler;
@@ -36,7 +31,6 @@ import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
 import dev.tether.supervisor.spawn.Spawner;
 import dev.tether.supervisor.stop.StopLadder;
-import dev.tether.supervisor.stop.VerifiedProcess;
 
 /**
  * Starts, stops, restarts and watches children: the public face of supervision and the owner of its lock.
@@ -54,13 +48,7 @@ public final class Supervisor implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(Supervisor.class);
 
-	private static final int CONNECT_TIMEOUT_MILLIS = 100;
-
 	private static final long STOP_POLL_MILLIS = 50;
-
-	private static final int DEFAULT_STOP_SIGNAL = Posix.SIGTERM;
-
-	private static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(10);
 
 	private final String installationId;
 
@@ -84,13 +72,13 @@ public final class Supervisor implements AutoCloseable {
 
 	private final EventOutbox outbox;
 
+	private final OrphanStops orphans;
+
 	private final LongSupplier clock;
 
 	private final Object lock = new Object();
 
 	private final Map<String, SupervisedChild> children = new LinkedHashMap<>();
-
-	private final Set<Long> exitedGroups = new HashSet<>();
 
 	private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
@@ -111,6 +99,8 @@ public final class Supervisor implements AutoCloseable {
 		this.launcher = new ChildLauncher(this.spawner, this.probe, this.installationId,
 				Objects.requireNonNull(builder.logDirectory, "logDirectory"));
 		this.outbox = new EventOutbox(builder.listeners);
+		this.orphans = new OrphanStops(this.installationId, this.probe, this.signaller, this.launcher.bootId(),
+				this::specOf);
 		this.clock = builder.clock;
 		builder.children.forEach(this::register);
 	}
@@ -188,7 +178,7 @@ public final class Supervisor implements AutoCloseable {
 						SupervisedChild child = this.children.get(name);
 						return child != null && child.process() == null;
 					}
-				}, this::stopRequest, ownPids);
+				}, this.orphans::stopRequest, ownPids);
 		synchronized (this.lock) {
 			for (Reconciler.Adoption adoption : result.adoptions()) {
 				this.children.get(adoption.identity().name()).adopt(adoption, this.clock.getAsLong());
@@ -267,7 +257,7 @@ public final class Supervisor implements AutoCloseable {
 		this.outbox.dispatch();
 		Map<String, StopOutcome> outcomes = new LinkedHashMap<>();
 		pending.forEach((name, outcome) -> outcomes.put(name, await(outcome)));
-		sweepExitedGroups();
+		this.orphans.sweepExitedGroups();
 		this.outbox.dispatch();
 		saveRegistry();
 		return outcomes;
@@ -330,14 +320,15 @@ public final class Supervisor implements AutoCloseable {
 		applyReadiness(starting);
 		applyEndOfAdopted(adopted);
 		launchWanted();
-		sweepExitedGroups();
+		this.orphans.sweepExitedGroups();
 		this.outbox.dispatch();
 		saveRegistry();
 	}
 
 	private void applyReadiness(List<SupervisedChild> starting) {
 		for (SupervisedChild child : starting) {
-			boolean accepts = accepts(child.spec().port());
+			Integer port = child.spec().port();
+			boolean accepts = port == null || PortGuard.acceptsConnections(port);
 			synchronized (this.lock) {
 				ChildProcess process = child.process();
 				if (accepts) {
@@ -351,37 +342,18 @@ public final class Supervisor implements AutoCloseable {
 		}
 	}
 
-	private static boolean accepts(@Nullable Integer port) {
-		if (port == null) {
-			return true;
-		}
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress("127.0.0.1", port), CONNECT_TIMEOUT_MILLIS);
-			return true;
-		}
-		catch (IOException ex) {
-			return false;
-		}
-	}
-
 	/** Adopted processes are not our children: their end is seen as their absence (or a new start time) in /proc. */
 	private void applyEndOfAdopted(List<SupervisedChild> adopted) {
 		for (SupervisedChild child : adopted) {
 			ChildProcess process = child.process();
-			if (process == null || isAlive(process)) {
+			if (process == null || process.isAlive(this.probe)) {
 				continue;
 			}
 			synchronized (this.lock) {
 				child.exited(process.pid(), ExitStatus.unknown(), this.clock.getAsLong(), random());
-				this.exitedGroups.add(process.pid());
+				this.orphans.groupExited(process.pid());
 			}
 		}
-	}
-
-	private boolean isAlive(ChildProcess process) {
-		Optional<ProcStat> stat = this.probe.stat(process.pid());
-		return stat.isPresent() && !stat.get().isZombie()
-				&& (process.startTime() == null || process.startTime() == stat.get().startTime());
 	}
 
 	/**
@@ -407,7 +379,7 @@ public final class Supervisor implements AutoCloseable {
 				else if (claim instanceof PortClaim.HeldByOurs ours) {
 					logger.warn("Port {} is held by pid {}, an orphan of child '{}'; stopping it", child.spec().port(),
 							ours.holder().pid(), child.name());
-					StopLadder.Request request = stopRequest(ours.holder());
+					StopLadder.Request request = this.orphans.stopRequest(ours.holder());
 					child.reclaimingPort(StopLadder.begin(request.target(), request.signal(), request.timeout(), now));
 				}
 				else {
@@ -427,7 +399,7 @@ public final class Supervisor implements AutoCloseable {
 				if (process != null && process.pid() == pid) {
 					child.exited(pid, status, this.clock.getAsLong(), random());
 					if (process.handle() == null) {
-						this.exitedGroups.add(pid);
+						this.orphans.groupExited(pid);
 					}
 				}
 			}
@@ -438,22 +410,6 @@ public final class Supervisor implements AutoCloseable {
 
 	private static double random() {
 		return ThreadLocalRandom.current().nextDouble();
-	}
-
-	/** Ends members left in the groups of exited children: each verified by its markers, then SIGKILLed. */
-	private void sweepExitedGroups() {
-		Set<Long> groups;
-		synchronized (this.lock) {
-			if (this.exitedGroups.isEmpty()) {
-				return;
-			}
-			groups = Set.copyOf(this.exitedGroups);
-			this.exitedGroups.clear();
-		}
-		int killed = this.signaller.signalGroupRemnants(this.installationId, groups, Posix.SIGKILL);
-		if (killed > 0) {
-			logger.info("Killed {} remaining member(s) of the process groups {}", killed, groups);
-		}
 	}
 
 	private void saveRegistry() {
@@ -471,6 +427,13 @@ public final class Supervisor implements AutoCloseable {
 		});
 	}
 
+	private @Nullable ChildSpec specOf(String name) {
+		synchronized (this.lock) {
+			SupervisedChild child = this.children.get(name);
+			return (child != null) ? child.spec() : null;
+		}
+	}
+
 	private SupervisedChild child(String name) {
 		SupervisedChild child = this.children.get(name);
 		if (child == null) {
@@ -480,55 +443,23 @@ public final class Supervisor implements AutoCloseable {
 	}
 
 	/**
-	 * How a verified process of ours that is not our child is stopped: with its child's stop signal and timeout, or
-	 * the defaults for a name that is no longer configured.
-	 */
-	private StopLadder.Request stopRequest(ExpectedIdentity identity) {
-		ChildSpec spec;
-		synchronized (this.lock) {
-			SupervisedChild child = this.children.get(identity.name());
-			spec = (child != null) ? child.spec() : null;
-		}
-		VerifiedProcess target = new VerifiedProcess(identity, this.signaller);
-		return (spec != null) ? new StopLadder.Request(target, spec.stopSignal(), spec.stopTimeout())
-				: new StopLadder.Request(target, DEFAULT_STOP_SIGNAL, DEFAULT_STOP_TIMEOUT);
-	}
-
-	/**
-	 * Ends what carries this installation's markers but is no longer any child's process: daemons that left their
-	 * child's group and session. Each is verified before it is signalled.
-	 */
-	private void stopStrays() {
-		List<StopLadder.Request> strays = new ArrayList<>();
-		String bootId = this.launcher.bootId();
-		for (var marked : this.probe.scanMarked(this.installationId)) {
-			this.probe.stat(marked.pid())
-				.ifPresent((stat) -> strays.add(stopRequest(new ExpectedIdentity(marked.pid(), this.installationId,
-						marked.kind(), marked.name(), stat.startTime(), bootId))));
-		}
-		if (!strays.isEmpty()) {
-			logger.info("Stopping {} process(es) that carry this installation's markers but left their child's group",
-					strays.size());
-			StopLadder.run(strays);
-		}
-	}
-
-	/**
 	 * Stops every child and any process that escaped its group, saves the registry (with no running rows) and
 	 * releases it. A second caller waits for the first to finish.
 	 */
 	@Override
 	public void close() {
+		boolean first;
 		synchronized (this.lock) {
-			if (this.closing) {
-				this.closed.join();
-				return;
-			}
+			first = !this.closing;
 			this.closing = true;
+		}
+		if (!first) {
+			this.closed.join();
+			return;
 		}
 		try {
 			stopAll();
-			stopStrays();
+			this.orphans.stopStrays();
 			saveRegistry();
 			this.registry.close();
 			this.spawner.close();

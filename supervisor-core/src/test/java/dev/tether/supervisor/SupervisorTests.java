@@ -3,13 +3,17 @@ package dev.tether.supervisor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.tether.supervisor.registry.FileChildRegistry;
+import dev.tether.supervisor.registry.RegistryRow;
 import dev.tether.supervisor.testsupport.LiveProcesses;
+import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,6 +24,10 @@ class SupervisorTests {
 
 	@TempDir
 	Path temp;
+
+	private static String installation() {
+		return NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID();
+	}
 
 	private static ChildSpec.Builder child(String name, String... command) {
 		return ChildSpec.builder(name, List.of(command));
@@ -64,64 +72,102 @@ class SupervisorTests {
 	}
 
 	@Test
-	void crashLoopBacksOffAndOpensTheBreakerAfterTheThirdRestart() throws Exception {
+	void crashLoopWaitsOutEachBackoffAndOpensTheBreakerAfterTheThirdRestart() throws Exception {
+		ManualClock clock = new ManualClock();
 		ChildSpec spec = child("crasher", "sh", "-c", "exit 3").maxRestarts(3)
 			.backoff(new ChildSpec.Backoff(Duration.ofMillis(100), Duration.ofSeconds(5), 2.0, 0.2))
 			.restartWindow(Duration.ofSeconds(30))
 			.build();
-		try (TestSupervisor test = new TestSupervisor(this.temp, List.of(spec))) {
+		try (TestSupervisor test = new TestSupervisor(this.temp, installation(), OrphanPolicy.STOP, List.of(spec),
+				(builder) -> builder.clock(clock))) {
 			test.supervisor().start("crasher");
-			await().atMost(Duration.ofSeconds(10))
-				.until(() -> test.supervisor().snapshot("crasher").orElseThrow().state() == ChildState.FAILED);
-			ChildSnapshot failed = test.supervisor().snapshot("crasher").orElseThrow();
+			for (int restart = 1; restart <= 3; restart++) {
+				int expected = restart;
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> test.events("crasher", ChildEvent.Type.RESTARTING).size() == expected);
+				Duration delay = test.events("crasher", ChildEvent.Type.RESTARTING).get(restart - 1).restartDelay();
+				long base = 100L << (restart - 1);
+				assertThat(delay.toMillis()).isBetween(base * 8 / 10, base * 12 / 10);
+				// Nothing restarts while the clock has not passed the backoff, however many ticks run.
+				clock.advance(delay.minusMillis(1));
+				await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5))
+					.until(() -> test.events("crasher", ChildEvent.Type.STARTED).size() == expected);
+				clock.advance(Duration.ofMillis(1));
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> test.events("crasher", ChildEvent.Type.STARTED).size() == expected + 1);
+			}
+			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("crasher", ChildEvent.Type.FAILED).size() == 1);
+			ChildSnapshot failed = test.events("crasher", ChildEvent.Type.FAILED).get(0).child();
+			assertThat(failed.state()).isEqualTo(ChildState.FAILED);
 			assertThat(failed.restarts()).isEqualTo(3);
 			assertThat(failed.lastError()).contains("restarted 3 times");
 			assertThat(failed.lastExit().code()).isEqualTo(3);
-			List<ChildEvent> restarting = test.events("crasher", ChildEvent.Type.RESTARTING);
-			assertThat(restarting).hasSize(3);
-			long[] delays = restarting.stream().mapToLong((e) -> e.restartDelay().toMillis()).toArray();
-			// 100, 200, 400 ms, each within 20% jitter.
-			assertThat(delays[0]).isBetween(80L, 120L);
-			assertThat(delays[1]).isBetween(160L, 240L);
-			assertThat(delays[2]).isBetween(320L, 480L);
-			List<ChildEvent> starts = test.events("crasher", ChildEvent.Type.STARTED);
-			assertThat(starts).hasSize(4);
-			for (int i = 1; i < starts.size(); i++) {
-				Duration gap = Duration.between(starts.get(i - 1).child().startedAt(), starts.get(i).child().startedAt());
-				assertThat(gap).isGreaterThanOrEqualTo(Duration.ofMillis(delays[i - 1]));
-			}
-			// No busy loop: FAILED stays FAILED and nothing is spawned any more.
-			await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(1))
+			clock.advance(Duration.ofMinutes(5));
+			await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5))
 				.until(() -> test.events("crasher", ChildEvent.Type.STARTED).size() == 4);
-			assertThat(test.events("crasher", ChildEvent.Type.FAILED)).hasSize(1);
-			// An operator start clears FAILED.
-			assertThat(test.supervisor().start("crasher").state()).isIn(ChildState.RUNNING, ChildState.EXITED,
-					ChildState.BACKOFF);
+		}
+	}
+
+	@Test
+	void anOperatorStartClearsFailed() throws Exception {
+		ChildSpec spec = child("crasher", "sh", "-c", "exit 3").restart(RestartPolicy.ON_FAILURE).maxRestarts(0)
+			.build();
+		try (TestSupervisor test = new TestSupervisor(this.temp, List.of(spec))) {
+			test.supervisor().start("crasher");
+			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("crasher", ChildEvent.Type.FAILED).size() == 1);
+			test.supervisor().start("crasher");
+			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("crasher", ChildEvent.Type.STARTED).size() == 2);
 		}
 	}
 
 	@Test
 	void childThatStaysUpPastStableAfterHasItsBackoffReset() throws Exception {
+		ManualClock clock = new ManualClock();
 		Path marker = this.temp.resolve("crashed-once");
 		ChildSpec spec = child("settles", "sh", "-c",
 				"if [ -f " + marker + " ]; then exec sleep 600; else touch " + marker + "; exit 1; fi")
 			.backoff(new ChildSpec.Backoff(Duration.ofMillis(200), Duration.ofSeconds(10), 4.0, 0.0))
-			.stableAfter(Duration.ofMillis(300))
+			.stableAfter(Duration.ofSeconds(30))
 			.build();
-		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
+		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), installation(), OrphanPolicy.STOP,
+				List.of(spec), (builder) -> builder.clock(clock))) {
 			test.supervisor().start("settles");
-			await().atMost(Duration.ofSeconds(5)).until(() -> test.events("settles", ChildEvent.Type.STARTED).size() == 2);
-			long pid = test.supervisor().snapshot("settles").orElseThrow().pid();
-			await().atMost(Duration.ofSeconds(5)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
-			// Past stable-after, a new crash backs off from the initial delay again, not initial * multiplier.
-			java.time.Instant startedAt = test.supervisor().snapshot("settles").orElseThrow().startedAt();
-			await().atMost(Duration.ofSeconds(2))
-				.until(() -> Duration.between(startedAt, java.time.Instant.now()).toMillis() > 400);
+			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("settles", ChildEvent.Type.RESTARTING).size() == 1);
+			clock.advance(Duration.ofMillis(200));
+			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("settles", ChildEvent.Type.STARTED).size() == 2);
+			long pid = test.events("settles", ChildEvent.Type.STARTED).get(1).child().pid();
+			await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
+			clock.advance(Duration.ofSeconds(30));
+			test.supervisor().tick();
 			ProcessHandle.of(pid).orElseThrow().destroyForcibly();
-			await().atMost(Duration.ofSeconds(5)).until(() -> test.events("settles", ChildEvent.Type.RESTARTING).size() == 2);
+			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("settles", ChildEvent.Type.RESTARTING).size() == 2);
 			List<ChildEvent> restarting = test.events("settles", ChildEvent.Type.RESTARTING);
 			assertThat(restarting.get(0).restartDelay()).isEqualTo(Duration.ofMillis(200));
+			// Past stable-after, a new crash backs off from the initial delay again, not initial * multiplier.
 			assertThat(restarting.get(1).restartDelay()).isEqualTo(Duration.ofMillis(200));
+		}
+	}
+
+	@Test
+	void childThatCrashesBeforeStableAfterBacksOffFurther() throws Exception {
+		ManualClock clock = new ManualClock();
+		ChildSpec spec = child("unstable", "sleep", "600")
+			.backoff(new ChildSpec.Backoff(Duration.ofMillis(200), Duration.ofSeconds(10), 4.0, 0.0))
+			.stableAfter(Duration.ofSeconds(30))
+			.build();
+		try (TestSupervisor test = new TestSupervisor(this.temp, installation(), OrphanPolicy.STOP, List.of(spec),
+				(builder) -> builder.clock(clock))) {
+			ProcessHandle.of(test.supervisor().start("unstable").pid()).orElseThrow().destroyForcibly();
+			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("unstable", ChildEvent.Type.RESTARTING).size() == 1);
+			clock.advance(Duration.ofMillis(200));
+			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("unstable", ChildEvent.Type.STARTED).size() == 2);
+			clock.advance(Duration.ofSeconds(29));
+			test.supervisor().tick();
+			ProcessHandle.of(test.events("unstable", ChildEvent.Type.STARTED).get(1).child().pid()).orElseThrow()
+				.destroyForcibly();
+			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("unstable", ChildEvent.Type.RESTARTING).size() == 2);
+			assertThat(test.events("unstable", ChildEvent.Type.RESTARTING).get(1).restartDelay())
+				.isEqualTo(Duration.ofMillis(800));
 		}
 	}
 
@@ -145,6 +191,43 @@ class SupervisorTests {
 			assertThat(stopped.state()).isEqualTo(ChildState.STOPPED);
 			assertThat(stopped.pid()).isNull();
 			assertThat(test.events("stubborn", ChildEvent.Type.STOPPED).get(0).stopOutcome()).isEqualTo(StopOutcome.KILLED);
+		}
+	}
+
+	@Test
+	void childFrozenBySigstopStillGetsItsGracefulStop() throws Exception {
+		// A default-action TERM ends even a stopped process; a TERM handler only runs once the process continues.
+		Path ready = this.temp.resolve("ready");
+		ChildSpec spec = child("frozen", "sh", "-c", "trap 'exit 0' TERM; touch " + ready + "; while :; do sleep 1; done")
+			.stopTimeout(Duration.ofSeconds(15))
+			.build();
+		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
+			long pid = test.supervisor().start("frozen").pid();
+			await().atMost(Duration.ofSeconds(10)).until(() -> ready.toFile().exists());
+			new ProcessBuilder("kill", "-STOP", "--", "-" + pid).start().waitFor();
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> LiveProcesses.stat(pid).map((stat) -> stat.state() == 'T').orElse(false));
+			long started = System.nanoTime();
+			assertThat(test.supervisor().stop("frozen")).isEqualTo(StopOutcome.EXITED);
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+			assertThat(test.supervisor().snapshot("frozen").orElseThrow().lastExit().code()).isZero();
+		}
+	}
+
+	@Test
+	void registryThatCannotBeSavedIsReportedOnceAndItsRecoveryToo() throws Exception {
+		ObservedRegistry registry = new ObservedRegistry(FileChildRegistry.open(this.temp.resolve("registry")));
+		try (TestSupervisor test = new TestSupervisor(this.temp, installation(), OrphanPolicy.STOP,
+				List.of(child("a", "sleep", "600").build()), (builder) -> builder.registry(registry))) {
+			registry.failing = true;
+			test.supervisor().start("a");
+			assertThat(test.supervisor().registryProblem()).hasValue("No space left on device");
+			test.supervisor().tick();
+			assertThat(test.supervisor().registryProblem()).isPresent();
+			registry.failing = false;
+			test.supervisor().tick();
+			assertThat(test.supervisor().registryProblem()).isEmpty();
+			assertThat(registry.load()).extracting(RegistryRow::name).containsExactly("a");
 		}
 	}
 

@@ -1,6 +1,8 @@
 package dev.tether.supervisor.ports;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -18,6 +20,8 @@ import dev.tether.supervisor.identity.Verdict;
  * health details.
  */
 public final class PortGuard {
+
+	private static final int CONNECT_TIMEOUT_MILLIS = 100;
 
 	private final PortListeners listeners = new PortListeners();
 
@@ -50,6 +54,17 @@ public final class PortGuard {
 		}
 		return new PortClaim.HeldByOther("port " + port + " is held by pid " + holder + " (user " + owner(holder)
 				+ ", executable " + stat.map(ProcStat::command).orElse("?") + "), which is not ours");
+	}
+
+	/** Whether something accepts TCP connections on the port on the loopback interface now. */
+	public static boolean acceptsConnections(int port) {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress("127.0.0.1", port), CONNECT_TIMEOUT_MILLIS);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
 	}
 
 	private static String owner(long pid) {

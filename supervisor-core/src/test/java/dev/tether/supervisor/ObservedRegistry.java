@@ -1,0 +1,44 @@
+package dev.tether.supervisor;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.tether.supervisor.registry.ChildRegistry;
+import dev.tether.supervisor.registry.RegistryRow;
+
+/**
+ * A real registry whose saves fail while {@link #failing} is set (as on a full disk, which a test cannot make
+ * portably) and which counts how often it is closed.
+ */
+final class ObservedRegistry implements ChildRegistry {
+
+	private final ChildRegistry delegate;
+
+	final AtomicInteger closes = new AtomicInteger();
+
+	volatile boolean failing;
+
+	ObservedRegistry(ChildRegistry delegate) {
+		this.delegate = delegate;
+	}
+
+	@Override
+	public List<RegistryRow> load() {
+		return this.delegate.load();
+	}
+
+	@Override
+	public void save(List<RegistryRow> rows) {
+		if (this.failing) {
+			throw new IllegalStateException("No space left on device");
+		}
+		this.delegate.save(rows);
+	}
+
+	@Override
+	public void close() {
+		this.closes.incrementAndGet();
+		this.delegate.close();
+	}
+
+}
