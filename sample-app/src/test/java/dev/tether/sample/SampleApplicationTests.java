@@ -6,9 +6,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.time.Duration;
-import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -16,17 +13,21 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.boot.test.NoChildLeftRunning;
+import dev.tether.supervisor.boot.test.SupervisedChildren;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
+/**
+ * The sample as configured, over HTTP. The test context has a state directory and installation of its own, so it
+ * runs next to a started sample without touching it; only the tools port, which the machine shares, is chosen here.
+ */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@DirtiesContext
+@NoChildLeftRunning
 class SampleApplicationTests {
 
 	private final HttpClient http = HttpClient.newHttpClient();
@@ -37,44 +38,54 @@ class SampleApplicationTests {
 	int port;
 
 	@DynamicPropertySource
-	static void isolate(DynamicPropertyRegistry registry) throws Exception {
-		String state = Files.createTempDirectory("tether-sample-test").toString();
-		int toolsPort;
+	static void freeToolsPort(DynamicPropertyRegistry registry) throws Exception {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			toolsPort = socket.getLocalPort();
+			int toolsPort = socket.getLocalPort();
+			registry.add("supervisor.children.tools.port", () -> toolsPort);
 		}
-		registry.add("supervisor.state-directory", () -> state);
-		registry.add("supervisor.installation-id",
-				() -> NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + "sample-" + UUID.randomUUID());
-		registry.add("supervisor.children.tools.port", () -> toolsPort);
+	}
+
+	@Test
+	void bothChildrenRunAndTheEndpointShowsThem(SupervisedChildren children) throws Exception {
+		long greeter = children.awaitState("greeter", ChildState.RUNNING).pid();
+		long tools = children.awaitState("tools", ChildState.RUNNING).pid();
+		JsonNode body = children();
+		assertThat(body.get("installationId").asString()).matches("tether-sample-test-[0-9a-f]{8}");
+		assertThat(body.get("parentDeathSignal").asString()).isEqualTo("launcher");
+		assertThat(body.get("reconciliation").isNull()).isFalse();
+		assertThat(child(body, "greeter").get("pid").asLong()).isEqualTo(greeter);
+		assertThat(child(body, "tools").get("pid").asLong()).isEqualTo(tools);
+	}
+
+	@Test
+	void restartThroughTheEndpointGivesANewProcess(SupervisedChildren children) throws Exception {
+		long before = children.awaitState("greeter", ChildState.RUNNING).pid();
+		HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(endpoint("/greeter"))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString("{\"action\": \"restart\"}"))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(children.awaitState("greeter", ChildState.RUNNING).pid()).isNotEqualTo(before);
 	}
 
 	private JsonNode children() throws Exception {
-		HttpResponse<String> response = this.http.send(
-				HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + "/actuator/children")).build(),
+		HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(endpoint("")).build(),
 				HttpResponse.BodyHandlers.ofString());
 		assertThat(response.statusCode()).isEqualTo(200);
 		return this.json.readTree(response.body());
 	}
 
-	private static String state(JsonNode children, String name) {
-		for (JsonNode child : children.get("children")) {
-			if (child.get("name").asString().equals(name)) {
-				return child.get("state").asString();
-			}
-		}
-		return "absent";
+	private URI endpoint(String path) {
+		return URI.create("http://localhost:" + this.port + "/actuator/children" + path);
 	}
 
-	@Test
-	void bothChildrenRunThroughTheEndpoint() throws Exception {
-		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-			JsonNode children = children();
-			return state(children, "greeter").equals("RUNNING") && state(children, "tools").equals("RUNNING");
-		});
-		JsonNode children = children();
-		assertThat(children.get("parentDeathSignal").asString()).isEqualTo("launcher");
-		assertThat(children.get("reconciliation").isNull()).isFalse();
+	private static JsonNode child(JsonNode body, String name) {
+		for (JsonNode child : body.get("children")) {
+			if (child.get("name").asString().equals(name)) {
+				return child;
+			}
+		}
+		throw new AssertionError("no child '" + name + "' in " + body);
 	}
 
 }

@@ -11,9 +11,13 @@ public class RegistryLockedException extends IllegalStateException {
 
 	private final String holder;
 
-	RegistryLockedException(Path stateDirectory, String holder) {
-		super("state directory " + stateDirectory + " is locked by another supervisor (pid " + holder
-				+ "); each running supervisor needs its own supervisor.state-directory");
+	RegistryLockedException(Path stateDirectory, String holder, boolean sameJvm) {
+		super(sameJvm
+				? "state directory " + stateDirectory + " is already used by another supervisor in this JVM (pid "
+						+ holder + "), such as a second Spring application context; each supervisor needs its own"
+						+ " supervisor.state-directory"
+				: "state directory " + stateDirectory + " is locked by another supervisor (pid " + holder
+						+ "); each running supervisor needs its own supervisor.state-directory");
 		this.stateDirectory = stateDirectory;
 		this.holder = holder;
 	}
