@@ -75,7 +75,7 @@ class IsolationIT extends FaultScenarioSupport {
 		int port = SampleAppProcess.freePort();
 		Process listener = new ProcessBuilder(Listen.command(port)).start();
 		try {
-			await().atMost(Duration.ofSeconds(20)).until(() -> new dev.tether.supervisor.ports.PortListeners().find(port).isPresent());
+			await().atMost(Duration.ofSeconds(20)).until(() -> dev.tether.supervisor.ports.PortGuard.acceptsConnections(port));
 			Path config = config("port", """
 					server:
 					  kind: mcp
