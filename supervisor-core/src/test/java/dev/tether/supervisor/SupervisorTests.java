@@ -186,7 +186,7 @@ class SupervisorTests {
 			assertThat(test.supervisor().stop("stubborn")).isEqualTo(StopOutcome.KILLED);
 			assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(Duration.ofMillis(900),
 					Duration.ofSeconds(4));
-			assertThat(LiveProcesses.isAlive(grandchildren.get(0))).isFalse();
+			await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(grandchildren.get(0)));
 			ChildSnapshot stopped = test.supervisor().snapshot("stubborn").orElseThrow();
 			assertThat(stopped.state()).isEqualTo(ChildState.STOPPED);
 			assertThat(stopped.pid()).isNull();
@@ -254,24 +254,29 @@ class SupervisorTests {
 		assertThat(second).isNotEqualTo(first);
 		long other = test.supervisor().snapshot("b").orElseThrow().pid();
 		test.close();
-		assertThat(LiveProcesses.isAlive(second)).isFalse();
-		assertThat(LiveProcesses.isAlive(other)).isFalse();
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> !LiveProcesses.isAlive(second) && !LiveProcesses.isAlive(other));
 		assertThat(test.supervisor().snapshots()).allMatch((s) -> s.state() == ChildState.STOPPED);
 	}
 
 	@Test
 	void daemonThatLeftItsGroupAndSessionIsStoppedAtClose() throws Exception {
-		TestSupervisor test = new TestSupervisor(this.temp, List.of(
-				child("forker", "sh", "-c", "setsid sleep 600 </dev/null >/dev/null 2>&1 & exit 0").restart(RestartPolicy.NEVER).build()));
+		// The forker exits only once its daemon is in a session of its own, so the daemon is not a group remnant.
+		Path detached = this.temp.resolve("detached");
+		TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), List.of(child("forker", "sh", "-c",
+				"setsid sh -c 'touch " + detached + "; exec sleep 600' </dev/null >/dev/null 2>&1 & "
+						+ "while [ ! -f " + detached + " ]; do sleep 0.01; done; exit 0")
+			.restart(RestartPolicy.NEVER)
+			.build()));
 		long forker = test.supervisor().start("forker").pid();
-		await().atMost(Duration.ofSeconds(5))
+		await().atMost(Duration.ofSeconds(10))
 			.until(() -> test.supervisor().snapshot("forker").orElseThrow().state() == ChildState.EXITED);
 		String marker = ChildMarkers.INSTALLATION_ENV + "=" + test.installationId();
-		await().atMost(Duration.ofSeconds(5)).until(() -> LiveProcesses.withEnvironmentEntry(marker).size() == 1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.withEnvironmentEntry(marker).size() == 1);
 		long daemon = LiveProcesses.withEnvironmentEntry(marker).get(0);
 		assertThat(LiveProcesses.stat(daemon).orElseThrow().session()).isNotEqualTo(forker);
 		test.close();
-		assertThat(LiveProcesses.isAlive(daemon)).isFalse();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(daemon));
 	}
 
 	@Test

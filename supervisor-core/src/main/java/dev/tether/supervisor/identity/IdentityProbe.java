@@ -23,9 +23,6 @@ public interface IdentityProbe {
 	/** The stat fields of a live pid, if readable. */
 	Optional<ProcStat> stat(long pid);
 
-	/** The command line of a pid, for messages; empty when unreadable. */
-	Optional<String> commandLine(long pid);
-
 	/** This boot's id, if readable. */
 	Optional<String> bootId();
 

@@ -14,6 +14,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Verifies identity from {@code /proc/<pid>/environ} and {@code /proc/<pid>/stat}. Fails closed: anything it cannot
  * read or parse is never {@code OURS}.
@@ -40,9 +42,10 @@ final class ProcIdentityProbe implements IdentityProbe {
 		if (!IdentityProbe.signalablePid(expected.pid())) {
 			return Verdict.NOT_OURS;
 		}
-		StatRead first = readStat(expected.pid());
-		if (first.verdict != null) {
-			return first.verdict;
+		StatRead read = readStat(expected.pid());
+		ProcStat first = read.live();
+		if (first == null) {
+			return read.verdictWithoutLiveStat();
 		}
 		if (expected.bootId() != null) {
 			Optional<String> bootId = bootId();
@@ -53,7 +56,7 @@ final class ProcIdentityProbe implements IdentityProbe {
 				return Verdict.NOT_OURS;
 			}
 		}
-		if (expected.startTime() != null && expected.startTime() != first.stat.startTime()) {
+		if (expected.startTime() != null && expected.startTime() != first.startTime()) {
 			return Verdict.NOT_OURS;
 		}
 		for (int attempt = 0;; attempt++) {
@@ -65,12 +68,12 @@ final class ProcIdentityProbe implements IdentityProbe {
 				return Verdict.GONE;
 			}
 			catch (IOException ex) {
-				return stillAlive(expected.pid(), first.stat) ? Verdict.UNVERIFIABLE : Verdict.GONE;
+				return stillAlive(expected.pid(), first) ? Verdict.UNVERIFIABLE : Verdict.GONE;
 			}
 			// Why: between fork and exec the new image's environ reads empty for a moment; a short retry while
 			// the same process is alive avoids calling our own child unverifiable.
 			if (environ.length == 0) {
-				if (!stillAlive(expected.pid(), first.stat)) {
+				if (!stillAlive(expected.pid(), first)) {
 					return Verdict.GONE;
 				}
 				if (attempt >= EMPTY_ENVIRON_RETRIES) {
@@ -84,13 +87,13 @@ final class ProcIdentityProbe implements IdentityProbe {
 			}
 			// Why: the pid may have died and been reused while we read; the markers count only if they belong to
 			// the process whose stat we checked.
-			return stillAlive(expected.pid(), first.stat) ? Verdict.OURS : Verdict.GONE;
+			return stillAlive(expected.pid(), first) ? Verdict.OURS : Verdict.GONE;
 		}
 	}
 
 	private boolean stillAlive(long pid, ProcStat before) {
-		StatRead now = readStat(pid);
-		return now.stat != null && now.stat.startTime() == before.startTime();
+		ProcStat now = readStat(pid).live();
+		return now != null && now.startTime() == before.startTime();
 	}
 
 	private StatRead readStat(long pid) {
@@ -111,10 +114,7 @@ final class ProcIdentityProbe implements IdentityProbe {
 		if (stat.isEmpty()) {
 			return new StatRead(null, Verdict.UNVERIFIABLE);
 		}
-		if (stat.get().isZombie()) {
-			return new StatRead(null, Verdict.GONE);
-		}
-		return new StatRead(stat.get(), null);
+		return new StatRead(stat.get(), Verdict.GONE);
 	}
 
 	@Override
@@ -124,25 +124,7 @@ final class ProcIdentityProbe implements IdentityProbe {
 
 	@Override
 	public Optional<ProcStat> stat(long pid) {
-		try {
-			return ProcParsers.stat(pid,
-					new String(ProcFiles.read(PROC.resolve(Long.toString(pid)).resolve("stat")), StandardCharsets.UTF_8));
-		}
-		catch (IOException ex) {
-			return Optional.empty();
-		}
-	}
-
-	@Override
-	public Optional<String> commandLine(long pid) {
-		try {
-			byte[] content = ProcFiles.read(PROC.resolve(Long.toString(pid)).resolve("cmdline"));
-			String line = String.join(" ", ProcParsers.environ(content));
-			return line.isEmpty() ? stat(pid).map(ProcStat::command) : Optional.of(line);
-		}
-		catch (IOException ex) {
-			return Optional.empty();
-		}
+		return Optional.ofNullable(readStat(pid).stat);
 	}
 
 	@Override
@@ -197,7 +179,18 @@ final class ProcIdentityProbe implements IdentityProbe {
 		return name.isEmpty() ? -1 : Long.parseLong(name);
 	}
 
-	private record StatRead(ProcStat stat, Verdict verdict) {
+	/**
+	 * One read of {@code /proc/<pid>/stat}.
+	 *
+	 * @param stat what it says, or {@code null} when it could not be read or parsed
+	 * @param verdictWithoutLiveStat the verdict when {@code stat} is absent or a zombie's
+	 */
+	private record StatRead(@Nullable ProcStat stat, Verdict verdictWithoutLiveStat) {
+
+		@Nullable ProcStat live() {
+			return (this.stat != null && !this.stat.isZombie()) ? this.stat : null;
+		}
+
 	}
 
 }

@@ -30,11 +30,6 @@ final class UnavailableIdentityProbe implements IdentityProbe {
 	}
 
 	@Override
-	public Optional<String> commandLine(long pid) {
-		return ProcessHandle.of(pid).flatMap((handle) -> handle.info().commandLine());
-	}
-
-	@Override
 	public Optional<String> bootId() {
 		return Optional.empty();
 	}

@@ -6,10 +6,10 @@ package dev.tether.supervisor.ports;
  * @param port the port
  * @param pid the pid holding the socket, or {@code -1} when no readable process holds it
  */
-public record PortListener(int port, long pid) {
+record PortListener(int port, long pid) {
 
 	/** Whether the holding process was found. */
-	public boolean hasPid() {
+	boolean hasPid() {
 		return this.pid > 0;
 	}
 
