@@ -9,12 +9,14 @@ import java.util.regex.Pattern;
 
 /**
  * Everything the supervisor needs to know about one child. Build with {@link #builder(String, List)}; every
- * setting but the name and command has a default.
+ * setting but the name and command has a default, and the {@link Builder} is the one place those defaults are
+ * written (configuration layers apply only what a user set).
  *
  * @param name the child's name: letters, digits, {@code .}, {@code _} and {@code -}, starting with a letter or digit
  * @param kind {@link ChildKind#AGENT} or {@link ChildKind#MCP}
  * @param command the executable, then its arguments
- * @param environment extra variables (the JVM's environment is inherited; the markers always win)
+ * @param environment extra variables (the JVM's environment is inherited); keys without {@code =}, keys and values
+ * without NUL, and no key in the markers' {@code TETHER_} namespace
  * @param workingDirectory where it runs, or {@code null} for the JVM's working directory
  * @param autostart whether it starts with the supervisor
  * @param port the port it listens on, or {@code null}
@@ -33,6 +35,15 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		Backoff backoff, int maxRestarts, Duration restartWindow, Duration stableAfter, int stopSignal,
 		Duration stopTimeout, Path logFile) {
 
+	/**
+	 * The longest duration any setting accepts. Why: durations become nanosecond deadlines, and a bound far below
+	 * what overflows a {@code long} of nanoseconds (about 292 years) keeps every sum of them exact.
+	 */
+	public static final Duration MAX_DURATION = Duration.ofDays(365);
+
+	/** Variables with this prefix are the supervisor's markers; a configured one could hide a child. */
+	static final String RESERVED_ENVIRONMENT_PREFIX = "TETHER_";
+
 	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
 
 	public ChildSpec {
@@ -47,16 +58,17 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		Objects.requireNonNull(restart, "restart");
 		Objects.requireNonNull(backoff, "backoff");
 		command = List.copyOf(command);
+		checkEnvironment(name, environment);
 		environment = Map.copyOf(environment);
 		if (port != null && (port < 1 || port > 65535)) {
 			throw new InvalidChildSpecException(name, "port", "must be between 1 and 65535 (was " + port + ")");
 		}
-		positive(name, "startup-timeout", startupTimeout);
-		positive(name, "restart-window", restartWindow);
-		positive(name, "stable-after", stableAfter);
-		positive(name, "stop-timeout", stopTimeout);
-		positive(name, "backoff.initial", backoff.initial());
-		positive(name, "backoff.max", backoff.max());
+		bounded(name, "startup-timeout", startupTimeout);
+		bounded(name, "restart-window", restartWindow);
+		bounded(name, "stable-after", stableAfter);
+		bounded(name, "stop-timeout", stopTimeout);
+		bounded(name, "backoff.initial", backoff.initial());
+		bounded(name, "backoff.max", backoff.max());
 		if (backoff.max().compareTo(backoff.initial()) < 0) {
 			throw new InvalidChildSpecException(name, "backoff.max", "must not be shorter than backoff.initial");
 		}
@@ -80,10 +92,47 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		}
 	}
 
-	private static void positive(String name, String setting, Duration value) {
-		if (value == null || value.isNegative() || value.isZero()) {
-			throw new InvalidChildSpecException(name, setting, "must be a positive duration (was " + value + ")");
+	private static void bounded(String name, String setting, Duration value) {
+		if (value == null || value.isNegative() || value.isZero() || value.compareTo(MAX_DURATION) > 0) {
+			throw new InvalidChildSpecException(name, setting,
+					"must be a positive duration of at most " + MAX_DURATION.toDays() + " days (was " + value + ")");
 		}
+	}
+
+	/**
+	 * The setting that names one environment variable in errors, {@code environment.<KEY>}; a NUL in the key is
+	 * shown as {@code \0}.
+	 */
+	public static String environmentSetting(String key) {
+		return "environment." + key.replace("\0", "\\0");
+	}
+
+	private static void checkEnvironment(String name, Map<String, String> environment) {
+		Objects.requireNonNull(environment, "environment");
+		environment.forEach((key, value) -> {
+			if (key == null || key.isEmpty()) {
+				throw new InvalidChildSpecException(name, "environment", "must not have an empty key");
+			}
+			String setting = environmentSetting(key);
+			if (key.indexOf('=') >= 0) {
+				throw new InvalidChildSpecException(name, setting,
+						"is not a valid variable name: it contains '=', which would end the name");
+			}
+			if (key.indexOf('\0') >= 0) {
+				throw new InvalidChildSpecException(name, setting, "is not a valid variable name: it contains NUL");
+			}
+			if (key.startsWith(RESERVED_ENVIRONMENT_PREFIX)) {
+				throw new InvalidChildSpecException(name, setting, "cannot be set: " + RESERVED_ENVIRONMENT_PREFIX
+						+ "* variables are the supervisor's identity markers");
+			}
+			if (value == null) {
+				throw new InvalidChildSpecException(name, setting, "must have a value");
+			}
+			if (value.indexOf('\0') >= 0) {
+				throw new InvalidChildSpecException(name, setting,
+						"has a value containing NUL, which a process environment cannot carry");
+			}
+		});
 	}
 
 	/** A builder with every default of the contract. */
@@ -98,6 +147,26 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 	public record Backoff(Duration initial, Duration max, double multiplier, double jitter) {
 
 		public static final Backoff DEFAULT = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30), 2.0, 0.2);
+
+		/** This backoff with another initial delay. */
+		public Backoff withInitial(Duration initial) {
+			return new Backoff(initial, this.max, this.multiplier, this.jitter);
+		}
+
+		/** This backoff with another longest delay. */
+		public Backoff withMax(Duration max) {
+			return new Backoff(this.initial, max, this.multiplier, this.jitter);
+		}
+
+		/** This backoff with another multiplier. */
+		public Backoff withMultiplier(double multiplier) {
+			return new Backoff(this.initial, this.max, multiplier, this.jitter);
+		}
+
+		/** This backoff with another jitter. */
+		public Backoff withJitter(double jitter) {
+			return new Backoff(this.initial, this.max, this.multiplier, jitter);
+		}
 
 		/** The delay before restart number {@code failures} (0 first), without jitter. */
 		public Duration delay(int failures) {
@@ -116,7 +185,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 
 	}
 
-	/** Builds a {@link ChildSpec}. */
+	/** Builds a {@link ChildSpec}; its initial values are the defaults of every setting. */
 	public static final class Builder {
 
 		private final String name;
@@ -193,6 +262,26 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 
 		public Builder backoff(Backoff backoff) {
 			this.backoff = backoff;
+			return this;
+		}
+
+		public Builder backoffInitial(Duration initial) {
+			this.backoff = this.backoff.withInitial(initial);
+			return this;
+		}
+
+		public Builder backoffMax(Duration max) {
+			this.backoff = this.backoff.withMax(max);
+			return this;
+		}
+
+		public Builder backoffMultiplier(double multiplier) {
+			this.backoff = this.backoff.withMultiplier(multiplier);
+			return this;
+		}
+
+		public Builder backoffJitter(double jitter) {
+			this.backoff = this.backoff.withJitter(jitter);
 			return this;
 		}
 

@@ -23,7 +23,7 @@ import dev.tether.supervisor.boot.SupervisorTickObserver;
  * {@code supervisor.child.restarts}, {@code supervisor.child.exits} (by outcome), {@code supervisor.spawn} and
  * {@code supervisor.reap.tick}.
  */
-public class SupervisorMetrics implements MeterBinder, SupervisorListener, SupervisorTickObserver {
+public final class SupervisorMetrics implements MeterBinder, SupervisorListener, SupervisorTickObserver {
 
 	private final ObjectProvider<Supervisor> supervisor;
 
@@ -58,15 +58,16 @@ public class SupervisorMetrics implements MeterBinder, SupervisorListener, Super
 			return;
 		}
 		Tags child = Tags.of("child", event.child().name(), "kind", event.child().kind().id());
+		int restarts = event.child().restarts();
+		Integer seen = this.restartsSeen.put(event.child().name(), restarts);
+		// Why only growth since the last event: the first event of a child adopted from an earlier run already
+		// carries that run's restarts, which that run counted.
+		if (seen != null && restarts > seen) {
+			meters.counter("supervisor.child.restarts", child).increment(restarts - seen);
+		}
 		switch (event.type()) {
 			case STARTED -> {
 				meters.counter("supervisor.child.starts", child).increment();
-				int seen = this.restartsSeen.getOrDefault(event.child().name(), 0);
-				int now = event.child().restarts();
-				if (now > seen) {
-					meters.counter("supervisor.child.restarts", child).increment(now - seen);
-				}
-				this.restartsSeen.put(event.child().name(), now);
 				spawn(meters, "success", event.spawnDuration());
 			}
 			case EXITED, STOPPED -> {
