@@ -6,6 +6,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +37,7 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 
 	private final List<SupervisorTickObserver> observers;
 
-	private ScheduledExecutorService ticker;
+	private @Nullable ScheduledExecutorService ticker;
 
 	private volatile boolean running;
 

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 
@@ -29,7 +30,7 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 
 	private final Map<String, Integer> restartsSeen = new ConcurrentHashMap<>();
 
-	private volatile MeterRegistry registry;
+	private volatile @Nullable MeterRegistry registry;
 
 	public SupervisorMetrics(ObjectProvider<Supervisor> supervisor) {
 		this.supervisor = supervisor;
@@ -85,7 +86,7 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 		}
 	}
 
-	private static void spawn(MeterRegistry meters, String outcome, Duration duration) {
+	private static void spawn(MeterRegistry meters, String outcome, @Nullable Duration duration) {
 		if (duration != null) {
 			Timer.builder("supervisor.spawn").tag("outcome", outcome).register(meters).record(duration);
 		}
