@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -217,7 +218,7 @@ class SupervisorAutoConfigurationTests {
 
 	@Test
 	void reasonIsReportedWholeWhenTheChildsNameContainsTheSetting() {
-		assertFailure("supervisor.children.port-api.port", "must be between 1 and 65535 (was 70000)",
+		assertFailure("supervisor.children.port-api.port", Pattern.quote("must be between 1 and 65535 (was 70000)"),
 				Map.of("supervisor.children.port-api.command", "true", "supervisor.children.port-api.port", "70000"));
 	}
 
@@ -225,7 +226,7 @@ class SupervisorAutoConfigurationTests {
 	void durationsBeyondTheirBoundFailNamingTheProperty() {
 		for (String setting : List.of("stable-after", "startup-timeout", "stop-timeout", "restart-window",
 				"backoff.initial", "backoff.max")) {
-			assertFailure("supervisor.children.greeter." + setting, "at most 365 days",
+			assertFailure("supervisor.children.greeter." + setting, containing("at most 365 days"),
 					Map.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter." + setting,
 							"200000d"));
 		}
@@ -233,39 +234,44 @@ class SupervisorAutoConfigurationTests {
 
 	@Test
 	void inheritedValuesFailNamingTheDefaultsProperty() {
-		assertFailure("supervisor.defaults.stop-timeout", "at most 365 days",
+		assertFailure("supervisor.defaults.stop-timeout", containing("at most 365 days"),
 				Map.of("supervisor.children.greeter.command", "true", "supervisor.defaults.stop-timeout", "400d"));
-		assertFailure("supervisor.defaults.stop-signal", "is not a signal",
+		assertFailure("supervisor.defaults.stop-signal", containing("is not a signal"),
 				Map.of("supervisor.children.greeter.command", "true", "supervisor.defaults.stop-signal", "POLITELY"));
 	}
 
 	@Test
 	void reapIntervalOutsideItsBoundsFailsNamingTheProperty() {
 		for (String interval : List.of("500us", "9ms", "2h")) {
-			assertFailure("supervisor.reap-interval", "must be between 10ms and 1h",
+			assertFailure("supervisor.reap-interval", containing("must be between 10ms and 1h"),
 					Map.of("supervisor.reap-interval", interval));
 		}
 	}
 
 	@Test
 	void unusableEnvironmentFailsNamingTheProperty() {
-		assertFailure("supervisor.children.greeter.environment.FOO=BAR", "contains '='",
+		assertFailure("supervisor.children.greeter.environment.FOO=BAR", containing("contains '='"),
 				Map.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter.environment[FOO=BAR]",
 						"v"));
-		assertFailure("supervisor.children.greeter.environment.NUL\\0KEY", "contains NUL",
+		assertFailure("supervisor.children.greeter.environment.NUL\\0KEY", containing("contains NUL"),
 				Map.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter.environment[NUL\0KEY]",
 						"v"));
-		assertFailure("supervisor.children.greeter.environment.TOKEN", "containing NUL",
+		assertFailure("supervisor.children.greeter.environment.TOKEN", containing("containing NUL"),
 				Map.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter.environment.TOKEN",
 						"abc\0def"));
-		assertFailure("supervisor.children.greeter.environment.TETHER_INSTALLATION", "identity markers",
+		assertFailure("supervisor.children.greeter.environment.TETHER_INSTALLATION", containing("identity markers"),
 				Map.of("supervisor.children.greeter.command", "true",
 						"supervisor.children.greeter.environment.TETHER_INSTALLATION", "other"));
-		assertFailure("supervisor.defaults.environment.TETHER_SUBPROCESS", "identity markers",
+		assertFailure("supervisor.defaults.environment.TETHER_SUBPROCESS", containing("identity markers"),
 				Map.of("supervisor.children.greeter.command", "true", "supervisor.defaults.environment.TETHER_SUBPROCESS",
 						"0"));
 	}
 
+	private static String containing(String fragment) {
+		return ".*" + Pattern.quote(fragment) + ".*";
+	}
+
+	/** Startup fails naming {@code property}, with a problem line that matches {@code problem} as a whole. */
 	private void assertFailure(String property, String problem, Map<String, Object> properties) {
 		runner().withInitializer((context) -> context.getEnvironment()
 			.getPropertySources()
@@ -277,7 +283,7 @@ class SupervisorAutoConfigurationTests {
 				assertThat(analysis).as(() -> String.valueOf(context.getStartupFailure())).isNotNull();
 				assertThat(analysis.getDescription()).as(properties.toString())
 					.contains("Property: " + property + "\n")
-					.containsPattern("Problem: [^\n]*" + java.util.regex.Pattern.quote(problem));
+					.containsPattern("Problem: " + problem + "\n");
 			});
 	}
 
