@@ -29,6 +29,8 @@ import java.util.regex.Pattern;
  * @param stopSignal the signal that asks it to stop
  * @param stopTimeout how long it may take to stop before SIGKILL
  * @param logFile where stdout and stderr are appended, or {@code null} for the supervisor's default
+ * @throws InvalidChildSpecException naming the setting when a value is unusable; every duration must be positive and
+ * at most {@link #MAX_DURATION}
  */
 public record ChildSpec(String name, ChildKind kind, List<String> command, Map<String, String> environment,
 		Path workingDirectory, boolean autostart, Integer port, Duration startupTimeout, RestartPolicy restart,

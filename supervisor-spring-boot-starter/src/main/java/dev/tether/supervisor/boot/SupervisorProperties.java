@@ -39,7 +39,8 @@ public class SupervisorProperties {
 	private @Nullable Path stateDirectory;
 
 	/**
-	 * Period of the supervision tick (due restarts, readiness, deadlines, and a backstop for exits).
+	 * Period of the supervision tick (due restarts, readiness, deadlines, and a backstop for exits). Between 10ms and
+	 * 1h.
 	 */
 	private @Nullable Duration reapInterval = Duration.ofMillis(200);
 
