@@ -150,6 +150,9 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 
 		public static final Backoff DEFAULT = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30), 2.0, 0.2);
 
+		/** From this many failures on, the delay stops growing. */
+		private static final int MAX_EXPONENT = 62;
+
 		/** This backoff with another initial delay. */
 		public Backoff withInitial(Duration initial) {
 			return new Backoff(initial, this.max, this.multiplier, this.jitter);
@@ -172,7 +175,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 
 		/** The delay before restart number {@code failures} (0 first), without jitter. */
 		public Duration delay(int failures) {
-			double millis = this.initial.toMillis() * Math.pow(this.multiplier, Math.min(failures, 62));
+			double millis = this.initial.toMillis() * Math.pow(this.multiplier, Math.min(failures, MAX_EXPONENT));
 			return Duration.ofMillis((long) Math.min(millis, this.max.toMillis()));
 		}
 
@@ -180,7 +183,13 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		Duration minimumTotal(int restarts) {
 			long total = 0;
 			for (int i = 0; i < restarts; i++) {
-				total += (long) (delay(i).toMillis() * (1.0 - this.jitter));
+				Duration delay = delay(i);
+				long least = (long) (delay.toMillis() * (1.0 - this.jitter));
+				if (delay.equals(this.max) || i >= MAX_EXPONENT) {
+					// Why: every later delay equals this one; a large max-restarts must not loop at startup.
+					return Duration.ofMillis(total + least * (restarts - i));
+				}
+				total += least;
 			}
 			return Duration.ofMillis(total);
 		}
