@@ -9,12 +9,14 @@ import java.util.regex.Pattern;
 
 /**
  * Everything the supervisor needs to know about one child. Build with {@link #builder(String, List)}; every
- * setting but the name and command has a default.
+ * setting but the name and command has a default, and the {@link Builder} is the one place those defaults are
+ * written (configuration layers apply only what a user set).
  *
  * @param name the child's name: letters, digits, {@code .}, {@code _} and {@code -}, starting with a letter or digit
  * @param kind {@link ChildKind#AGENT} or {@link ChildKind#MCP}
  * @param command the executable, then its arguments
- * @param environment extra variables (the JVM's environment is inherited; the markers always win)
+ * @param environment extra variables (the JVM's environment is inherited); keys without {@code =}, keys and values
+ * without NUL, and no key in the markers' {@code TETHER_} namespace
  * @param workingDirectory where it runs, or {@code null} for the JVM's working directory
  * @param autostart whether it starts with the supervisor
  * @param port the port it listens on, or {@code null}
@@ -27,11 +29,22 @@ import java.util.regex.Pattern;
  * @param stopSignal the signal that asks it to stop
  * @param stopTimeout how long it may take to stop before SIGKILL
  * @param logFile where stdout and stderr are appended, or {@code null} for the supervisor's default
+ * @throws InvalidChildSpecException naming the setting when a value is unusable; every duration must be positive and
+ * at most {@link #MAX_DURATION}
  */
 public record ChildSpec(String name, ChildKind kind, List<String> command, Map<String, String> environment,
 		Path workingDirectory, boolean autostart, Integer port, Duration startupTimeout, RestartPolicy restart,
 		Backoff backoff, int maxRestarts, Duration restartWindow, Duration stableAfter, int stopSignal,
 		Duration stopTimeout, Path logFile) {
+
+	/**
+	 * The longest duration any setting accepts. Why: durations become nanosecond deadlines, and a bound far below
+	 * what overflows a {@code long} of nanoseconds (about 292 years) keeps every sum of them exact.
+	 */
+	public static final Duration MAX_DURATION = Duration.ofDays(365);
+
+	/** Variables with this prefix are the supervisor's markers; a configured one could hide a child. */
+	static final String RESERVED_ENVIRONMENT_PREFIX = "TETHER_";
 
 	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
 
@@ -47,16 +60,17 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		Objects.requireNonNull(restart, "restart");
 		Objects.requireNonNull(backoff, "backoff");
 		command = List.copyOf(command);
+		checkEnvironment(name, environment);
 		environment = Map.copyOf(environment);
 		if (port != null && (port < 1 || port > 65535)) {
 			throw new InvalidChildSpecException(name, "port", "must be between 1 and 65535 (was " + port + ")");
 		}
-		positive(name, "startup-timeout", startupTimeout);
-		positive(name, "restart-window", restartWindow);
-		positive(name, "stable-after", stableAfter);
-		positive(name, "stop-timeout", stopTimeout);
-		positive(name, "backoff.initial", backoff.initial());
-		positive(name, "backoff.max", backoff.max());
+		bounded(name, "startup-timeout", startupTimeout);
+		bounded(name, "restart-window", restartWindow);
+		bounded(name, "stable-after", stableAfter);
+		bounded(name, "stop-timeout", stopTimeout);
+		bounded(name, "backoff.initial", backoff.initial());
+		bounded(name, "backoff.max", backoff.max());
 		if (backoff.max().compareTo(backoff.initial()) < 0) {
 			throw new InvalidChildSpecException(name, "backoff.max", "must not be shorter than backoff.initial");
 		}
@@ -80,10 +94,47 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		}
 	}
 
-	private static void positive(String name, String setting, Duration value) {
-		if (value == null || value.isNegative() || value.isZero()) {
-			throw new InvalidChildSpecException(name, setting, "must be a positive duration (was " + value + ")");
+	private static void bounded(String name, String setting, Duration value) {
+		if (value == null || value.isNegative() || value.isZero() || value.compareTo(MAX_DURATION) > 0) {
+			throw new InvalidChildSpecException(name, setting,
+					"must be a positive duration of at most " + MAX_DURATION.toDays() + " days (was " + value + ")");
 		}
+	}
+
+	/**
+	 * The setting that names one environment variable in errors, {@code environment.<KEY>}; a NUL in the key is
+	 * shown as {@code \0}.
+	 */
+	public static String environmentSetting(String key) {
+		return "environment." + key.replace("\0", "\\0");
+	}
+
+	private static void checkEnvironment(String name, Map<String, String> environment) {
+		Objects.requireNonNull(environment, "environment");
+		environment.forEach((key, value) -> {
+			if (key == null || key.isEmpty()) {
+				throw new InvalidChildSpecException(name, "environment", "must not have an empty key");
+			}
+			String setting = environmentSetting(key);
+			if (key.indexOf('=') >= 0) {
+				throw new InvalidChildSpecException(name, setting,
+						"is not a valid variable name: it contains '=', which would end the name");
+			}
+			if (key.indexOf('\0') >= 0) {
+				throw new InvalidChildSpecException(name, setting, "is not a valid variable name: it contains NUL");
+			}
+			if (key.startsWith(RESERVED_ENVIRONMENT_PREFIX)) {
+				throw new InvalidChildSpecException(name, setting, "cannot be set: " + RESERVED_ENVIRONMENT_PREFIX
+						+ "* variables are the supervisor's identity markers");
+			}
+			if (value == null) {
+				throw new InvalidChildSpecException(name, setting, "must have a value");
+			}
+			if (value.indexOf('\0') >= 0) {
+				throw new InvalidChildSpecException(name, setting,
+						"has a value containing NUL, which a process environment cannot carry");
+			}
+		});
 	}
 
 	/** A builder with every default of the contract. */
@@ -99,9 +150,32 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 
 		public static final Backoff DEFAULT = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30), 2.0, 0.2);
 
+		/** From this many failures on, the delay stops growing. */
+		private static final int MAX_EXPONENT = 62;
+
+		/** This backoff with another initial delay. */
+		public Backoff withInitial(Duration initial) {
+			return new Backoff(initial, this.max, this.multiplier, this.jitter);
+		}
+
+		/** This backoff with another longest delay. */
+		public Backoff withMax(Duration max) {
+			return new Backoff(this.initial, max, this.multiplier, this.jitter);
+		}
+
+		/** This backoff with another multiplier. */
+		public Backoff withMultiplier(double multiplier) {
+			return new Backoff(this.initial, this.max, multiplier, this.jitter);
+		}
+
+		/** This backoff with another jitter. */
+		public Backoff withJitter(double jitter) {
+			return new Backoff(this.initial, this.max, this.multiplier, jitter);
+		}
+
 		/** The delay before restart number {@code failures} (0 first), without jitter. */
 		public Duration delay(int failures) {
-			double millis = this.initial.toMillis() * Math.pow(this.multiplier, Math.min(failures, 62));
+			double millis = this.initial.toMillis() * Math.pow(this.multiplier, Math.min(failures, MAX_EXPONENT));
 			return Duration.ofMillis((long) Math.min(millis, this.max.toMillis()));
 		}
 
@@ -109,14 +183,20 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		Duration minimumTotal(int restarts) {
 			long total = 0;
 			for (int i = 0; i < restarts; i++) {
-				total += (long) (delay(i).toMillis() * (1.0 - this.jitter));
+				Duration delay = delay(i);
+				long least = (long) (delay.toMillis() * (1.0 - this.jitter));
+				if (delay.equals(this.max) || i >= MAX_EXPONENT) {
+					// Why: every later delay equals this one; a large max-restarts must not loop at startup.
+					return Duration.ofMillis(total + least * (restarts - i));
+				}
+				total += least;
 			}
 			return Duration.ofMillis(total);
 		}
 
 	}
 
-	/** Builds a {@link ChildSpec}. */
+	/** Builds a {@link ChildSpec}; its initial values are the defaults of every setting. */
 	public static final class Builder {
 
 		private final String name;
@@ -193,6 +273,26 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 
 		public Builder backoff(Backoff backoff) {
 			this.backoff = backoff;
+			return this;
+		}
+
+		public Builder backoffInitial(Duration initial) {
+			this.backoff = this.backoff.withInitial(initial);
+			return this;
+		}
+
+		public Builder backoffMax(Duration max) {
+			this.backoff = this.backoff.withMax(max);
+			return this;
+		}
+
+		public Builder backoffMultiplier(double multiplier) {
+			this.backoff = this.backoff.withMultiplier(multiplier);
+			return this;
+		}
+
+		public Builder backoffJitter(double jitter) {
+			this.backoff = this.backoff.withJitter(jitter);
 			return this;
 		}
 

@@ -3,6 +3,7 @@ package dev.tether.supervisor.spawn;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -152,10 +153,27 @@ final class ParentDeath {
 			Files.createDirectories(directory,
 					PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
 		}
-		if (!Files.getOwner(directory).getName().equals(System.getProperty("user.name"))) {
-			throw new IOException(directory + " belongs to another user");
+		// Why uids, not names: a uid without a passwd entry (containers run as --user 12345) has no name, and
+		// user.name is then '?', which no owner name matches.
+		int owner = (int) Files.getAttribute(directory, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+		int self = effectiveUid();
+		if (owner != self) {
+			throw new IOException(directory + " belongs to uid " + owner + ", not to this process's uid " + self);
 		}
 		Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwx------"));
+	}
+
+	/**
+	 * The effective uid of this process, from {@code /proc/self/status} (real, effective, saved, file system). Why
+	 * not the owner of {@code /proc/self}: a process that is not dumpable shows its {@code /proc} entries as root's.
+	 */
+	private static int effectiveUid() throws IOException {
+		for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+			if (line.startsWith("Uid:")) {
+				return Integer.parseInt(line.substring(4).trim().split("\\s+")[1]);
+			}
+		}
+		throw new IOException("/proc/self/status has no Uid line");
 	}
 
 	private static boolean runs(List<String> command) {
@@ -179,14 +197,12 @@ final class ParentDeath {
 	}
 
 	private static Path findOnPath(String name) {
-		String path = System.getenv("PATH");
-		for (String directory : ((path != null) ? path : "/usr/bin:/bin").split(":")) {
-			Path candidate = Path.of(directory.isEmpty() ? "." : directory, name);
-			if (Files.isExecutable(candidate)) {
-				return candidate;
-			}
+		try {
+			return ExecutableResolver.resolve(name, System.getenv("PATH"), Path.of("").toAbsolutePath());
 		}
-		return null;
+		catch (SpawnException ex) {
+			return null;
+		}
 	}
 
 	private static String sha256(byte[] content) {

@@ -1,29 +1,33 @@
 package dev.tether.supervisor.boot;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
-import dev.tether.supervisor.ChildKind;
+import org.jspecify.annotations.Nullable;
+
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.InvalidChildSpecException;
-import dev.tether.supervisor.RestartPolicy;
 import dev.tether.supervisor.os.Posix;
 import dev.tether.supervisor.spawn.SpawnException;
 import dev.tether.supervisor.spawn.Spawner;
 
 /**
- * Turns the bound properties into checked child specifications: every child setting falls back to
- * {@code supervisor.defaults}, then to the contract's default; anything unusable is reported by property name.
+ * Turns the bound properties into checked child specifications. A setting a child leaves unset comes from
+ * {@code supervisor.defaults}; one set in neither place is not touched, so {@link ChildSpec.Builder} keeps its
+ * default (the only place defaults are written). Anything unusable is reported by the property that set it.
  */
 final class ChildSpecs {
 
 	private static final String PREFIX = "supervisor.children.";
+
+	private static final String DEFAULTS = "supervisor.defaults.";
 
 	private ChildSpecs() {
 	}
@@ -34,85 +38,116 @@ final class ChildSpecs {
 			throw new InvalidSupervisorConfigurationException("supervisor.defaults.command",
 					"cannot be set: every child names its own command", null);
 		}
-		List<ChildSpec> specs = new ArrayList<>();
-		properties.getChildren().forEach((name, child) -> specs.add(from(name, child, defaults)));
+		// Why once: System.getenv() is an unmodifiable view; the executable check only needs its PATH, so no child
+		// copies the JVM's environment.
+		Map<String, String> inherited = System.getenv();
+		List<ChildSpec> specs = new ArrayList<>(properties.getChildren().size());
+		properties.getChildren()
+			.forEach((name, child) -> specs.add(new Layers(name, child, defaults).spec(inherited)));
 		return specs;
 	}
 
-	private static ChildSpec from(String name, SupervisorProperties.Child child, SupervisorProperties.Child defaults) {
-		Map<String, String> environment = new LinkedHashMap<>(defaults.getEnvironment());
-		environment.putAll(child.getEnvironment());
-		Path workingDirectory = pick(child, defaults, SupervisorProperties.Child::getWorkingDirectory, null);
-		ChildSpec.Builder builder = ChildSpec.builder(name, child.getCommand())
-			.kind(pick(child, defaults, SupervisorProperties.Child::getKind, ChildKind.AGENT))
-			.environment(environment)
-			.workingDirectory(workingDirectory)
-			.autostart(pick(child, defaults, SupervisorProperties.Child::getAutostart, true))
-			.port(pick(child, defaults, SupervisorProperties.Child::getPort, null))
-			.startupTimeout(pick(child, defaults, SupervisorProperties.Child::getStartupTimeout, Duration.ofSeconds(60)))
-			.restart(pick(child, defaults, SupervisorProperties.Child::getRestart, RestartPolicy.ON_FAILURE))
-			.backoff(backoff(child, defaults))
-			.maxRestarts(pick(child, defaults, SupervisorProperties.Child::getMaxRestarts, 5))
-			.restartWindow(pick(child, defaults, SupervisorProperties.Child::getRestartWindow, Duration.ofSeconds(60)))
-			.stableAfter(pick(child, defaults, SupervisorProperties.Child::getStableAfter, Duration.ofSeconds(10)))
-			.stopSignal(signal(name, pick(child, defaults, SupervisorProperties.Child::getStopSignal, "TERM")))
-			.stopTimeout(pick(child, defaults, SupervisorProperties.Child::getStopTimeout, Duration.ofSeconds(10)))
-			.logFile(pick(child, defaults, (settings) -> settings.getLog().getFile(), null));
-		ChildSpec spec;
-		try {
-			spec = builder.build();
-		}
-		catch (InvalidChildSpecException ex) {
-			String setting = ex.setting();
-			String property = "name".equals(setting) ? PREFIX + name : PREFIX + name + "." + setting;
-			throw new InvalidSupervisorConfigurationException(property,
-					ex.getMessage().substring(ex.getMessage().indexOf(setting) + setting.length()).trim(), ex);
-		}
-		checkExecutable(spec);
-		return spec;
-	}
+	/** One child's settings over the defaults, remembering which settings the child inherited. */
+	private static final class Layers {
 
-	private static void checkExecutable(ChildSpec spec) {
-		if (spec.workingDirectory() != null && !Files.isDirectory(spec.workingDirectory())) {
-			throw new InvalidSupervisorConfigurationException(PREFIX + spec.name() + ".working-directory",
-					"names " + spec.workingDirectory() + ", which is not an existing directory", null);
-		}
-		Map<String, String> environment = new LinkedHashMap<>(System.getenv());
-		environment.putAll(spec.environment());
-		try {
-			Spawner.resolveExecutable(spec.command(), environment, spec.workingDirectory());
-		}
-		catch (SpawnException ex) {
-			throw new InvalidSupervisorConfigurationException(PREFIX + spec.name() + ".command", ex.getMessage(), ex);
-		}
-	}
+		private final String name;
 
-	private static ChildSpec.Backoff backoff(SupervisorProperties.Child child, SupervisorProperties.Child defaults) {
-		ChildSpec.Backoff fallback = ChildSpec.Backoff.DEFAULT;
-		return new ChildSpec.Backoff(
-				pick(child, defaults, (settings) -> settings.getBackoff().getInitial(), fallback.initial()),
-				pick(child, defaults, (settings) -> settings.getBackoff().getMax(), fallback.max()),
-				pick(child, defaults, (settings) -> settings.getBackoff().getMultiplier(), fallback.multiplier()),
-				pick(child, defaults, (settings) -> settings.getBackoff().getJitter(), fallback.jitter()));
-	}
+		private final SupervisorProperties.Child child;
 
-	private static int signal(String name, String value) {
-		try {
-			return Posix.signalNumber(value);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new InvalidSupervisorConfigurationException(PREFIX + name + ".stop-signal", ex.getMessage(), ex);
-		}
-	}
+		private final SupervisorProperties.Child defaults;
 
-	private static <T> T pick(SupervisorProperties.Child child, SupervisorProperties.Child defaults,
-			Function<SupervisorProperties.Child, T> setting, T fallback) {
-		T own = setting.apply(child);
-		if (own != null) {
-			return own;
+		private final Set<String> inherited = new HashSet<>();
+
+		Layers(String name, SupervisorProperties.Child child, SupervisorProperties.Child defaults) {
+			this.name = name;
+			this.child = child;
+			this.defaults = defaults;
 		}
-		T inherited = setting.apply(defaults);
-		return (inherited != null) ? inherited : fallback;
+
+		ChildSpec spec(Map<String, String> inheritedEnvironment) {
+			ChildSpec.Builder builder = ChildSpec.builder(this.name, this.child.getCommand());
+			Map<String, String> environment = new LinkedHashMap<>(this.defaults.getEnvironment());
+			environment.putAll(this.child.getEnvironment());
+			builder.environment(environment);
+			apply("kind", SupervisorProperties.Child::getKind, builder::kind);
+			apply("working-directory", SupervisorProperties.Child::getWorkingDirectory, builder::workingDirectory);
+			apply("autostart", SupervisorProperties.Child::getAutostart, builder::autostart);
+			apply("port", SupervisorProperties.Child::getPort, builder::port);
+			apply("startup-timeout", SupervisorProperties.Child::getStartupTimeout, builder::startupTimeout);
+			apply("restart", SupervisorProperties.Child::getRestart, builder::restart);
+			apply("backoff.initial", (settings) -> settings.getBackoff().getInitial(), builder::backoffInitial);
+			apply("backoff.max", (settings) -> settings.getBackoff().getMax(), builder::backoffMax);
+			apply("backoff.multiplier", (settings) -> settings.getBackoff().getMultiplier(), builder::backoffMultiplier);
+			apply("backoff.jitter", (settings) -> settings.getBackoff().getJitter(), builder::backoffJitter);
+			apply("max-restarts", SupervisorProperties.Child::getMaxRestarts, builder::maxRestarts);
+			apply("restart-window", SupervisorProperties.Child::getRestartWindow, builder::restartWindow);
+			apply("stable-after", SupervisorProperties.Child::getStableAfter, builder::stableAfter);
+			apply("stop-signal", SupervisorProperties.Child::getStopSignal,
+					(signal) -> builder.stopSignal(signalNumber(signal)));
+			apply("stop-timeout", SupervisorProperties.Child::getStopTimeout, builder::stopTimeout);
+			apply("log.file", (settings) -> settings.getLog().getFile(), builder::logFile);
+			ChildSpec spec;
+			try {
+				spec = builder.build();
+			}
+			catch (InvalidChildSpecException ex) {
+				throw new InvalidSupervisorConfigurationException(property(ex.setting()), ex.reason(), ex);
+			}
+			checkWorkingDirectoryAndExecutable(spec, inheritedEnvironment);
+			return spec;
+		}
+
+		private <T> void apply(String setting, Function<SupervisorProperties.Child, @Nullable T> value,
+				Consumer<T> setter) {
+			T own = value.apply(this.child);
+			if (own != null) {
+				setter.accept(own);
+				return;
+			}
+			T fromDefaults = value.apply(this.defaults);
+			if (fromDefaults != null) {
+				this.inherited.add(setting);
+				setter.accept(fromDefaults);
+			}
+		}
+
+		/** The property that set {@code setting} for this child: its own, else the inherited default. */
+		String property(String setting) {
+			if (setting.equals("name")) {
+				return PREFIX + this.name;
+			}
+			boolean fromDefaults = this.inherited.contains(setting) || this.defaults.getEnvironment()
+				.keySet()
+				.stream()
+				.filter((key) -> !this.child.getEnvironment().containsKey(key))
+				.anyMatch((key) -> ChildSpec.environmentSetting(key).equals(setting));
+			return (fromDefaults ? DEFAULTS : PREFIX + this.name + ".") + setting;
+		}
+
+		private int signalNumber(String value) {
+			try {
+				return Posix.signalNumber(value);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidSupervisorConfigurationException(property("stop-signal"), ex.getMessage(), ex);
+			}
+		}
+
+		private void checkWorkingDirectoryAndExecutable(ChildSpec spec, Map<String, String> inheritedEnvironment) {
+			if (spec.workingDirectory() != null && !Files.isDirectory(spec.workingDirectory())) {
+				throw new InvalidSupervisorConfigurationException(property("working-directory"),
+						"names " + spec.workingDirectory() + ", which is not an existing directory", null);
+			}
+			Map<String, String> pathSource = spec.environment().containsKey("PATH") ? spec.environment()
+					: inheritedEnvironment;
+			try {
+				Spawner.resolveExecutable(spec.command(), pathSource, spec.workingDirectory());
+			}
+			catch (SpawnException ex) {
+				throw new InvalidSupervisorConfigurationException(PREFIX + this.name + ".command", ex.getMessage(), ex);
+			}
+		}
+
 	}
 
 }

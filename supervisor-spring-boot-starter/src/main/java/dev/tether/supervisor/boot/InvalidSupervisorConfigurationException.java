@@ -1,5 +1,7 @@
 package dev.tether.supervisor.boot;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The supervisor's configuration cannot work; names the property at fault.
  */
@@ -9,7 +11,7 @@ public class InvalidSupervisorConfigurationException extends IllegalStateExcepti
 
 	private final String reason;
 
-	public InvalidSupervisorConfigurationException(String property, String reason, Throwable cause) {
+	public InvalidSupervisorConfigurationException(String property, String reason, @Nullable Throwable cause) {
 		super(property + " " + reason, cause);
 		this.property = property;
 		this.reason = reason;

@@ -1,6 +1,10 @@
 package dev.tether.supervisor.boot;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -11,62 +15,41 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
+import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorListener;
 import dev.tether.supervisor.boot.event.ChildLifecycleEvent;
 import dev.tether.supervisor.identity.IdentityProbe;
-import dev.tether.supervisor.identity.ProcessSignaller;
 import dev.tether.supervisor.os.Posix;
 import dev.tether.supervisor.reaper.Reaper;
-import dev.tether.supervisor.reconcile.Reconciler;
 import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.spawn.Spawner;
 
 /**
  * Supervises the children listed under {@code supervisor.children}.
+ * <p>
+ * Two beans may be replaced by defining one of the same type: the {@link ChildRegistry} (the registry SPI, e.g. a
+ * JDBC store) and the {@link Supervisor} itself (which then owns its spawner, registry and children). The spawner,
+ * identity probe, reaper and reconciler are not beans: they guard the promise to signal only our own processes, the
+ * reaper must be the JVM's single one, and the spawner belongs to the supervisor that closes it.
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "supervisor.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(SupervisorProperties.class)
-public class SupervisorAutoConfiguration {
+public final class SupervisorAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean
 	SupervisorSettings supervisorSettings(SupervisorProperties properties, Environment environment) {
 		return SupervisorSettings.resolve(properties, environment);
 	}
 
-	@Bean
-	@ConditionalOnMissingBean
-	IdentityProbe identityProbe() {
-		return IdentityProbe.forPlatform();
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	Reaper supervisorReaper() {
-		return Reaper.shared();
-	}
-
-	// Why close on destroy: Spring destroys the supervisor (which stops every child) before the beans it uses, and a
-	// context that failed to start must not keep the spawner thread or the registry lock.
-	@Bean(destroyMethod = "close")
-	@ConditionalOnMissingBean
-	Spawner supervisorSpawner(SupervisorSettings settings) {
-		return new Spawner(settings.parentDeathSignal(), settings.stateDirectory().resolve("bin"));
-	}
-
+	// Why close on destroy: a context that fails to start after the registry was opened must not keep its lock (the
+	// supervisor closes it too, once it exists).
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	ChildRegistry childRegistry(SupervisorSettings settings) {
 		return FileChildRegistry.open(settings.stateDirectory());
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	Reconciler supervisorReconciler(IdentityProbe probe) {
-		return new Reconciler(new ProcessSignaller(probe));
 	}
 
 	@Bean
@@ -76,28 +59,28 @@ public class SupervisorAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
-	Supervisor supervisor(SupervisorProperties properties, SupervisorSettings settings, Spawner spawner,
-			IdentityProbe probe, Reaper reaper, ChildRegistry registry, Reconciler reconciler,
+	Supervisor supervisor(SupervisorProperties properties, SupervisorSettings settings, ChildRegistry registry,
 			ObjectProvider<SupervisorListener> listeners) {
+		List<ChildSpec> children = ChildSpecs.from(properties);
+		// Why no spawner bean: it is the supervisor's own (the supervisor closes it), and its thread starts with the
+		// first spawn, so nothing is left behind when a later check fails.
 		Supervisor.Builder builder = Supervisor.builder()
 			.installationId(settings.installationId())
-			.spawner(spawner)
-			.probe(probe)
-			.reaper(reaper)
+			.spawner(new Spawner(settings.parentDeathSignal(), settings.stateDirectory().resolve("bin")))
+			.probe(IdentityProbe.forPlatform())
+			.reaper(Reaper.shared())
 			.registry(registry)
-			.reconciler(reconciler)
 			.orphanPolicy(properties.getReconcile().getOrphans())
 			.logDirectory(settings.stateDirectory().resolve("logs"));
 		listeners.orderedStream().forEach(builder::listener);
-		ChildSpecs.from(properties).forEach(builder::child);
+		children.forEach(builder::child);
 		return builder.build();
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
-	SupervisorLifecycle supervisorLifecycle(Supervisor supervisor, SupervisorProperties properties,
+	SupervisorLifecycle supervisorLifecycle(Supervisor supervisor, SupervisorSettings settings,
 			ObjectProvider<SupervisorTickObserver> observers) {
-		return new SupervisorLifecycle(supervisor, properties.getReapInterval(), observers.orderedStream().toList());
+		return new SupervisorLifecycle(supervisor, settings.reapInterval(), observers.orderedStream().toList());
 	}
 
 	/**
@@ -106,8 +89,17 @@ public class SupervisorAutoConfiguration {
 	 * @param installationId the installation id
 	 * @param stateDirectory the state directory
 	 * @param parentDeathSignal the parent-death signal number, 0 for none
+	 * @param reapInterval the period of the supervision tick, within {@link #MIN_REAP_INTERVAL} and
+	 * {@link #MAX_REAP_INTERVAL}
 	 */
-	public record SupervisorSettings(String installationId, Path stateDirectory, int parentDeathSignal) {
+	public record SupervisorSettings(String installationId, Path stateDirectory, int parentDeathSignal,
+			Duration reapInterval) {
+
+		/** The shortest tick period: shorter ones spend the CPU on /proc reads rather than on the application. */
+		public static final Duration MIN_REAP_INTERVAL = Duration.ofMillis(10);
+
+		/** The longest tick period: restarts, readiness and deadlines are only as punctual as the tick. */
+		public static final Duration MAX_REAP_INTERVAL = Duration.ofHours(1);
 
 		static SupervisorSettings resolve(SupervisorProperties properties, Environment environment) {
 			String installationId = properties.getInstallationId();
@@ -119,10 +111,11 @@ public class SupervisorAutoConfiguration {
 						"'" + installationId + "' must be letters, digits, '.', '_' or '-', starting with a letter or digit",
 						null);
 			}
-			if (properties.getReapInterval() == null || properties.getReapInterval().isNegative()
-					|| properties.getReapInterval().isZero()) {
+			Duration reapInterval = properties.getReapInterval();
+			if (reapInterval == null || reapInterval.compareTo(MIN_REAP_INTERVAL) < 0
+					|| reapInterval.compareTo(MAX_REAP_INTERVAL) > 0) {
 				throw new InvalidSupervisorConfigurationException("supervisor.reap-interval",
-						"must be a positive duration (was " + properties.getReapInterval() + ")", null);
+						"must be between 10ms and 1h (was " + reapInterval + ")", null);
 			}
 			Path stateDirectory = properties.getStateDirectory();
 			if (stateDirectory == null) {
@@ -132,10 +125,10 @@ public class SupervisorAutoConfiguration {
 				stateDirectory = base.resolve("tether").resolve(installationId);
 			}
 			return new SupervisorSettings(installationId, stateDirectory.toAbsolutePath(),
-					parentDeathSignal(properties.getParentDeathSignal()));
+					parentDeathSignal(properties.getParentDeathSignal()), reapInterval);
 		}
 
-		private static int parentDeathSignal(String value) {
+		private static int parentDeathSignal(@Nullable String value) {
 			if (value == null || value.equalsIgnoreCase("NONE")) {
 				return 0;
 			}

@@ -6,6 +6,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +22,13 @@ import dev.tether.supervisor.Supervisor;
  */
 class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<ApplicationReadyEvent> {
 
+	/**
+	 * Below the web server's lifecycles (graceful shutdown at {@code Integer.MAX_VALUE - 1024}, then the server's
+	 * stop at {@code Integer.MAX_VALUE - 2048} in Spring Boot 4). Why: lifecycles stop from the highest phase down,
+	 * so in-flight requests, which may still use a child, finish before any child is stopped.
+	 */
+	static final int PHASE = Integer.MAX_VALUE - 4096;
+
 	private static final Logger logger = LoggerFactory.getLogger(SupervisorLifecycle.class);
 
 	private final Supervisor supervisor;
@@ -29,7 +37,7 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 
 	private final List<SupervisorTickObserver> observers;
 
-	private ScheduledExecutorService ticker;
+	private @Nullable ScheduledExecutorService ticker;
 
 	private volatile boolean running;
 
@@ -54,15 +62,17 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 	}
 
 	private void tick() {
-		long started = System.nanoTime();
 		try {
+			long started = System.nanoTime();
 			this.supervisor.tick();
+			Duration took = Duration.ofNanos(System.nanoTime() - started);
+			this.observers.forEach((observer) -> observer.ticked(took));
 		}
-		catch (RuntimeException ex) {
-			logger.error("Supervision tick failed", ex);
+		catch (Throwable ex) {
+			// Why Throwable: anything escaping a scheduled task cancels every later run, silently; one bad tick must
+			// not end supervision for good.
+			logger.error("Supervision tick failed; the next tick runs as scheduled", ex);
 		}
-		Duration took = Duration.ofNanos(System.nanoTime() - started);
-		this.observers.forEach((observer) -> observer.ticked(took));
 	}
 
 	@Override
@@ -84,6 +94,11 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 			}
 		}
 		this.supervisor.stopAll();
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
 	}
 
 	@Override

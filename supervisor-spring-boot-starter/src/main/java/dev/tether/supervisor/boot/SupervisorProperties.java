@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import dev.tether.supervisor.ChildKind;
@@ -28,23 +30,24 @@ public class SupervisorProperties {
 	 * Id written into every child's environment; it tells this application's children from any other's. Defaults to
 	 * spring.application.name, else 'default'.
 	 */
-	private String installationId;
+	private @Nullable String installationId;
 
 	/**
 	 * Directory of the registry, its lock and the child logs. Defaults to
 	 * $XDG_STATE_HOME/tether/<installation-id> (~/.local/state/tether/<installation-id>).
 	 */
-	private Path stateDirectory;
+	private @Nullable Path stateDirectory;
 
 	/**
-	 * Period of the supervision tick (due restarts, readiness, deadlines, and a backstop for exits).
+	 * Period of the supervision tick (due restarts, readiness, deadlines, and a backstop for exits). Between 10ms and
+	 * 1h.
 	 */
-	private Duration reapInterval = Duration.ofMillis(200);
+	private @Nullable Duration reapInterval = Duration.ofMillis(200);
 
 	/**
 	 * Signal a child receives when the JVM dies (TERM, KILL, ... or a number); NONE disables it.
 	 */
-	private String parentDeathSignal = "TERM";
+	private @Nullable String parentDeathSignal = "TERM";
 
 	private final Reconcile reconcile = new Reconcile();
 
@@ -66,35 +69,35 @@ public class SupervisorProperties {
 		this.enabled = enabled;
 	}
 
-	public String getInstallationId() {
+	public @Nullable String getInstallationId() {
 		return this.installationId;
 	}
 
-	public void setInstallationId(String installationId) {
+	public void setInstallationId(@Nullable String installationId) {
 		this.installationId = installationId;
 	}
 
-	public Path getStateDirectory() {
+	public @Nullable Path getStateDirectory() {
 		return this.stateDirectory;
 	}
 
-	public void setStateDirectory(Path stateDirectory) {
+	public void setStateDirectory(@Nullable Path stateDirectory) {
 		this.stateDirectory = stateDirectory;
 	}
 
-	public Duration getReapInterval() {
+	public @Nullable Duration getReapInterval() {
 		return this.reapInterval;
 	}
 
-	public void setReapInterval(Duration reapInterval) {
+	public void setReapInterval(@Nullable Duration reapInterval) {
 		this.reapInterval = reapInterval;
 	}
 
-	public String getParentDeathSignal() {
+	public @Nullable String getParentDeathSignal() {
 		return this.parentDeathSignal;
 	}
 
-	public void setParentDeathSignal(String parentDeathSignal) {
+	public void setParentDeathSignal(@Nullable String parentDeathSignal) {
 		this.parentDeathSignal = parentDeathSignal;
 	}
 
@@ -138,7 +141,7 @@ public class SupervisorProperties {
 		/**
 		 * What the child is: 'agent' or 'mcp' (decides the environment variable that carries its name).
 		 */
-		private ChildKind kind;
+		private @Nullable ChildKind kind;
 
 		/**
 		 * The executable (a path, or a name looked up on PATH), then its arguments.
@@ -153,63 +156,63 @@ public class SupervisorProperties {
 		/**
 		 * Working directory of the child. Defaults to the application's working directory.
 		 */
-		private Path workingDirectory;
+		private @Nullable Path workingDirectory;
 
 		/**
 		 * Whether the child starts when the application is ready.
 		 */
-		private Boolean autostart;
+		private @Nullable Boolean autostart;
 
 		/**
 		 * Port the child listens on: it is STARTING until the port accepts connections, and a foreign holder of the
 		 * port fails its start.
 		 */
-		private Integer port;
+		private @Nullable Integer port;
 
 		/**
 		 * How long a child with a port may take to accept connections.
 		 */
-		private Duration startupTimeout;
+		private @Nullable Duration startupTimeout;
 
 		/**
 		 * When the child is restarted after it exits: 'always', 'on-failure' or 'never'.
 		 */
-		private RestartPolicy restart;
+		private @Nullable RestartPolicy restart;
 
 		private final Backoff backoff = new Backoff();
 
 		/**
 		 * How many restarts 'restart-window' allows before the child is FAILED.
 		 */
-		private Integer maxRestarts;
+		private @Nullable Integer maxRestarts;
 
 		/**
 		 * Window of the restart breaker.
 		 */
-		private Duration restartWindow;
+		private @Nullable Duration restartWindow;
 
 		/**
 		 * Uptime after which backoff and breaker are reset.
 		 */
-		private Duration stableAfter;
+		private @Nullable Duration stableAfter;
 
 		/**
 		 * Signal that asks the child to stop (TERM, INT, ... or a number).
 		 */
-		private String stopSignal;
+		private @Nullable String stopSignal;
 
 		/**
 		 * How long the child may take to exit after its stop signal before it and its group are killed.
 		 */
-		private Duration stopTimeout;
+		private @Nullable Duration stopTimeout;
 
 		private final Log log = new Log();
 
-		public ChildKind getKind() {
+		public @Nullable ChildKind getKind() {
 			return this.kind;
 		}
 
-		public void setKind(ChildKind kind) {
+		public void setKind(@Nullable ChildKind kind) {
 			this.kind = kind;
 		}
 
@@ -229,43 +232,43 @@ public class SupervisorProperties {
 			this.environment = environment;
 		}
 
-		public Path getWorkingDirectory() {
+		public @Nullable Path getWorkingDirectory() {
 			return this.workingDirectory;
 		}
 
-		public void setWorkingDirectory(Path workingDirectory) {
+		public void setWorkingDirectory(@Nullable Path workingDirectory) {
 			this.workingDirectory = workingDirectory;
 		}
 
-		public Boolean getAutostart() {
+		public @Nullable Boolean getAutostart() {
 			return this.autostart;
 		}
 
-		public void setAutostart(Boolean autostart) {
+		public void setAutostart(@Nullable Boolean autostart) {
 			this.autostart = autostart;
 		}
 
-		public Integer getPort() {
+		public @Nullable Integer getPort() {
 			return this.port;
 		}
 
-		public void setPort(Integer port) {
+		public void setPort(@Nullable Integer port) {
 			this.port = port;
 		}
 
-		public Duration getStartupTimeout() {
+		public @Nullable Duration getStartupTimeout() {
 			return this.startupTimeout;
 		}
 
-		public void setStartupTimeout(Duration startupTimeout) {
+		public void setStartupTimeout(@Nullable Duration startupTimeout) {
 			this.startupTimeout = startupTimeout;
 		}
 
-		public RestartPolicy getRestart() {
+		public @Nullable RestartPolicy getRestart() {
 			return this.restart;
 		}
 
-		public void setRestart(RestartPolicy restart) {
+		public void setRestart(@Nullable RestartPolicy restart) {
 			this.restart = restart;
 		}
 
@@ -273,43 +276,43 @@ public class SupervisorProperties {
 			return this.backoff;
 		}
 
-		public Integer getMaxRestarts() {
+		public @Nullable Integer getMaxRestarts() {
 			return this.maxRestarts;
 		}
 
-		public void setMaxRestarts(Integer maxRestarts) {
+		public void setMaxRestarts(@Nullable Integer maxRestarts) {
 			this.maxRestarts = maxRestarts;
 		}
 
-		public Duration getRestartWindow() {
+		public @Nullable Duration getRestartWindow() {
 			return this.restartWindow;
 		}
 
-		public void setRestartWindow(Duration restartWindow) {
+		public void setRestartWindow(@Nullable Duration restartWindow) {
 			this.restartWindow = restartWindow;
 		}
 
-		public Duration getStableAfter() {
+		public @Nullable Duration getStableAfter() {
 			return this.stableAfter;
 		}
 
-		public void setStableAfter(Duration stableAfter) {
+		public void setStableAfter(@Nullable Duration stableAfter) {
 			this.stableAfter = stableAfter;
 		}
 
-		public String getStopSignal() {
+		public @Nullable String getStopSignal() {
 			return this.stopSignal;
 		}
 
-		public void setStopSignal(String stopSignal) {
+		public void setStopSignal(@Nullable String stopSignal) {
 			this.stopSignal = stopSignal;
 		}
 
-		public Duration getStopTimeout() {
+		public @Nullable Duration getStopTimeout() {
 			return this.stopTimeout;
 		}
 
-		public void setStopTimeout(Duration stopTimeout) {
+		public void setStopTimeout(@Nullable Duration stopTimeout) {
 			this.stopTimeout = stopTimeout;
 		}
 
@@ -327,52 +330,52 @@ public class SupervisorProperties {
 		/**
 		 * Delay before the first restart.
 		 */
-		private Duration initial;
+		private @Nullable Duration initial;
 
 		/**
 		 * Longest delay between restarts.
 		 */
-		private Duration max;
+		private @Nullable Duration max;
 
 		/**
 		 * Factor applied to the delay after each restart.
 		 */
-		private Double multiplier;
+		private @Nullable Double multiplier;
 
 		/**
 		 * Random spread of each delay, as a fraction either way (0.2 = +/-20%).
 		 */
-		private Double jitter;
+		private @Nullable Double jitter;
 
-		public Duration getInitial() {
+		public @Nullable Duration getInitial() {
 			return this.initial;
 		}
 
-		public void setInitial(Duration initial) {
+		public void setInitial(@Nullable Duration initial) {
 			this.initial = initial;
 		}
 
-		public Duration getMax() {
+		public @Nullable Duration getMax() {
 			return this.max;
 		}
 
-		public void setMax(Duration max) {
+		public void setMax(@Nullable Duration max) {
 			this.max = max;
 		}
 
-		public Double getMultiplier() {
+		public @Nullable Double getMultiplier() {
 			return this.multiplier;
 		}
 
-		public void setMultiplier(Double multiplier) {
+		public void setMultiplier(@Nullable Double multiplier) {
 			this.multiplier = multiplier;
 		}
 
-		public Double getJitter() {
+		public @Nullable Double getJitter() {
 			return this.jitter;
 		}
 
-		public void setJitter(Double jitter) {
+		public void setJitter(@Nullable Double jitter) {
 			this.jitter = jitter;
 		}
 
@@ -386,13 +389,13 @@ public class SupervisorProperties {
 		/**
 		 * File the child's stdout and stderr are appended to. Defaults to <state-directory>/logs/<name>.log.
 		 */
-		private Path file;
+		private @Nullable Path file;
 
-		public Path getFile() {
+		public @Nullable Path getFile() {
 			return this.file;
 		}
 
-		public void setFile(Path file) {
+		public void setFile(@Nullable Path file) {
 			this.file = file;
 		}
 

@@ -1,6 +1,5 @@
 package dev.tether.supervisor.boot;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,6 +11,7 @@ import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -47,7 +47,9 @@ import static org.awaitility.Awaitility.await;
 @DirtiesContext
 class SupervisorApplicationTests {
 
-	private static final Path STATE = createStateDirectory();
+	// Why static: the state directory is a property of the context, which is built before any test instance.
+	@TempDir
+	static Path state;
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
@@ -64,18 +66,9 @@ class SupervisorApplicationTests {
 
 	@DynamicPropertySource
 	static void stateDirectory(DynamicPropertyRegistry registry) {
-		registry.add("supervisor.state-directory", STATE::toString);
+		registry.add("supervisor.state-directory", () -> state.toString());
 		registry.add("supervisor.installation-id",
 				() -> NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID());
-	}
-
-	private static Path createStateDirectory() {
-		try {
-			return Files.createTempDirectory("tether-app-test");
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 	private HttpResponse<String> get(String path) throws Exception {
@@ -187,7 +180,7 @@ class SupervisorApplicationTests {
 	@Test
 	void registryHoldsTheRunningChildren() {
 		await().atMost(Duration.ofSeconds(10)).until(() -> {
-			String registry = Files.readString(STATE.resolve("registry.json"));
+			String registry = Files.readString(state.resolve("registry.json"));
 			return registry.contains("\"name\" : \"greeter\"") && registry.contains("\"name\" : \"files\"");
 		});
 	}

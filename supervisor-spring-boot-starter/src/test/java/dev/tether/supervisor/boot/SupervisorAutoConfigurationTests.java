@@ -3,7 +3,9 @@ package dev.tether.supervisor.boot;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -16,6 +18,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
 
 import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.ChildSpec;
@@ -28,7 +31,6 @@ import dev.tether.supervisor.boot.actuate.SupervisorHealthContributor;
 import dev.tether.supervisor.boot.metrics.SupervisorMetrics;
 import dev.tether.supervisor.boot.metrics.SupervisorMetricsAutoConfiguration;
 import dev.tether.supervisor.identity.IdentityProbe;
-import dev.tether.supervisor.identity.ProcessSignaller;
 import dev.tether.supervisor.reaper.Reaper;
 import dev.tether.supervisor.reconcile.Reconciler;
 import dev.tether.supervisor.registry.ChildRegistry;
@@ -43,6 +45,9 @@ class SupervisorAutoConfigurationTests {
 	@TempDir
 	Path temp;
 
+	@TempDir
+	static Path userBeansTemp;
+
 	private ApplicationContextRunner runner() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(SupervisorAutoConfiguration.class,
@@ -56,12 +61,12 @@ class SupervisorAutoConfigurationTests {
 	void suppliesEveryBeanWhenEnabled() {
 		runner().run((context) -> {
 			assertThat(context).hasSingleBean(Supervisor.class)
-				.hasSingleBean(Spawner.class)
-				.hasSingleBean(IdentityProbe.class)
-				.hasSingleBean(Reaper.class)
 				.hasSingleBean(ChildRegistry.class)
-				.hasSingleBean(Reconciler.class)
 				.hasSingleBean(SupervisorLifecycle.class)
+				.doesNotHaveBean(Spawner.class)
+				.doesNotHaveBean(IdentityProbe.class)
+				.doesNotHaveBean(Reaper.class)
+				.doesNotHaveBean(Reconciler.class)
 				.hasSingleBean(ChildrenEndpoint.class)
 				.hasSingleBean(SupervisorHealthContributor.class)
 				.doesNotHaveBean(SupervisorMetrics.class);
@@ -73,10 +78,20 @@ class SupervisorAutoConfigurationTests {
 	void backsOffWhenDisabled() {
 		runner().withPropertyValues("supervisor.enabled=false").run((context) -> {
 			assertThat(context).doesNotHaveBean(Supervisor.class)
-				.doesNotHaveBean(Spawner.class)
+				.doesNotHaveBean(SupervisorLifecycle.class)
 				.doesNotHaveBean(ChildrenEndpoint.class)
 				.doesNotHaveBean(SupervisorHealthContributor.class);
 		});
+	}
+
+	@Test
+	void registersNoMetersWhenDisabled() {
+		runner().withPropertyValues("supervisor.enabled=false")
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(SupervisorMetrics.class);
+				assertThat(context.getBean(MeterRegistry.class).find("supervisor.children").gauges()).isEmpty();
+			});
 	}
 
 	@Test
@@ -104,13 +119,10 @@ class SupervisorAutoConfigurationTests {
 	}
 
 	@Test
-	void userBeansReplaceEachReplaceableBean() {
+	void userBeansReplaceTheRegistryAndTheSupervisor() {
 		runner().withUserConfiguration(UserBeans.class).run((context) -> {
-			assertThat(context.getBean(IdentityProbe.class)).isSameAs(UserBeans.PROBE);
-			assertThat(context.getBean(Spawner.class)).isSameAs(context.getBean("userSpawner"));
+			assertThat(context).hasSingleBean(ChildRegistry.class).hasSingleBean(Supervisor.class);
 			assertThat(context.getBean(ChildRegistry.class)).isSameAs(context.getBean("userRegistry"));
-			assertThat(context.getBean(Reconciler.class)).isSameAs(context.getBean("userReconciler"));
-			assertThat(context.getBean(Reaper.class)).isSameAs(context.getBean("userReaper"));
 			assertThat(context.getBean(Supervisor.class)).isSameAs(context.getBean("userSupervisor"));
 			assertThat(context.getBean(Supervisor.class).installationId()).isEqualTo("test-user");
 		});
@@ -204,6 +216,77 @@ class SupervisorAutoConfigurationTests {
 		assertFailureNames("supervisor.parent-death-signal", "supervisor.parent-death-signal=SOMETIMES");
 	}
 
+	@Test
+	void reasonIsReportedWholeWhenTheChildsNameContainsTheSetting() {
+		assertFailure("supervisor.children.port-api.port", Pattern.quote("must be between 1 and 65535 (was 70000)"),
+				Map.of("supervisor.children.port-api.command", "true", "supervisor.children.port-api.port", "70000"));
+	}
+
+	@Test
+	void durationsBeyondTheirBoundFailNamingTheProperty() {
+		for (String setting : List.of("stable-after", "startup-timeout", "stop-timeout", "restart-window",
+				"backoff.initial", "backoff.max")) {
+			assertFailure("supervisor.children.greeter." + setting, containing("at most 365 days"),
+					Map.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter." + setting,
+							"200000d"));
+		}
+	}
+
+	@Test
+	void inheritedValuesFailNamingTheDefaultsProperty() {
+		assertFailure("supervisor.defaults.stop-timeout", containing("at most 365 days"),
+				Map.of("supervisor.children.greeter.command", "true", "supervisor.defaults.stop-timeout", "400d"));
+		assertFailure("supervisor.defaults.stop-signal", containing("is not a signal"),
+				Map.of("supervisor.children.greeter.command", "true", "supervisor.defaults.stop-signal", "POLITELY"));
+	}
+
+	@Test
+	void reapIntervalOutsideItsBoundsFailsNamingTheProperty() {
+		for (String interval : List.of("500us", "9ms", "2h")) {
+			assertFailure("supervisor.reap-interval", containing("must be between 10ms and 1h"),
+					Map.of("supervisor.reap-interval", interval));
+		}
+	}
+
+	@Test
+	void unusableEnvironmentFailsNamingTheProperty() {
+		assertFailure("supervisor.children.greeter.environment.FOO=BAR", containing("contains '='"),
+				Map.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter.environment[FOO=BAR]",
+						"v"));
+		assertFailure("supervisor.children.greeter.environment.NUL\\0KEY", containing("contains NUL"),
+				Map.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter.environment[NUL\0KEY]",
+						"v"));
+		assertFailure("supervisor.children.greeter.environment.TOKEN", containing("containing NUL"),
+				Map.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter.environment.TOKEN",
+						"abc\0def"));
+		assertFailure("supervisor.children.greeter.environment.TETHER_INSTALLATION", containing("identity markers"),
+				Map.of("supervisor.children.greeter.command", "true",
+						"supervisor.children.greeter.environment.TETHER_INSTALLATION", "other"));
+		assertFailure("supervisor.defaults.environment.TETHER_SUBPROCESS", containing("identity markers"),
+				Map.of("supervisor.children.greeter.command", "true", "supervisor.defaults.environment.TETHER_SUBPROCESS",
+						"0"));
+	}
+
+	private static String containing(String fragment) {
+		return ".*" + Pattern.quote(fragment) + ".*";
+	}
+
+	/** Startup fails naming {@code property}, with a problem line that matches {@code problem} as a whole. */
+	private void assertFailure(String property, String problem, Map<String, Object> properties) {
+		runner().withInitializer((context) -> context.getEnvironment()
+			.getPropertySources()
+			.addFirst(new MapPropertySource("test", properties)))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = new InvalidSupervisorConfigurationFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis).as(() -> String.valueOf(context.getStartupFailure())).isNotNull();
+				assertThat(analysis.getDescription()).as(properties.toString())
+					.contains("Property: " + property + "\n")
+					.containsPattern("Problem: " + problem + "\n");
+			});
+	}
+
 	private void assertFailureNames(String property, String... properties) {
 		runner().withPropertyValues(properties).run((context) -> {
 			assertThat(context).hasFailed();
@@ -218,40 +301,20 @@ class SupervisorAutoConfigurationTests {
 	@Configuration(proxyBeanMethods = false)
 	static class UserBeans {
 
-		static final IdentityProbe PROBE = IdentityProbe.forPlatform();
-
-		@Bean
-		IdentityProbe userProbe() {
-			return PROBE;
-		}
-
-		@Bean
-		Reaper userReaper() {
-			return Reaper.shared();
-		}
-
 		@Bean(destroyMethod = "")
-		Spawner userSpawner() {
-			return new Spawner(15, Path.of(System.getProperty("java.io.tmpdir"), "tether-test-launcher"));
-		}
-
-		@Bean(destroyMethod = "")
-		ChildRegistry userRegistry() throws Exception {
-			return FileChildRegistry.open(java.nio.file.Files.createTempDirectory("tether-user-registry"));
-		}
-
-		@Bean
-		Reconciler userReconciler() {
-			return new Reconciler(new ProcessSignaller(PROBE));
+		ChildRegistry userRegistry() {
+			return FileChildRegistry.open(userBeansTemp.resolve("registry"));
 		}
 
 		@Bean(destroyMethod = "close")
-		Supervisor userSupervisor(Spawner spawner, ChildRegistry registry) throws Exception {
+		Supervisor userSupervisor(ChildRegistry registry) {
 			return Supervisor.builder()
 				.installationId("test-user")
-				.spawner(spawner)
+				.spawner(new Spawner(15, userBeansTemp.resolve("launcher")))
+				.probe(IdentityProbe.forPlatform())
+				.reaper(Reaper.shared())
 				.registry(registry)
-				.logDirectory(java.nio.file.Files.createTempDirectory("tether-user-logs"))
+				.logDirectory(userBeansTemp.resolve("logs"))
 				.build();
 		}
 

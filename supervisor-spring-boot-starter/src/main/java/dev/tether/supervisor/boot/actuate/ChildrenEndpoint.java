@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -39,7 +40,7 @@ public class ChildrenEndpoint {
 	}
 
 	@ReadOperation
-	public ChildDescriptor child(@Selector String name) {
+	public @Nullable ChildDescriptor child(@Selector String name) {
 		return this.supervisor.snapshot(name).map(ChildDescriptor::of).orElse(null);
 	}
 
@@ -50,7 +51,7 @@ public class ChildrenEndpoint {
 	 * @return the child after the action, or {@code null} when there is no such child
 	 */
 	@WriteOperation
-	public ChildDescriptor act(@Selector String name, String action) {
+	public @Nullable ChildDescriptor act(@Selector String name, @Nullable String action) {
 		if (this.supervisor.snapshot(name).isEmpty()) {
 			return null;
 		}
@@ -76,7 +77,7 @@ public class ChildrenEndpoint {
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record ChildrenDescriptor(String installationId, String parentDeathSignal, boolean identityVerification,
-			ReconciliationDescriptor reconciliation, List<ChildDescriptor> children) {
+			@Nullable ReconciliationDescriptor reconciliation, List<ChildDescriptor> children) {
 	}
 
 	/**
@@ -94,8 +95,9 @@ public class ChildrenEndpoint {
 	 * @param lastError why its last start or stop failed, or {@code null}
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record ChildDescriptor(String name, String kind, String state, Long pid, String startedAt,
-			long uptimeSeconds, int restarts, Integer port, ExitDescriptor lastExit, String lastError) {
+	public record ChildDescriptor(String name, String kind, String state, @Nullable Long pid,
+			@Nullable String startedAt, long uptimeSeconds, int restarts, @Nullable Integer port,
+			@Nullable ExitDescriptor lastExit, @Nullable String lastError) {
 
 		static ChildDescriptor of(ChildSnapshot child) {
 			return new ChildDescriptor(child.name(), child.kind().id(), child.state().name(), child.pid(),
@@ -113,9 +115,9 @@ public class ChildrenEndpoint {
 	 * @param at when (ISO-8601)
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record ExitDescriptor(Integer code, Integer signal, String at) {
+	public record ExitDescriptor(@Nullable Integer code, @Nullable Integer signal, String at) {
 
-		static ExitDescriptor of(ExitStatus exit) {
+		static @Nullable ExitDescriptor of(@Nullable ExitStatus exit) {
 			return (exit != null) ? new ExitDescriptor(exit.code(), exit.signal(), exit.at().toString()) : null;
 		}
 

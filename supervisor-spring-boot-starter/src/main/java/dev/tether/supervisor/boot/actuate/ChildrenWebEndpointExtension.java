@@ -1,5 +1,7 @@
 package dev.tether.supervisor.boot.actuate;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
@@ -20,7 +22,7 @@ public class ChildrenWebEndpointExtension {
 	}
 
 	@WriteOperation
-	public WebEndpointResponse<ChildDescriptor> act(@Selector String name, String action) {
+	public WebEndpointResponse<ChildDescriptor> act(@Selector String name, @Nullable String action) {
 		ChildDescriptor child = this.endpoint.act(name, action);
 		return (child != null) ? new WebEndpointResponse<>(child)
 				: new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);

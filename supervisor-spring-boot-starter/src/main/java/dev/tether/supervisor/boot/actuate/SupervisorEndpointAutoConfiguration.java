@@ -16,7 +16,7 @@ import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
 @AutoConfiguration(after = SupervisorAutoConfiguration.class)
 @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
 @ConditionalOnBean(Supervisor.class)
-public class SupervisorEndpointAutoConfiguration {
+public final class SupervisorEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean

@@ -16,7 +16,7 @@ import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
 @AutoConfiguration(after = SupervisorAutoConfiguration.class)
 @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthContributor")
 @ConditionalOnBean(Supervisor.class)
-public class SupervisorHealthAutoConfiguration {
+public final class SupervisorHealthAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "supervisorHealthContributor")

@@ -2,6 +2,9 @@ package dev.tether.supervisor.boot.actuate;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.stream.Stream;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
@@ -12,8 +15,6 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
-
-import java.util.stream.Stream;
 
 /**
  * The {@code supervisor} health: one component per child, {@code DOWN} when the child is {@code FAILED}.
@@ -27,7 +28,7 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 	}
 
 	@Override
-	public HealthContributor getContributor(String name) {
+	public @Nullable HealthContributor getContributor(String name) {
 		return this.supervisor.snapshot(name).map((child) -> indicator(name)).orElse(null);
 	}
 

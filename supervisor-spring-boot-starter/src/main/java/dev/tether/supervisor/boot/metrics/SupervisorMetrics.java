@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 
@@ -23,13 +24,13 @@ import dev.tether.supervisor.boot.SupervisorTickObserver;
  * {@code supervisor.child.restarts}, {@code supervisor.child.exits} (by outcome), {@code supervisor.spawn} and
  * {@code supervisor.reap.tick}.
  */
-public class SupervisorMetrics implements MeterBinder, SupervisorListener, SupervisorTickObserver {
+public final class SupervisorMetrics implements MeterBinder, SupervisorListener, SupervisorTickObserver {
 
 	private final ObjectProvider<Supervisor> supervisor;
 
 	private final Map<String, Integer> restartsSeen = new ConcurrentHashMap<>();
 
-	private volatile MeterRegistry registry;
+	private volatile @Nullable MeterRegistry registry;
 
 	public SupervisorMetrics(ObjectProvider<Supervisor> supervisor) {
 		this.supervisor = supervisor;
@@ -58,15 +59,16 @@ public class SupervisorMetrics implements MeterBinder, SupervisorListener, Super
 			return;
 		}
 		Tags child = Tags.of("child", event.child().name(), "kind", event.child().kind().id());
+		int restarts = event.child().restarts();
+		Integer seen = this.restartsSeen.put(event.child().name(), restarts);
+		// Why only growth since the last event: the first event of a child adopted from an earlier run already
+		// carries that run's restarts, which that run counted.
+		if (seen != null && restarts > seen) {
+			meters.counter("supervisor.child.restarts", child).increment(restarts - seen);
+		}
 		switch (event.type()) {
 			case STARTED -> {
 				meters.counter("supervisor.child.starts", child).increment();
-				int seen = this.restartsSeen.getOrDefault(event.child().name(), 0);
-				int now = event.child().restarts();
-				if (now > seen) {
-					meters.counter("supervisor.child.restarts", child).increment(now - seen);
-				}
-				this.restartsSeen.put(event.child().name(), now);
 				spawn(meters, "success", event.spawnDuration());
 			}
 			case EXITED, STOPPED -> {
@@ -84,7 +86,7 @@ public class SupervisorMetrics implements MeterBinder, SupervisorListener, Super
 		}
 	}
 
-	private static void spawn(MeterRegistry meters, String outcome, Duration duration) {
+	private static void spawn(MeterRegistry meters, String outcome, @Nullable Duration duration) {
 		if (duration != null) {
 			Timer.builder("supervisor.spawn").tag("outcome", outcome).register(meters).record(duration);
 		}

@@ -10,14 +10,16 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
 
 /**
  * The supervisor's Micrometer meters, when a {@link MeterRegistry} exists.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
+@AutoConfiguration(after = SupervisorAutoConfiguration.class,
+		afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
 @ConditionalOnClass(MeterRegistry.class)
-@ConditionalOnBean(MeterRegistry.class)
-public class SupervisorMetricsAutoConfiguration {
+@ConditionalOnBean({ MeterRegistry.class, Supervisor.class })
+public final class SupervisorMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
