@@ -40,7 +40,9 @@ final class EventOutbox {
 					try {
 						listener.onEvent(event);
 					}
-					catch (RuntimeException ex) {
+					catch (Throwable ex) {
+						// Why every Throwable: this runs on the reaper's and the tick's threads, which must outlive
+						// any listener's failure.
 						logger.warn("Listener failed on {} of '{}'", event.type(), event.child().name(), ex);
 					}
 				}

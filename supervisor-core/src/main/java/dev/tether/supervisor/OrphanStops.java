@@ -1,6 +1,5 @@
 package dev.tether.supervisor;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -41,6 +40,9 @@ final class OrphanStops {
 
 	private final Function<String, @Nullable ChildSpec> specs;
 
+	// Why: a name no longer configured is stopped with the defaults of every child, which the builder holds.
+	private static final ChildSpec DEFAULTS = ChildSpec.builder("defaults", List.of("true")).build();
+
 	private final Set<Long> exitedGroups = new HashSet<>();
 
 	/**
@@ -60,10 +62,10 @@ final class OrphanStops {
 	 * the defaults for a name that is no longer configured.
 	 */
 	StopLadder.Request stopRequest(ExpectedIdentity identity) {
-		ChildSpec spec = this.specs.apply(identity.name());
-		VerifiedProcess target = new VerifiedProcess(identity, this.signaller);
-		return (spec != null) ? new StopLadder.Request(target, spec.stopSignal(), spec.stopTimeout())
-				: new StopLadder.Request(target, Posix.SIGTERM, Duration.ofSeconds(10));
+		ChildSpec configured = this.specs.apply(identity.name());
+		ChildSpec spec = (configured != null) ? configured : DEFAULTS;
+		return new StopLadder.Request(new VerifiedProcess(identity, this.signaller), spec.stopSignal(),
+				spec.stopTimeout());
 	}
 
 	/** The leader of this group exited: members left in it are ended at the next sweep. */

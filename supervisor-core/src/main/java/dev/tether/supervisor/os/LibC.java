@@ -7,8 +7,10 @@ import jnr.ffi.annotations.SaveError;
 import jnr.ffi.byref.IntByReference;
 
 /**
- * The glibc functions Tether binds directly. Public only because jnr-ffi generates its implementation; use
- * {@link Posix}.
+ * The glibc functions Tether binds directly with jnr-ffi, because jnr-posix lacks them or loses what they say:
+ * {@code posix_spawnp} and its file actions (jnr-posix's wrapper drops the errno and cannot close descriptors),
+ * the pidfd system calls and epoll. {@code kill}, {@code waitpid} and {@code strerror} come from jnr-posix. Public
+ * only because jnr-ffi generates its implementation; use {@link Posix}.
  */
 public interface LibC {
 
@@ -46,12 +48,6 @@ public interface LibC {
 	int sigdelset(Pointer signals, int signal);
 
 	@SaveError
-	int waitpid(int pid, @Out IntByReference status, int options);
-
-	@SaveError
-	int kill(int pid, int signal);
-
-	@SaveError
 	long syscall(long number, long arg1, long arg2, long arg3, long arg4);
 
 	int close(int fd);
@@ -65,6 +61,5 @@ public interface LibC {
 	@SaveError
 	int epoll_wait(int epfd, Pointer events, int maxEvents, int timeoutMillis);
 
-	String strerror(int errno);
 
 }

@@ -12,10 +12,14 @@ import jnr.ffi.LibraryLoader;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
-import jnr.ffi.byref.IntByReference;
+import jnr.posix.POSIX;
+import jnr.posix.POSIXFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The native calls Tether makes, with their errors turned into values. Linux only; check {@link #isAvailable()}.
+ * The native calls Tether makes, with their errors turned into values: {@code kill}, {@code waitpid} and
+ * {@code strerror} through jnr-posix, the rest through Tether's own jnr-ffi binding ({@link LibC}). Linux only; check
+ * {@link #isAvailable()}.
  */
 public final class Posix {
 
@@ -46,25 +50,28 @@ public final class Posix {
 
 	private final LibC libc;
 
+	private final POSIX posix;
+
 	private final Runtime runtime;
 
 	private final boolean pidfdAvailable;
 
-	private Posix(LibC libc) {
+	private Posix(@Nullable LibC libc, @Nullable POSIX posix) {
 		this.libc = libc;
+		this.posix = posix;
 		this.runtime = (libc != null) ? Runtime.getRuntime(libc) : null;
 		this.pidfdAvailable = (libc != null) && probePidfd();
 	}
 
 	private static Posix load() {
 		if (!isLinux()) {
-			return new Posix(null);
+			return new Posix(null, null);
 		}
 		try {
-			return new Posix(LibraryLoader.create(LibC.class).load("c"));
+			return new Posix(LibraryLoader.create(LibC.class).load("c"), POSIXFactory.getNativePOSIX());
 		}
 		catch (LinkageError | RuntimeException ex) {
-			return new Posix(null);
+			return new Posix(null, null);
 		}
 	}
 
@@ -98,7 +105,7 @@ public final class Posix {
 
 	/** The message of an errno value. */
 	public String describe(int errno) {
-		return this.libc.strerror(errno) + " (" + Errno.valueOf(errno).name() + ")";
+		return this.posix.strerror(errno) + " (" + Errno.valueOf(errno).name() + ")";
 	}
 
 	int lastErrno() {
@@ -110,16 +117,16 @@ public final class Posix {
 	 * would steal the exits of every other {@link Process} in the JVM.
 	 */
 	public WaitResult waitpid(long pid) {
-		IntByReference status = new IntByReference();
+		int[] status = new int[1];
 		while (true) {
-			int result = this.libc.waitpid(Math.toIntExact(pid), status, WNOHANG);
+			long result = this.posix.waitpid(pid, status, WNOHANG);
 			if (result == pid) {
-				return new WaitResult(WaitResult.Kind.EXITED, status.intValue());
+				return new WaitResult(WaitResult.Kind.EXITED, status[0]);
 			}
 			if (result == 0) {
 				return WaitResult.RUNNING;
 			}
-			if (lastErrno() != Errno.EINTR.intValue()) {
+			if (this.posix.errno() != Errno.EINTR.intValue()) {
 				return WaitResult.NOT_A_CHILD;
 			}
 		}
@@ -127,7 +134,7 @@ public final class Posix {
 
 	/** {@code kill(pid, signal)}; a negative pid names a process group. Returns 0 or the errno. */
 	public int kill(long pid, int signal) {
-		return (this.libc.kill(Math.toIntExact(pid), signal) == 0) ? 0 : lastErrno();
+		return (this.posix.kill(Math.toIntExact(pid), signal) == 0) ? 0 : this.posix.errno();
 	}
 
 	/** Opens a pidfd for the pid, or returns -1 with the errno lost. */

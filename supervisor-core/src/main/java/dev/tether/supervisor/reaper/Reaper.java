@@ -151,7 +151,8 @@ public final class Reaper {
 			try {
 				delivery.listener.onExit(delivery.pid, delivery.status);
 			}
-			catch (RuntimeException ex) {
+			catch (Throwable ex) {
+				// Why every Throwable: the reaper's thread must outlive any owner's failure, or exits go unseen.
 				logger.warn("Exit listener for pid {} failed", delivery.pid, ex);
 			}
 		}

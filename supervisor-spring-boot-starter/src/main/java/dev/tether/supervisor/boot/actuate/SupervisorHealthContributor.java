@@ -17,9 +17,14 @@ import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
 
 /**
- * The {@code supervisor} health: one component per child, {@code DOWN} when the child is {@code FAILED}.
+ * The {@code supervisor} health: one component per child, {@code DOWN} when the child is {@code FAILED}, and
+ * {@value #REGISTRY}, whose details say why the registry cannot be saved while that lasts (a full disk: supervision
+ * carries on, so it stays {@code UP}).
  */
 public class SupervisorHealthContributor implements CompositeHealthContributor {
+
+	/** The registry's component: a name no child can have (child names start with a letter or digit). */
+	public static final String REGISTRY = "_registry";
 
 	private final Supervisor supervisor;
 
@@ -29,6 +34,9 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 
 	@Override
 	public @Nullable HealthContributor getContributor(String name) {
+		if (REGISTRY.equals(name)) {
+			return registryIndicator();
+		}
 		return this.supervisor.snapshot(name).map((child) -> indicator(name)).orElse(null);
 	}
 
@@ -36,11 +44,18 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 	public Stream<HealthContributors.Entry> stream() {
 		Map<String, HealthContributor> contributors = new LinkedHashMap<>();
 		this.supervisor.snapshots().forEach((child) -> contributors.put(child.name(), indicator(child.name())));
+		contributors.put(REGISTRY, registryIndicator());
 		return contributors.entrySet().stream().map((entry) -> new HealthContributors.Entry(entry.getKey(), entry.getValue()));
 	}
 
 	private HealthIndicator indicator(String name) {
 		return () -> this.supervisor.snapshot(name).map(SupervisorHealthContributor::health).orElseGet(() -> Health.unknown().build());
+	}
+
+	private HealthIndicator registryIndicator() {
+		return () -> this.supervisor.registryProblem()
+			.map((problem) -> Health.up().withDetail("problem", problem).build())
+			.orElseGet(() -> Health.up().build());
 	}
 
 	static Health health(ChildSnapshot child) {

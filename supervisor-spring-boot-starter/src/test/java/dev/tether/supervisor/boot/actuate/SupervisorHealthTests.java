@@ -1,0 +1,128 @@
+package dev.tether.supervisor.boot.actuate;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.StopOutcome;
+import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
+import dev.tether.supervisor.registry.ChildRegistry;
+import dev.tether.supervisor.registry.FileChildRegistry;
+import dev.tether.supervisor.registry.RegistryRow;
+import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The {@code supervisor} health answers at once whatever the children are doing, and says when the registry cannot
+ * be saved.
+ */
+class SupervisorHealthTests {
+
+	@TempDir
+	Path temp;
+
+	private ApplicationContextRunner runner() {
+		return new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(SupervisorAutoConfiguration.class, SupervisorHealthAutoConfiguration.class))
+			.withPropertyValues("supervisor.state-directory=" + this.temp,
+					"supervisor.installation-id=" + NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID());
+	}
+
+	@Test
+	void healthAnswersAtOnceWhileAStopLadderWaitsOnAChildThatIgnoresTerm() {
+		runner().withPropertyValues("supervisor.children.stubborn.command=sh,-c,trap '' TERM; while :; do sleep 1; done",
+				"supervisor.children.stubborn.stop-timeout=4s")
+			.run((context) -> {
+				Supervisor supervisor = context.getBean(Supervisor.class);
+				SupervisorHealthContributor health = context.getBean(SupervisorHealthContributor.class);
+				supervisor.start("stubborn");
+				CompletableFuture<StopOutcome> stop = CompletableFuture.supplyAsync(() -> supervisor.stop("stubborn"));
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> supervisor.snapshot("stubborn").orElseThrow().state() == ChildState.STOPPING);
+				long[] nanos = new long[100];
+				for (int i = 0; i < nanos.length; i++) {
+					long started = System.nanoTime();
+					Health child = ((HealthIndicator) health.getContributor("stubborn")).health(true);
+					nanos[i] = System.nanoTime() - started;
+					assertThat(child.getDetails()).containsEntry("state", "STOPPING");
+					Thread.sleep(5);
+				}
+				Arrays.sort(nanos);
+				assertThat(Duration.ofNanos(nanos[95])).isLessThan(Duration.ofMillis(50));
+				assertThat(stop.get()).isEqualTo(StopOutcome.KILLED);
+			});
+	}
+
+	@Test
+	void registryThatCannotBeSavedIsShownInTheDetailsAndKeepsTheHealthUp() {
+		FailingRegistry registry = new FailingRegistry(FileChildRegistry.open(this.temp.resolve("registry")));
+		runner().withBean(ChildRegistry.class, () -> registry)
+			.withPropertyValues("supervisor.children.worker.command=sleep,600")
+			.run((context) -> {
+				Supervisor supervisor = context.getBean(Supervisor.class);
+				SupervisorHealthContributor health = context.getBean(SupervisorHealthContributor.class);
+				HealthIndicator indicator = (HealthIndicator) health.getContributor(SupervisorHealthContributor.REGISTRY);
+				assertThat(indicator.health(true).getDetails()).isEmpty();
+				supervisor.start("worker");
+				Health failing = indicator.health(true);
+				assertThat(failing.getStatus().getCode()).isEqualTo("UP");
+				assertThat(failing.getDetails()).containsEntry("problem", "No space left on device");
+				registry.failing = false;
+				supervisor.tick();
+				assertThat(indicator.health(true).getDetails()).isEmpty();
+				supervisor.stop("worker");
+			});
+	}
+
+	/** A real registry whose saves fail until told otherwise, as on a full disk. */
+	private static final class FailingRegistry implements ChildRegistry {
+
+		private final ChildRegistry delegate;
+
+		volatile boolean failing = true;
+
+		FailingRegistry(ChildRegistry delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public List<RegistryRow> load() {
+			return this.delegate.load();
+		}
+
+		@Override
+		public void save(List<RegistryRow> rows) {
+			if (this.failing) {
+				throw new IllegalStateException("No space left on device");
+			}
+			this.delegate.save(rows);
+		}
+
+		@Override
+		public void close() {
+			this.delegate.close();
+		}
+
+	}
+
+}
