@@ -1,5 +1,7 @@
 package dev.tether.supervisor.identity;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.tether.supervisor.ChildKind;
 
 /**
@@ -13,11 +15,11 @@ import dev.tether.supervisor.ChildKind;
  * recorded
  * @param bootId the boot id when it was recorded, or {@code null}
  */
-public record ExpectedIdentity(long pid, String installationId, ChildKind kind, String name, Long startTime,
-		String bootId) {
+public record ExpectedIdentity(long pid, String installationId, ChildKind kind, String name,
+		@Nullable Long startTime, @Nullable String bootId) {
 
 	/** The same identity with the start time and boot id observed now. */
-	public ExpectedIdentity withStart(Long startTime, String bootId) {
+	public ExpectedIdentity withStart(@Nullable Long startTime, @Nullable String bootId) {
 		return new ExpectedIdentity(this.pid, this.installationId, this.kind, this.name, startTime, bootId);
 	}
 
