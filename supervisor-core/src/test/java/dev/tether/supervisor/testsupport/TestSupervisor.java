@@ -2,7 +2,6 @@ package dev.tether.supervisor.testsupport;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -33,7 +32,7 @@ public final class TestSupervisor implements AutoCloseable {
 	private final Path stateDirectory;
 
 	public TestSupervisor(Path stateDirectory, List<ChildSpec> children) {
-		this(stateDirectory, NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID(), OrphanPolicy.STOP,
+		this(stateDirectory, TestRun.installationId("supervisor"), OrphanPolicy.STOP,
 				children, (builder) -> {
 				});
 	}
