@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -24,7 +26,8 @@ import dev.tether.supervisor.testsupport.SecondJvm;
 
 /**
  * The packaged sample app ({@code java -jar}) as a real process, with a configuration of the scenario's own. It
- * binds a port the kernel picks ({@code server.port=0}) and reports it in a port file; nothing guesses a free port.
+ * binds a port the kernel picks ({@code server.port=0}) and the port is read from the web server's start line in its
+ * log; nothing guesses a free port.
  */
 final class SampleAppProcess implements AutoCloseable {
 
@@ -32,40 +35,48 @@ final class SampleAppProcess implements AutoCloseable {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
-	// Why this listener: Spring Boot's own writer of the port the web server bound, to the file named by PORTFILE.
-	private static final String PORT_FILE_WRITER = "org.springframework.boot.web.server.context.WebServerPortFileWriter";
+	private static final Pattern STARTED_ON_PORT = Pattern.compile("started on port (\\d+)");
 
 	private final SecondJvm jvm;
 
 	private final Path log;
 
-	private final Path portFile;
+	/** Where this start's output begins in the (appended) log. */
+	private final long logStart;
 
 	private int port = -1;
 
-	private SampleAppProcess(SecondJvm jvm, Path log, Path portFile) {
+	private SampleAppProcess(SecondJvm jvm, Path log, long logStart) {
 		this.jvm = jvm;
 		this.log = log;
-		this.portFile = portFile;
+		this.logStart = logStart;
 	}
 
 	/** Starts the app with {@code config} as its only configuration file; returns at once. */
 	static SampleAppProcess start(Path config, Path log) throws IOException {
-		Path portFile = log.resolveSibling(log.getFileName() + ".port");
-		Files.deleteIfExists(portFile);
+		long logStart = Files.exists(log) ? Files.size(log) : 0;
 		List<String> command = JavaCommand.of("-jar", System.getProperty("sample.jar"),
-				"--spring.config.location=file:" + config, "--server.port=0",
-				"--context.listener.classes=" + PORT_FILE_WRITER);
+				"--spring.config.location=file:" + config, "--server.port=0");
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-		builder.environment().put("PORTFILE", portFile.toString());
-		return new SampleAppProcess(SecondJvm.start(builder), log, portFile);
+		return new SampleAppProcess(SecondJvm.start(builder), log, logStart);
 	}
 
 	/** Starts the app and waits until its endpoint answers and its startup reconciliation has run. */
 	static SampleAppProcess started(Path config, Path log) throws IOException {
 		SampleAppProcess app = start(config, log);
-		app.awaitReady();
+		try {
+			app.awaitReady();
+		}
+		catch (RuntimeException | Error ex) {
+			try {
+				app.close();
+			}
+			catch (InterruptedException interrupted) {
+				Thread.currentThread().interrupt();
+			}
+			throw ex;
+		}
 		return app;
 	}
 
@@ -79,7 +90,7 @@ final class SampleAppProcess implements AutoCloseable {
 
 	/** Whether the endpoint answers and the startup reconciliation (run when the app is ready) has happened. */
 	private boolean reconciled() {
-		if (!Files.exists(this.portFile)) {
+		if (reportedPort() < 0) {
 			return false;
 		}
 		try {
@@ -93,12 +104,18 @@ final class SampleAppProcess implements AutoCloseable {
 
 	private int port() {
 		if (this.port < 0) {
-			String written = Awaitility.await("port file " + this.portFile)
+			this.port = Awaitility.await("the web server's port in " + this.log)
 				.atMost(Duration.ofSeconds(90))
-				.until(() -> LiveProcesses.readIfPresent(this.portFile).trim(), (text) -> !text.isEmpty());
-			this.port = Integer.parseInt(written);
+				.until(this::reportedPort, (port) -> port > 0);
 		}
 		return this.port;
+	}
+
+	/** The port of this start's web server, from its start line in the log, or -1 before it has started. */
+	private int reportedPort() {
+		String output = output();
+		Matcher matcher = STARTED_ON_PORT.matcher(output.substring((int) Math.min(this.logStart, output.length())));
+		return matcher.find() ? Integer.parseInt(matcher.group(1)) : -1;
 	}
 
 	long pid() {
