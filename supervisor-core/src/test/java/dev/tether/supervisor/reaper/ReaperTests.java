@@ -22,6 +22,7 @@ import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.RestartPolicy;
 import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.testsupport.ChildSpecs;
 import dev.tether.supervisor.testsupport.TestSpawns;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
@@ -36,12 +37,7 @@ class ReaperTests {
 
 	@Test
 	void plainProcessBuilderExitCodesAreNeverStolen() throws Exception {
-		ChildSpec churn = ChildSpec.builder("churn", List.of("sh", "-c", "exit 1"))
-			.restart(RestartPolicy.ALWAYS)
-			.backoff(new ChildSpec.Backoff(Duration.ofMillis(5), Duration.ofMillis(20), 2.0, 0.0))
-			.maxRestarts(100000)
-			.restartWindow(Duration.ofDays(1))
-			.build();
+		ChildSpec churn = ChildSpecs.restartedForever("churn", List.of("sh", "-c", "exit 1"), Duration.ofMillis(5));
 		try (TestSupervisor test = new TestSupervisor(this.temp, List.of(churn))) {
 			test.supervisor().start("churn");
 			List<Process> processes = new ArrayList<>();

@@ -10,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 
 import dev.tether.supervisor.ChildEvent;
 import dev.tether.supervisor.ChildSpec;
-import dev.tether.supervisor.RestartPolicy;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.spawn.Spawner;
@@ -29,12 +28,8 @@ public final class SupervisorJvm {
 
 	public static void main(String[] args) throws Exception {
 		Path state = Path.of(args[1]);
-		ChildSpec looping = ChildSpec.builder("looping", List.of("sh", "-c", "sleep 0.2; exit 1"))
-			.restart(RestartPolicy.ALWAYS)
-			.backoff(new ChildSpec.Backoff(Duration.ofMillis(20), Duration.ofMillis(20), 1.0, 0.0))
-			.maxRestarts(100000)
-			.restartWindow(Duration.ofDays(1))
-			.build();
+		ChildSpec looping = ChildSpecs.restartedForever("looping", List.of("sh", "-c", "sleep 0.2; exit 1"),
+				Duration.ofMillis(20));
 		Supervisor supervisor = Supervisor.builder()
 			.installationId(args[0])
 			.spawner(new Spawner(15, state.resolve("launcher")))
