@@ -59,17 +59,29 @@ class SpawnerTests {
 	}
 
 	@Test
-	void childLeadsItsOwnSessionAndGroupAndHoldsOnlyStandardDescriptors() throws Exception {
-		long pid = this.spawns.spawn("alone", "sleep", "600").pid();
-		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
+	void childIsAChildOfTheJvmLeadingItsOwnSessionAndGroup() throws Exception {
+		long pid = spawnSleeping("alone");
 		ProcStat stat = LiveProcesses.stat(pid).orElseThrow();
 		assertThat(stat.pgrp()).isEqualTo(pid);
 		assertThat(stat.session()).isEqualTo(pid);
 		assertThat(stat.ppid()).isEqualTo(ProcessHandle.current().pid());
+	}
+
+	@Test
+	void childHoldsOnlyStdinFromDevNullAndStdoutAndStderrToItsLog() throws Exception {
+		long pid = spawnSleeping("alone");
 		assertThat(LiveProcesses.descriptors(pid)).containsExactly(0, 1, 2);
-		assertThat(Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "fd", "0"))).isEqualTo(Path.of("/dev/null"));
-		assertThat(Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "fd", "1")))
-			.isEqualTo(this.temp.resolve("alone.log").toRealPath());
+		Path fds = Path.of("/proc", Long.toString(pid), "fd");
+		Path log = this.temp.resolve("alone.log").toRealPath();
+		assertThat(Files.readSymbolicLink(fds.resolve("0"))).isEqualTo(Path.of("/dev/null"));
+		assertThat(Files.readSymbolicLink(fds.resolve("1"))).isEqualTo(log);
+		assertThat(Files.readSymbolicLink(fds.resolve("2"))).isEqualTo(log);
+	}
+
+	private long spawnSleeping(String name) throws SpawnException {
+		long pid = this.spawns.spawn(name, "sleep", "600").pid();
+		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
+		return pid;
 	}
 
 	@Test
@@ -118,8 +130,7 @@ class SpawnerTests {
 	void aFailedSpawnLeavesTheSpawnerWorking() throws Exception {
 		assertThatExceptionOfType(SpawnException.class)
 			.isThrownBy(() -> this.spawns.spawn("missing", "no-such-binary-" + UUID.randomUUID()));
-		long pid = this.spawns.spawn("after", "sleep", "600").pid();
-		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
+		assertThat(spawnSleeping("after")).isPositive();
 	}
 
 	@Test
