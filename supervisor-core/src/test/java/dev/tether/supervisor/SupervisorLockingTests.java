@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,7 +22,7 @@ import dev.tether.supervisor.ports.PortGuard;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.testsupport.Listen;
 import dev.tether.supervisor.testsupport.LiveProcesses;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,7 +40,7 @@ class SupervisorLockingTests {
 	@TempDir
 	Path temp;
 
-	private final String installation = NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID();
+	private final String installation = TestRun.installationId("locking");
 
 	private Process orphan;
 
@@ -75,7 +74,7 @@ class SupervisorLockingTests {
 	@Test
 	void snapshotsAnswerAtOnceWhileTheTickReclaimsAPortFromAnOrphanThatIgnoresTerm() throws Exception {
 		ManualClock clock = new ManualClock();
-		int port = Listen.freePort();
+		int port = Listen.unusedPort();
 		ChildSpec spec = ChildSpec.builder("server", Listen.command(port))
 			.kind(ChildKind.MCP)
 			.port(port)

@@ -3,7 +3,6 @@ package dev.tether.supervisor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -13,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
 import dev.tether.supervisor.testsupport.LiveProcesses;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,7 +25,7 @@ class SupervisorTests {
 	Path temp;
 
 	private static String installation() {
-		return NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID();
+		return TestRun.installationId("supervisor");
 	}
 
 	private static ChildSpec.Builder child(String name, String... command) {

@@ -36,6 +36,8 @@ public final class FileChildRegistry implements ChildRegistry {
 
 	private static final String LOCK = "registry.lock";
 
+	private static final String TEMPORARY = FILE + ".tmp";
+
 	private final Path directory;
 
 	private final Path file;
@@ -93,11 +95,23 @@ public final class FileChildRegistry implements ChildRegistry {
 			channel.truncate(0);
 			channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
 			channel.force(true);
+			removeStaleTemporary(directory);
 			return new FileChildRegistry(directory, channel, lock);
 		}
 		catch (IOException ex) {
 			closeQuietly(channel);
 			throw new IllegalStateException("cannot lock " + directory.resolve(LOCK) + ": " + describe(ex), ex);
+		}
+	}
+
+	/**
+	 * Why: a supervisor killed in the middle of a save leaves its half-written temporary file; the registry itself is
+	 * whole (the rename never happened), and the next save must not trip over the leftover.
+	 */
+	private static void removeStaleTemporary(Path directory) throws IOException {
+		Path temporary = directory.resolve(TEMPORARY);
+		if (Files.deleteIfExists(temporary)) {
+			logger.warn("Removed {}, left by a save that was interrupted; {} is intact", temporary, directory.resolve(FILE));
 		}
 	}
 
@@ -167,7 +181,7 @@ public final class FileChildRegistry implements ChildRegistry {
 
 	@Override
 	public synchronized void save(List<RegistryRow> rows) {
-		Path temporary = this.directory.resolve(FILE + ".tmp");
+		Path temporary = this.directory.resolve(TEMPORARY);
 		try {
 			byte[] content = JSON.writerWithDefaultPrettyPrinter()
 				.writeValueAsBytes(new RegistryFile(VERSION, List.copyOf(rows)));

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
+import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -23,9 +23,11 @@ import dev.tether.supervisor.StopOutcome;
 import dev.tether.supervisor.identity.IdentityProbe;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
+import dev.tether.supervisor.ChildMarkers;
+import dev.tether.supervisor.testsupport.Canary;
 import dev.tether.supervisor.testsupport.LiveProcesses;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
 import dev.tether.supervisor.testsupport.Orphans;
+import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,7 +39,7 @@ class ReconciliationTests {
 	@TempDir
 	Path temp;
 
-	private final String installation = NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID();
+	private final String installation = TestRun.installationId("reconcile");
 
 	private final Orphans orphans = new Orphans();
 
@@ -67,16 +69,18 @@ class ReconciliationTests {
 
 	@Test
 	void rowWhosePidNamesAnUnrelatedProcessIsDroppedWithoutASignal() throws Exception {
-		long unrelated = this.orphans.unmarked();
-		writeRows(row("worker", unrelated));
-		try (TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
-			ReconciliationReport report = test.supervisor().reconcile();
-			assertThat(report.notOurs()).isEqualTo(1);
-			assertThat(report.stopped()).isZero();
-			assertThat(LiveProcesses.isAlive(unrelated)).isTrue();
-		}
-		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
-			assertThat(registry.load()).isEmpty();
+		try (Canary unrelated = Canary.orphan(this.temp.resolve("canary"), Map.of())) {
+			writeRows(row("worker", unrelated.pid()));
+			try (TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
+				ReconciliationReport report = test.supervisor().reconcile();
+				assertThat(report.notOurs()).isEqualTo(1);
+				assertThat(report.stopped()).isZero();
+				unrelated.assertUntouched();
+			}
+			try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+				assertThat(registry.load()).isEmpty();
+			}
+			unrelated.assertUntouched();
 		}
 	}
 
@@ -90,7 +94,7 @@ class ReconciliationTests {
 			ReconciliationReport report = test.supervisor().reconcile();
 			assertThat(report.ours()).isEqualTo(1);
 			assertThat(report.stopped()).isEqualTo(1);
-			assertThat(LiveProcesses.isAlive(orphan)).isFalse();
+			await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(orphan));
 			assertThat(test.supervisor().lastReconciliation()).contains(report);
 		}
 	}
@@ -98,24 +102,26 @@ class ReconciliationTests {
 	@Test
 	void markedOrphansWithoutARowAreFoundAndStopped() throws Exception {
 		long orphan = this.orphans.marked(this.installation, ChildKind.MCP, "files");
-		long grandchild = this.orphans.markedGrandchild(this.installation, "worker");
+		long groupMember = this.orphans.markedGroupMember(this.installation, "worker");
 		try (TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
 			ReconciliationReport report = test.supervisor().reconcile();
 			assertThat(report.ours()).isEqualTo(2);
 			assertThat(report.stopped()).isEqualTo(2);
-			assertThat(LiveProcesses.isAlive(orphan)).isFalse();
-			assertThat(LiveProcesses.isAlive(grandchild)).isFalse();
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> !LiveProcesses.isAlive(orphan) && !LiveProcesses.isAlive(groupMember));
 		}
 	}
 
 	@Test
 	void markedProcessOfAnotherInstallationIsUntouched() throws Exception {
-		long other = this.orphans.marked(this.installation + "-other", ChildKind.AGENT, "worker");
-		try (TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
+		Map<String, String> markers = ChildMarkers.stamp(Map.of(), Map.of(), this.installation + "-other", ChildKind.AGENT,
+				"worker");
+		try (Canary other = Canary.orphan(this.temp.resolve("canary"), markers);
+				TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
 			ReconciliationReport report = test.supervisor().reconcile();
 			assertThat(report.ours()).isZero();
 			assertThat(report.stopped()).isZero();
-			assertThat(LiveProcesses.isAlive(other)).isTrue();
+			other.assertUntouched();
 		}
 	}
 
@@ -127,7 +133,12 @@ class ReconciliationTests {
 				this.probe.bootId().orElseThrow(), "RUNNING", Instant.now(), 0, null));
 		try (TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
 			ReconciliationReport report = test.supervisor().reconcile();
-			assertThat(report.gone() + report.notOurs()).isEqualTo(1);
+			assertThat(report.gone()).isEqualTo(1);
+			assertThat(report.notOurs()).isZero();
+			assertThat(report.stopped()).isZero();
+		}
+		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+			assertThat(registry.load()).isEmpty();
 		}
 	}
 
@@ -144,7 +155,7 @@ class ReconciliationTests {
 			assertThat(adopted.pid()).isEqualTo(orphan);
 			assertThat(adopted.adopted()).isTrue();
 			assertThat(test.supervisor().stop("worker")).isEqualTo(StopOutcome.EXITED);
-			assertThat(LiveProcesses.isAlive(orphan)).isFalse();
+			await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(orphan));
 			assertThat(test.supervisor().snapshot("worker").orElseThrow().lastExit().outcome()).isEqualTo("unknown");
 		}
 	}
@@ -158,7 +169,7 @@ class ReconciliationTests {
 			.build())) {
 			test.supervisor().reconcile();
 			ProcessHandle.of(orphan).orElseThrow().destroyForcibly();
-			await().atMost(Duration.ofSeconds(5))
+			await().atMost(Duration.ofSeconds(10))
 				.until(() -> test.supervisor().snapshot("worker").orElseThrow().state() == ChildState.EXITED);
 		}
 	}
@@ -171,7 +182,7 @@ class ReconciliationTests {
 				ChildSpec.builder("worker", List.of("sleep", "600")).build())) {
 			ReconciliationReport report = test.supervisor().reconcile();
 			assertThat(report.stopped()).isEqualTo(1);
-			assertThat(LiveProcesses.isAlive(orphan)).isFalse();
+			await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(orphan));
 			assertThat(test.supervisor().start("worker").state()).isEqualTo(ChildState.RUNNING);
 		}
 		try (var entries = Files.list(this.temp)) {

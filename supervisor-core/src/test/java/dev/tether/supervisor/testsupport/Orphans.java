@@ -3,7 +3,7 @@ package dev.tether.supervisor.testsupport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -14,25 +14,25 @@ import dev.tether.supervisor.ChildMarkers;
 
 /**
  * Makes processes that are not children of the test JVM (their parent shell exits at once), as a crashed
- * supervisor would leave them; ends whatever is left at {@link #close()}.
+ * supervisor would leave them; ends whatever is left at {@link #close()}. For an orphan that must never be
+ * signalled, use a {@link Canary#orphan} instead.
  */
 public final class Orphans implements AutoCloseable {
 
-	private final List<Long> started = new ArrayList<>();
+	/** pid → start time of every orphan made. */
+	private final Map<Long, Long> started = new HashMap<>();
 
 	/** An orphan carrying the markers of a child; it leads its own session and group. */
 	public long marked(String installationId, ChildKind kind, String name) throws IOException, InterruptedException {
 		return start(ChildMarkers.stamp(Map.of(), Map.of(), installationId, kind, name), "setsid sleep 600");
 	}
 
-	/** An orphan carrying the markers of a child, in the group of its (exited) parent shell, as a grandchild is. */
-	public long markedGrandchild(String installationId, String name) throws IOException, InterruptedException {
+	/**
+	 * An orphan carrying the markers of a child that does not lead a group (it stays in the group of its exited
+	 * parent shell), as a child's own child that inherited the environment does.
+	 */
+	public long markedGroupMember(String installationId, String name) throws IOException, InterruptedException {
 		return start(ChildMarkers.stamp(Map.of(), Map.of(), installationId, ChildKind.AGENT, name), "sleep 600");
-	}
-
-	/** An orphan without markers. */
-	public long unmarked() throws IOException, InterruptedException {
-		return start(Map.of(), "setsid sleep 600");
 	}
 
 	private long start(Map<String, String> markers, String command) throws IOException, InterruptedException {
@@ -42,25 +42,28 @@ public final class Orphans implements AutoCloseable {
 		String output = new String(shell.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
 		shell.waitFor();
 		long pid = Long.parseLong(output);
-		Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
+		Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
 		synchronized (this.started) {
-			this.started.add(pid);
+			this.started.put(pid, LiveProcesses.stat(pid).orElseThrow().startTime());
 		}
 		return pid;
 	}
 
 	@Override
 	public void close() {
-		List<Long> pids;
+		Map<Long, Long> orphans;
 		synchronized (this.started) {
-			pids = List.copyOf(this.started);
+			orphans = Map.copyOf(this.started);
 		}
-		for (long pid : pids) {
-			if (LiveProcesses.isRunning(pid, "sleep")) {
+		orphans.forEach((pid, startTime) -> {
+			if (LiveProcesses.isAlive(pid, startTime)) {
 				ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
 			}
-		}
-		Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> pids.stream().noneMatch(LiveProcesses::isAlive));
+		});
+		List<Map.Entry<Long, Long>> entries = List.copyOf(orphans.entrySet());
+		Awaitility.await("orphans gone")
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> entries.stream().noneMatch((e) -> LiveProcesses.isAlive(e.getKey(), e.getValue())));
 	}
 
 }

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.awaitility.Awaitility;
@@ -29,7 +28,7 @@ public final class TestSpawns implements AutoCloseable {
 
 	private final Path logDirectory;
 
-	private final String installationId = NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID();
+	private final String installationId = TestRun.installationId("spawns");
 
 	private final List<Long> spawned = new ArrayList<>();
 

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +30,7 @@ import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.boot.event.ChildLifecycleEvent;
 import dev.tether.supervisor.boot.event.ChildStartedEvent;
 import dev.tether.supervisor.testsupport.LiveProcesses;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -68,7 +67,7 @@ class SupervisorApplicationTests {
 	static void stateDirectory(DynamicPropertyRegistry registry) {
 		registry.add("supervisor.state-directory", () -> state.toString());
 		registry.add("supervisor.installation-id",
-				() -> NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID());
+				() -> TestRun.installationId("starter"));
 	}
 
 	private HttpResponse<String> get(String path) throws Exception {

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
@@ -26,7 +25,7 @@ import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
 import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -45,7 +44,7 @@ class SupervisorHealthTests {
 			.withConfiguration(
 					AutoConfigurations.of(SupervisorAutoConfiguration.class, SupervisorHealthAutoConfiguration.class))
 			.withPropertyValues("supervisor.state-directory=" + this.temp,
-					"supervisor.installation-id=" + NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID());
+					"supervisor.installation-id=" + TestRun.installationId("starter"));
 	}
 
 	@Test
