@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.tether.supervisor.identity.ExpectedIdentity;
 import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.identity.ProcStat;
 import dev.tether.supervisor.identity.ProcessSignaller;
 import dev.tether.supervisor.identity.Verdict;
@@ -30,8 +31,8 @@ import dev.tether.supervisor.stop.VerifiedProcess;
 record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, @Nullable Long startTime,
 		@Nullable String bootId, Instant startedAt, long startedNanos) {
 
-	ExpectedIdentity identity(String installationId, ChildSpec spec) {
-		return new ExpectedIdentity(this.pid, installationId, spec.kind(), spec.name(), this.startTime, this.bootId);
+	ExpectedIdentity identity(Owner owner, ChildSpec spec) {
+		return new ExpectedIdentity(this.pid, owner, spec.kind(), spec.name(), this.startTime, this.bootId);
 	}
 
 	/**
@@ -49,9 +50,9 @@ record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, @
 	 * proves it unreaped (its pid cannot have been reused); an adopted one only after its identity is verified.
 	 * The end of our own child is its reaped exit, which the reaper delivers; an adopted one's is seen in /proc.
 	 */
-	StopTarget stopTarget(Reaper reaper, ProcessSignaller signaller, String installationId, ChildSpec spec) {
+	StopTarget stopTarget(Reaper reaper, ProcessSignaller signaller, Owner owner, ChildSpec spec) {
 		if (this.adopted) {
-			return new VerifiedProcess(identity(installationId, spec), signaller);
+			return new VerifiedProcess(identity(owner, spec), signaller);
 		}
 		return new OwnChild(this.pid, this.handle, reaper);
 	}

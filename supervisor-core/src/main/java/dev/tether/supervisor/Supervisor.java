@@ -21,6 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.identity.ProcessSignaller;
 import dev.tether.supervisor.os.Posix;
 import dev.tether.supervisor.ports.PortGuard;
@@ -50,7 +51,7 @@ public final class Supervisor implements AutoCloseable {
 
 	private static final long STOP_POLL_MILLIS = 50;
 
-	private final String installationId;
+	private final Owner owner;
 
 	private final Spawner spawner;
 
@@ -87,19 +88,20 @@ public final class Supervisor implements AutoCloseable {
 	private boolean closing;
 
 	private Supervisor(Builder builder) {
-		this.installationId = Objects.requireNonNull(builder.installationId, "installationId");
+		this.registry = Objects.requireNonNull(builder.registry, "registry");
+		this.owner = new Owner(Objects.requireNonNull(builder.installationId, "installationId"),
+				this.registry.instanceId());
 		this.spawner = Objects.requireNonNull(builder.spawner, "spawner");
 		this.probe = Objects.requireNonNull(builder.probe, "probe");
 		this.signaller = new ProcessSignaller(this.probe);
 		this.reaper = Objects.requireNonNull(builder.reaper, "reaper");
-		this.registry = Objects.requireNonNull(builder.registry, "registry");
 		this.saver = new RegistrySaver(this.registry);
 		this.reconciler = (builder.reconciler != null) ? builder.reconciler : new Reconciler(this.signaller);
 		this.orphanPolicy = builder.orphanPolicy;
-		this.launcher = new ChildLauncher(this.spawner, this.probe, this.installationId,
+		this.launcher = new ChildLauncher(this.spawner, this.probe, this.owner,
 				Objects.requireNonNull(builder.logDirectory, "logDirectory"));
 		this.outbox = new EventOutbox(builder.listeners);
-		this.orphans = new OrphanStops(this.installationId, this.probe, this.signaller, this.launcher.bootId(),
+		this.orphans = new OrphanStops(this.owner, this.probe, this.signaller, this.launcher.bootId(),
 				this::specOf);
 		this.clock = builder.clock;
 		builder.children.forEach(this::register);
@@ -111,7 +113,12 @@ public final class Supervisor implements AutoCloseable {
 
 	/** The installation id stamped into every child. */
 	public String installationId() {
-		return this.installationId;
+		return this.owner.installationId();
+	}
+
+	/** The instance id stamped into every child: one per state directory, kept across runs. */
+	public String instanceId() {
+		return this.owner.instanceId();
 	}
 
 	/** How children are tied to this JVM's life. */
@@ -172,7 +179,7 @@ public final class Supervisor implements AutoCloseable {
 			this.children.values().stream().map(SupervisedChild::process).filter(Objects::nonNull)
 				.forEach((process) -> ownPids.add(process.pid()));
 		}
-		Reconciler.Result result = this.reconciler.reconcile(this.installationId, this.registry.load(),
+		Reconciler.Result result = this.reconciler.reconcile(this.owner, this.registry.load(),
 				this.orphanPolicy, (name) -> {
 					synchronized (this.lock) {
 						SupervisedChild child = this.children.get(name);
@@ -251,7 +258,7 @@ public final class Supervisor implements AutoCloseable {
 				SupervisedChild child = this.children.get(name);
 				ChildProcess process = child.process();
 				pending.put(name, child.beginStop((process != null)
-						? process.stopTarget(this.reaper, this.signaller, this.installationId, child.spec()) : null, now));
+						? process.stopTarget(this.reaper, this.signaller, this.owner, child.spec()) : null, now));
 			}
 		}
 		this.outbox.dispatch();
@@ -335,7 +342,7 @@ public final class Supervisor implements AutoCloseable {
 					child.ready();
 				}
 				else if (child.startupTimedOut(this.clock.getAsLong()) && process != null) {
-					process.stopTarget(this.reaper, this.signaller, this.installationId, child.spec())
+					process.stopTarget(this.reaper, this.signaller, this.owner, child.spec())
 						.signal(Posix.SIGKILL);
 				}
 			}
@@ -383,7 +390,7 @@ public final class Supervisor implements AutoCloseable {
 					child.reclaimingPort(StopLadder.begin(request.target(), request.signal(), request.timeout(), now));
 				}
 				else {
-					this.launcher.spawn(child, this::onExit, now);
+					this.launcher.spawn(child, (pid, status) -> onExit(child, pid, status), now);
 				}
 				launched.put(child.name(), child.snapshot(now));
 			}
@@ -392,15 +399,13 @@ public final class Supervisor implements AutoCloseable {
 		return launched;
 	}
 
-	private void onExit(long pid, ExitStatus status) {
+	private void onExit(SupervisedChild child, long pid, ExitStatus status) {
 		synchronized (this.lock) {
-			for (SupervisedChild child : this.children.values()) {
-				ChildProcess process = child.process();
-				if (process != null && process.pid() == pid) {
-					child.exited(pid, status, this.clock.getAsLong(), random());
-					if (process.handle() == null) {
-						this.orphans.groupExited(pid);
-					}
+			ChildProcess process = child.process();
+			if (process != null && process.pid() == pid) {
+				child.exited(pid, status, this.clock.getAsLong(), random());
+				if (process.handle() == null) {
+					this.orphans.groupExited(pid);
 				}
 			}
 		}
@@ -417,7 +422,7 @@ public final class Supervisor implements AutoCloseable {
 			List<RegistryRow> rows = new ArrayList<>();
 			synchronized (this.lock) {
 				for (SupervisedChild child : this.children.values()) {
-					RegistryRow row = child.row(this.installationId);
+					RegistryRow row = child.row(this.owner.installationId());
 					if (row != null) {
 						rows.add(row);
 					}

@@ -23,6 +23,11 @@ final class ObservedRegistry implements ChildRegistry {
 	}
 
 	@Override
+	public String instanceId() {
+		return this.delegate.instanceId();
+	}
+
+	@Override
 	public List<RegistryRow> load() {
 		return this.delegate.load();
 	}

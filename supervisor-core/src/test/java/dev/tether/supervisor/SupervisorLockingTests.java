@@ -18,6 +18,7 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.ports.PortGuard;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.testsupport.Listen;
@@ -89,7 +90,7 @@ class SupervisorLockingTests {
 			ProcessHandle.of(first).orElseThrow().destroyForcibly();
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> test.supervisor().snapshot("server").orElseThrow().state() == ChildState.BACKOFF);
-			this.orphan = startOrphanOnPort(port, this.installation);
+			this.orphan = startOrphanOnPort(port, new Owner(this.installation, test.supervisor().instanceId()));
 			clock.advance(Duration.ofSeconds(1));
 			await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.stat(this.orphan.pid())
 				.map((stat) -> test.supervisor().snapshot("server").orElseThrow().state() == ChildState.STARTING)
@@ -103,9 +104,9 @@ class SupervisorLockingTests {
 		}
 	}
 
-	private Process startOrphanOnPort(int port, String installationId) throws Exception {
+	private Process startOrphanOnPort(int port, Owner owner) throws Exception {
 		ProcessBuilder builder = new ProcessBuilder(StubbornListener.command(port));
-		builder.environment().putAll(ChildMarkers.stamp(Map.of(), Map.of(), installationId, ChildKind.MCP, "server"));
+		builder.environment().putAll(ChildMarkers.stamp(Map.of(), Map.of(), owner, ChildKind.MCP, "server"));
 		Process process = builder.start();
 		await().atMost(Duration.ofSeconds(20)).until(() -> PortGuard.acceptsConnections(port));
 		return process;

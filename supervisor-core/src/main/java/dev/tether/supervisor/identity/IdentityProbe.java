@@ -26,13 +26,13 @@ public interface IdentityProbe {
 	/** This boot's id, if readable. */
 	Optional<String> bootId();
 
-	/** Every live process carrying this installation's markers (the supervisor itself excluded). */
-	default List<MarkedProcess> scanMarked(String installationId) {
-		return scanMarked(installationId, Set.of());
+	/** Every live process carrying this owner's markers (the supervisor itself excluded). */
+	default List<MarkedProcess> scanMarked(Owner owner) {
+		return scanMarked(owner, Set.of());
 	}
 
-	/** As {@link #scanMarked(String)}, without reading the processes in {@code skip} (already checked). */
-	List<MarkedProcess> scanMarked(String installationId, Set<Long> skip);
+	/** As {@link #scanMarked(Owner)}, without reading the processes in {@code skip} (already checked). */
+	List<MarkedProcess> scanMarked(Owner owner, Set<Long> skip);
 
 	/**
 	 * Whether a pid may be signalled at all: never 0, a negative (a group by accident), a value beyond a pid, 1, or

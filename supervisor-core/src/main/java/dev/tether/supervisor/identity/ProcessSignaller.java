@@ -76,16 +76,16 @@ public final class ProcessSignaller {
 	}
 
 	/**
-	 * Signals the members of groups whose leaders are gone: each process carrying this installation's markers in
+	 * Signals the members of groups whose leaders are gone: each process carrying this owner's markers in
 	 * one of those groups, verified one by one. One {@code /proc} scan serves every group.
 	 * @return how many were signalled
 	 */
-	public int signalGroupRemnants(String installationId, Set<Long> pgids, int signal) {
+	public int signalGroupRemnants(Owner owner, Set<Long> pgids, int signal) {
 		int signalled = 0;
-		for (MarkedProcess marked : this.probe.scanMarked(installationId)) {
+		for (MarkedProcess marked : this.probe.scanMarked(owner)) {
 			Optional<ProcStat> stat = this.probe.stat(marked.pid());
 			if (stat.isPresent() && pgids.contains(stat.get().pgrp())) {
-				ExpectedIdentity identity = new ExpectedIdentity(marked.pid(), installationId, marked.kind(),
+				ExpectedIdentity identity = new ExpectedIdentity(marked.pid(), owner, marked.kind(),
 						marked.name(), stat.get().startTime(), null);
 				if (signal(identity, signal) == Verdict.OURS) {
 					signalled++;

@@ -51,8 +51,11 @@ public final class FileChildRegistry implements ChildRegistry {
 
 	private volatile Path movedAside;
 
-	private FileChildRegistry(Path directory, FileChannel lockChannel, FileLock lock) {
+	private final String instanceId;
+
+	private FileChildRegistry(Path directory, FileChannel lockChannel, FileLock lock, String instanceId) {
 		this.directory = directory;
+		this.instanceId = instanceId;
 		this.file = directory.resolve(FILE);
 		this.lockChannel = lockChannel;
 		this.lock = lock;
@@ -82,8 +85,9 @@ public final class FileChildRegistry implements ChildRegistry {
 		catch (IOException ex) {
 			throw new IllegalStateException("state directory " + directory + " is not writable: " + describe(ex), ex);
 		}
+		FileLock lock;
 		try {
-			FileLock lock = tryLock(channel);
+			lock = tryLock(channel);
 			if (lock == null) {
 				String holder = readHolder(channel);
 				channel.close();
@@ -96,11 +100,17 @@ public final class FileChildRegistry implements ChildRegistry {
 			channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
 			channel.force(true);
 			removeStaleTemporary(directory);
-			return new FileChildRegistry(directory, channel, lock);
 		}
 		catch (IOException ex) {
 			closeQuietly(channel);
 			throw new IllegalStateException("cannot lock " + directory.resolve(LOCK) + ": " + describe(ex), ex);
+		}
+		try {
+			return new FileChildRegistry(directory, channel, lock, InstanceIdFile.readOrCreate(directory));
+		}
+		catch (IOException ex) {
+			closeQuietly(channel);
+			throw new IllegalStateException("cannot read the instance id of " + directory + ": " + describe(ex), ex);
 		}
 	}
 
@@ -135,6 +145,11 @@ public final class FileChildRegistry implements ChildRegistry {
 		catch (IOException ex) {
 			return "unknown";
 		}
+	}
+
+	@Override
+	public String instanceId() {
+		return this.instanceId;
 	}
 
 	/** Where a corrupt file was moved by the last {@link #load()}, or {@code null}. */

@@ -56,7 +56,7 @@ class IdentityProbeTests {
 
 	private ExpectedIdentity identityOf(long pid, String name) {
 		long startTime = LiveProcesses.stat(pid).orElseThrow().startTime();
-		return new ExpectedIdentity(pid, this.spawns.installationId(), ChildKind.AGENT, name, startTime,
+		return new ExpectedIdentity(pid, this.spawns.owner(), ChildKind.AGENT, name, startTime,
 				this.probe.bootId().orElseThrow());
 	}
 
@@ -65,20 +65,23 @@ class IdentityProbeTests {
 		long pid = this.spawns.spawn("worker", "sleep", "600").pid();
 		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
 		assertThat(this.probe.verify(identityOf(pid, "worker"))).isEqualTo(Verdict.OURS);
-		assertThat(this.probe.scanMarked(this.spawns.installationId()))
+		assertThat(this.probe.scanMarked(this.spawns.owner()))
 			.containsExactly(new MarkedProcess(pid, ChildKind.AGENT, "worker"));
 	}
 
 	@ParameterizedTest(name = "another {0}")
-	@ValueSource(strings = { "name", "installation", "kind" })
+	@ValueSource(strings = { "name", "installation", "instance", "kind" })
 	void spawnedChildClaimedUnderAnotherMarkerIsNotOurs(String differs) throws Exception {
 		long pid = this.spawns.spawn("greeter-staging", "sleep", "600").pid();
 		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
 		ExpectedIdentity claimed = switch (differs) {
-			case "name" -> new ExpectedIdentity(pid, this.spawns.installationId(), ChildKind.AGENT, "greeter", null, null);
-			case "installation" -> new ExpectedIdentity(pid, this.spawns.installationId() + "-other", ChildKind.AGENT,
+			case "name" -> new ExpectedIdentity(pid, this.spawns.owner(), ChildKind.AGENT, "greeter", null, null);
+			case "installation" -> new ExpectedIdentity(pid,
+					new Owner(this.spawns.installationId() + "-other", this.spawns.owner().instanceId()), ChildKind.AGENT,
 					"greeter-staging", null, null);
-			default -> new ExpectedIdentity(pid, this.spawns.installationId(), ChildKind.MCP, "greeter-staging", null,
+			case "instance" -> new ExpectedIdentity(pid, new Owner(this.spawns.installationId(), "another-instance"),
+					ChildKind.AGENT, "greeter-staging", null, null);
+			default -> new ExpectedIdentity(pid, this.spawns.owner(), ChildKind.MCP, "greeter-staging", null,
 					null);
 		};
 		assertThat(this.probe.verify(claimed)).isEqualTo(Verdict.NOT_OURS);
@@ -87,7 +90,7 @@ class IdentityProbeTests {
 	@Test
 	void unmarkedLiveProcessIsNeverOursNorSignalled() throws Exception {
 		try (Canary unrelated = Canary.child(this.temp.resolve("canary"), Map.of())) {
-			ExpectedIdentity claimed = new ExpectedIdentity(unrelated.pid(), this.spawns.installationId(),
+			ExpectedIdentity claimed = new ExpectedIdentity(unrelated.pid(), this.spawns.owner(),
 					ChildKind.AGENT, "worker", null, null);
 			assertThat(this.probe.verify(claimed)).isEqualTo(Verdict.NOT_OURS);
 			ProcessSignaller signaller = new ProcessSignaller(this.probe);
@@ -101,7 +104,7 @@ class IdentityProbeTests {
 	void goneProcessIsGone() throws Exception {
 		long pid = this.spawns.spawn("short", "true").pid();
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.spawns.exitOf(pid) != null);
-		ExpectedIdentity identity = new ExpectedIdentity(pid, this.spawns.installationId(), ChildKind.AGENT, "short",
+		ExpectedIdentity identity = new ExpectedIdentity(pid, this.spawns.owner(), ChildKind.AGENT, "short",
 				null, null);
 		assertThat(this.probe.verify(identity)).isEqualTo(Verdict.GONE);
 	}
@@ -129,7 +132,7 @@ class IdentityProbeTests {
 		long pid = this.spawns.spawn("restarted", "sleep", "600").pid();
 		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
 		ExpectedIdentity current = identityOf(pid, "restarted");
-		ExpectedIdentity earlierStart = new ExpectedIdentity(pid, current.installationId(), ChildKind.AGENT,
+		ExpectedIdentity earlierStart = new ExpectedIdentity(pid, current.owner(), ChildKind.AGENT,
 				"restarted", current.startTime() - 1, current.bootId());
 		assertThat(this.probe.verify(earlierStart)).isEqualTo(Verdict.NOT_OURS);
 		assertThat(this.probe.verify(current.withStart(current.startTime(), "another-boot"))).isEqualTo(Verdict.NOT_OURS);
@@ -142,7 +145,7 @@ class IdentityProbeTests {
 		long grandchild = childrenOf(this.unrelated.pid()).get(0);
 		ProcessHandle.of(grandchild).orElseThrow().destroyForcibly();
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.probe.isZombie(grandchild));
-		assertThat(this.probe.verify(new ExpectedIdentity(grandchild, "x", ChildKind.AGENT, "y", null, null)))
+		assertThat(this.probe.verify(new ExpectedIdentity(grandchild, new Owner("x", "y"), ChildKind.AGENT, "z", null, null)))
 			.isEqualTo(Verdict.GONE);
 	}
 

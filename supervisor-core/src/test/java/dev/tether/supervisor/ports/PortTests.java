@@ -12,11 +12,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.ChildMarkers;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.OrphanPolicy;
 import dev.tether.supervisor.RestartPolicy;
+import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.testsupport.Canary;
 import dev.tether.supervisor.testsupport.Listen;
 import dev.tether.supervisor.testsupport.LiveProcesses;
@@ -34,9 +36,16 @@ class PortTests {
 
 	private final String installation = TestRun.installationId("ports");
 
+	/** This installation with the instance id of the state directory, as an earlier run stamped its children. */
+	private Owner owner() {
+		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+			return new Owner(this.installation, registry.instanceId());
+		}
+	}
+
 	private Canary listener(boolean markedAsOurs) throws Exception {
 		Map<String, String> markers = markedAsOurs
-				? ChildMarkers.stamp(Map.of(), Map.of(), this.installation, ChildKind.MCP, "server") : Map.of();
+				? ChildMarkers.stamp(Map.of(), Map.of(), owner(), ChildKind.MCP, "server") : Map.of();
 		return Canary.listening(this.temp.resolve("canary"), markers);
 	}
 
@@ -83,7 +92,7 @@ class PortTests {
 	void ourOrphanOnThePortIsReclaimedAndTheChildStarts() throws Exception {
 		int port = Listen.unusedPort();
 		ProcessBuilder builder = new ProcessBuilder(Listen.command(port)).redirectOutput(ProcessBuilder.Redirect.DISCARD);
-		builder.environment().putAll(ChildMarkers.stamp(Map.of(), Map.of(), this.installation, ChildKind.MCP, "server"));
+		builder.environment().putAll(ChildMarkers.stamp(Map.of(), Map.of(), owner(), ChildKind.MCP, "server"));
 		Process orphan = builder.start();
 		try (TestSupervisor test = supervisor(server(port))) {
 			await().atMost(Duration.ofSeconds(30)).until(() -> new PortListeners().find(port).isPresent());

@@ -21,6 +21,7 @@ import dev.tether.supervisor.OrphanPolicy;
 import dev.tether.supervisor.ReconciliationReport;
 import dev.tether.supervisor.StopOutcome;
 import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
 import dev.tether.supervisor.ChildMarkers;
@@ -48,6 +49,13 @@ class ReconciliationTests {
 	@AfterEach
 	void endOrphans() {
 		this.orphans.close();
+	}
+
+	/** This installation with the instance id of the state directory, as a previous run stamped its children. */
+	private Owner owner() {
+		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+			return new Owner(this.installation, registry.instanceId());
+		}
 	}
 
 	private RegistryRow row(String name, long pid) {
@@ -86,7 +94,7 @@ class ReconciliationTests {
 
 	@Test
 	void rowOfOurOrphanIsStopped() throws Exception {
-		long orphan = this.orphans.marked(this.installation, ChildKind.AGENT, "worker");
+		long orphan = this.orphans.marked(owner(), ChildKind.AGENT, "worker");
 		assertThat(LiveProcesses.stat(orphan).orElseThrow().ppid()).isNotEqualTo(ProcessHandle.current().pid());
 		writeRows(row("worker", orphan));
 		try (TestSupervisor test = supervisor(OrphanPolicy.STOP,
@@ -101,8 +109,8 @@ class ReconciliationTests {
 
 	@Test
 	void markedOrphansWithoutARowAreFoundAndStopped() throws Exception {
-		long orphan = this.orphans.marked(this.installation, ChildKind.MCP, "files");
-		long groupMember = this.orphans.markedGroupMember(this.installation, "worker");
+		long orphan = this.orphans.marked(owner(), ChildKind.MCP, "files");
+		long groupMember = this.orphans.markedGroupMember(owner(), "worker");
 		try (TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
 			ReconciliationReport report = test.supervisor().reconcile();
 			assertThat(report.ours()).isEqualTo(2);
@@ -114,8 +122,21 @@ class ReconciliationTests {
 
 	@Test
 	void markedProcessOfAnotherInstallationIsUntouched() throws Exception {
-		Map<String, String> markers = ChildMarkers.stamp(Map.of(), Map.of(), this.installation + "-other", ChildKind.AGENT,
-				"worker");
+		Map<String, String> markers = ChildMarkers.stamp(Map.of(), Map.of(),
+				new Owner(this.installation + "-other", owner().instanceId()), ChildKind.AGENT, "worker");
+		try (Canary other = Canary.orphan(this.temp.resolve("canary"), markers);
+				TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
+			ReconciliationReport report = test.supervisor().reconcile();
+			assertThat(report.ours()).isZero();
+			assertThat(report.stopped()).isZero();
+			other.assertUntouched();
+		}
+	}
+
+	@Test
+	void markedProcessOfAnotherInstanceWithTheSameInstallationIsUntouched() throws Exception {
+		Map<String, String> markers = ChildMarkers.stamp(Map.of(), Map.of(), new Owner(this.installation, "elsewhere"),
+				ChildKind.AGENT, "worker");
 		try (Canary other = Canary.orphan(this.temp.resolve("canary"), markers);
 				TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
 			ReconciliationReport report = test.supervisor().reconcile();
@@ -144,7 +165,7 @@ class ReconciliationTests {
 
 	@Test
 	void orphanIsAdoptedWhenConfiguredAndStoppedLater() throws Exception {
-		long orphan = this.orphans.marked(this.installation, ChildKind.AGENT, "worker");
+		long orphan = this.orphans.marked(owner(), ChildKind.AGENT, "worker");
 		writeRows(row("worker", orphan));
 		try (TestSupervisor test = supervisor(OrphanPolicy.ADOPT,
 				ChildSpec.builder("worker", List.of("sleep", "600")).build())) {
@@ -162,7 +183,7 @@ class ReconciliationTests {
 
 	@Test
 	void adoptedOrphanThatDiesIsSeenThroughProc() throws Exception {
-		long orphan = this.orphans.marked(this.installation, ChildKind.AGENT, "worker");
+		long orphan = this.orphans.marked(owner(), ChildKind.AGENT, "worker");
 		writeRows(row("worker", orphan));
 		try (TestSupervisor test = supervisor(OrphanPolicy.ADOPT, ChildSpec.builder("worker", List.of("sleep", "600"))
 			.restart(dev.tether.supervisor.RestartPolicy.NEVER)
@@ -177,7 +198,7 @@ class ReconciliationTests {
 	@Test
 	void corruptRegistryIsMovedAsideAndStartProceeds() throws Exception {
 		Files.writeString(this.temp.resolve("registry.json"), "{\"version\": 1, \"rows\": [ {\"name\": ");
-		long orphan = this.orphans.marked(this.installation, ChildKind.AGENT, "worker");
+		long orphan = this.orphans.marked(owner(), ChildKind.AGENT, "worker");
 		try (TestSupervisor test = supervisor(OrphanPolicy.STOP,
 				ChildSpec.builder("worker", List.of("sleep", "600")).build())) {
 			ReconciliationReport report = test.supervisor().reconcile();

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.ChildMarkers;
+import dev.tether.supervisor.identity.Owner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -63,7 +64,7 @@ class LeakCheckTests {
 	}
 
 	private static Map<String, String> markers(String installation) {
-		return ChildMarkers.stamp(Map.of(), Map.of(), installation, ChildKind.AGENT, "worker");
+		return ChildMarkers.stamp(Map.of(), Map.of(), new Owner(installation, "leak-check"), ChildKind.AGENT, "worker");
 	}
 
 }

@@ -11,6 +11,7 @@ import org.awaitility.Awaitility;
 
 import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.ChildMarkers;
+import dev.tether.supervisor.identity.Owner;
 
 /**
  * Makes processes that are not children of the test JVM (their parent shell exits at once), as a crashed
@@ -23,16 +24,16 @@ public final class Orphans implements AutoCloseable {
 	private final Map<Long, Long> started = new HashMap<>();
 
 	/** An orphan carrying the markers of a child; it leads its own session and group. */
-	public long marked(String installationId, ChildKind kind, String name) throws IOException, InterruptedException {
-		return start(ChildMarkers.stamp(Map.of(), Map.of(), installationId, kind, name), "setsid sleep 600");
+	public long marked(Owner owner, ChildKind kind, String name) throws IOException, InterruptedException {
+		return start(ChildMarkers.stamp(Map.of(), Map.of(), owner, kind, name), "setsid sleep 600");
 	}
 
 	/**
 	 * An orphan carrying the markers of a child that does not lead a group (it stays in the group of its exited
 	 * parent shell), as a child's own child that inherited the environment does.
 	 */
-	public long markedGroupMember(String installationId, String name) throws IOException, InterruptedException {
-		return start(ChildMarkers.stamp(Map.of(), Map.of(), installationId, ChildKind.AGENT, name), "sleep 600");
+	public long markedGroupMember(Owner owner, String name) throws IOException, InterruptedException {
+		return start(ChildMarkers.stamp(Map.of(), Map.of(), owner, ChildKind.AGENT, name), "sleep 600");
 	}
 
 	private long start(Map<String, String> markers, String command) throws IOException, InterruptedException {

@@ -8,6 +8,7 @@ import java.util.concurrent.CountDownLatch;
 
 import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.ChildMarkers;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.spawn.SpawnRequest;
 import dev.tether.supervisor.spawn.Spawner;
@@ -32,8 +33,8 @@ public final class SpawnerJvm {
 		StringBuilder pids = new StringBuilder("PIDS");
 		for (int i = 0; i < count; i++) {
 			String name = "child-" + i;
-			Map<String, String> env = ChildMarkers.stamp(System.getenv(), Map.of(), installationId, ChildKind.AGENT,
-					name);
+			Map<String, String> env = ChildMarkers.stamp(System.getenv(), Map.of(), new Owner(installationId, "spawner-jvm"),
+					ChildKind.AGENT, name);
 			long pid = spawner.spawn(new SpawnRequest(List.of("sleep", "600"), env, null, logs.resolve(name + ".log"),
 					null), (p, status) -> {
 					}).pid();

@@ -105,6 +105,11 @@ class SupervisorHealthTests {
 		}
 
 		@Override
+		public String instanceId() {
+			return this.delegate.instanceId();
+		}
+
+		@Override
 		public List<RegistryRow> load() {
 			return this.delegate.load();
 		}

@@ -20,6 +20,7 @@ import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
 import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
 import dev.tether.supervisor.testsupport.LiveProcesses;
@@ -45,9 +46,10 @@ class SupervisorMetricsTests {
 
 	@Test
 	void restartsOfAnEarlierRunAreNotCountedAgainAfterAdoption() throws Exception {
-		long orphan = this.orphans.marked(this.installation, ChildKind.AGENT, "worker");
-		long startTime = LiveProcesses.stat(orphan).orElseThrow().startTime();
+		long orphan;
 		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+			orphan = this.orphans.marked(new Owner(this.installation, registry.instanceId()), ChildKind.AGENT, "worker");
+			long startTime = LiveProcesses.stat(orphan).orElseThrow().startTime();
 			registry.save(List.of(new RegistryRow("worker", "agent", this.installation, orphan, orphan, startTime,
 					IdentityProbe.forPlatform().bootId().orElseThrow(), "RUNNING", Instant.now(), 3, null)));
 		}
