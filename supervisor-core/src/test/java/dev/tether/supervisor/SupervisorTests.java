@@ -231,6 +231,38 @@ class SupervisorTests {
 	}
 
 	@Test
+	void childThatClearsItsEnvironmentIsStillStoppedAndRestarted() throws Exception {
+		// Our own unreaped child is proven ours by the kernel, not by markers it may have wiped.
+		try (TestSupervisor test = new TestSupervisor(this.temp,
+				List.of(child("bare", "sh", "-c", "exec env -i /bin/sleep 600").build()))) {
+			long first = test.supervisor().start("bare").pid();
+			await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(first, "sleep")
+					&& LiveProcesses.environ(first).isEmpty());
+			long second = test.supervisor().restart("bare").pid();
+			assertThat(second).isNotEqualTo(first);
+			await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(first));
+			await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(second, "sleep"));
+			assertThat(test.supervisor().stop("bare")).isEqualTo(StopOutcome.EXITED);
+			ChildSnapshot stopped = test.supervisor().snapshot("bare").orElseThrow();
+			assertThat(stopped.state()).isEqualTo(ChildState.STOPPED);
+			assertThat(stopped.lastExit().signal()).isEqualTo(15);
+		}
+	}
+
+	@Test
+	void childThatClearsItsEnvironmentAndIgnoresTermIsKilledAtClose() throws Exception {
+		TestSupervisor test = new TestSupervisor(this.temp, List.of(child("hidden", "sh", "-c",
+				"exec env -i /bin/sh -c 'trap \"\" TERM; while :; do sleep 1; done'")
+			.stopTimeout(Duration.ofSeconds(1))
+			.build()));
+		long pid = test.supervisor().start("hidden").pid();
+		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.environ(pid).isEmpty());
+		test.close();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(pid));
+		assertThat(test.events("hidden", ChildEvent.Type.STOPPED).get(0).stopOutcome()).isEqualTo(StopOutcome.KILLED);
+	}
+
+	@Test
 	void childThatHonoursTermExitsWellBeforeTheTimeout() throws Exception {
 		try (TestSupervisor test = new TestSupervisor(this.temp,
 				List.of(child("polite", "sleep", "600").stopTimeout(Duration.ofSeconds(10)).build()))) {
