@@ -87,6 +87,8 @@ public final class Supervisor implements AutoCloseable {
 
 	private boolean closing;
 
+	private int reconciling;
+
 	private Supervisor(Builder builder) {
 		this.registry = Objects.requireNonNull(builder.registry, "registry");
 		this.owner = new Owner(Objects.requireNonNull(builder.installationId, "installationId"),
@@ -171,30 +173,41 @@ public final class Supervisor implements AutoCloseable {
 
 	/**
 	 * Verifies what a previous run left behind and stops or adopts it (see {@link Reconciler}). Run it before the
-	 * first start.
+	 * first start. Starts asked for meanwhile wait until it is over, so that it can never mistake a child started
+	 * during it for an orphan.
 	 */
 	public ReconciliationReport reconcile() {
 		Set<Long> ownPids = new HashSet<>();
 		synchronized (this.lock) {
+			this.reconciling++;
 			this.children.values().stream().map(SupervisedChild::process).filter(Objects::nonNull)
 				.forEach((process) -> ownPids.add(process.pid()));
 		}
-		Reconciler.Result result = this.reconciler.reconcile(this.owner, this.registry.load(),
-				this.orphanPolicy, (name) -> {
-					synchronized (this.lock) {
-						SupervisedChild child = this.children.get(name);
-						return child != null && child.process() == null;
-					}
-				}, this.orphans::stopRequest, ownPids);
-		synchronized (this.lock) {
-			for (Reconciler.Adoption adoption : result.adoptions()) {
-				this.children.get(adoption.identity().name()).adopt(adoption, this.clock.getAsLong());
+		try {
+			Reconciler.Result result = this.reconciler.reconcile(this.owner, this.registry.load(), this.orphanPolicy,
+					(name) -> {
+						synchronized (this.lock) {
+							SupervisedChild child = this.children.get(name);
+							return child != null && child.process() == null;
+						}
+					}, this.orphans::stopRequest, ownPids);
+			synchronized (this.lock) {
+				for (Reconciler.Adoption adoption : result.adoptions()) {
+					this.children.get(adoption.identity().name()).adopt(adoption, this.clock.getAsLong());
+				}
 			}
+			this.lastReconciliation = result.report();
+			return result.report();
 		}
-		this.saver.changed();
-		saveRegistry();
-		this.lastReconciliation = result.report();
-		return result.report();
+		finally {
+			synchronized (this.lock) {
+				this.reconciling--;
+			}
+			this.saver.changed();
+			launchWanted();
+			this.outbox.dispatch();
+			saveRegistry();
+		}
 	}
 
 	/** Starts every child marked {@code autostart} that is not running; the registry is written once for all. */
@@ -371,6 +384,9 @@ public final class Supervisor implements AutoCloseable {
 		Map<String, ChildSnapshot> launched = new LinkedHashMap<>();
 		List<SupervisedChild> claimed = new ArrayList<>();
 		synchronized (this.lock) {
+			if (this.reconciling > 0) {
+				return launched;
+			}
 			this.children.values().stream().filter(SupervisedChild::claimLaunch).forEach(claimed::add);
 		}
 		for (SupervisedChild child : claimed) {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.ChildMarkers;
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
@@ -24,7 +26,6 @@ import dev.tether.supervisor.identity.IdentityProbe;
 import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
-import dev.tether.supervisor.ChildMarkers;
 import dev.tether.supervisor.testsupport.Canary;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.Orphans;
@@ -143,6 +144,30 @@ class ReconciliationTests {
 			assertThat(report.ours()).isZero();
 			assertThat(report.stopped()).isZero();
 			other.assertUntouched();
+		}
+	}
+
+	@Test
+	void startAskedForDuringReconciliationWaitsForItAndIsNeverTakenForAnOrphan() throws Exception {
+		// The canary orphan ignores TERM, so reconciliation lasts the orphan's stop timeout.
+		Map<String, String> markers = ChildMarkers.stamp(Map.of(), Map.of(), owner(), ChildKind.AGENT, "slow");
+		Path record = this.temp.resolve("worker.record");
+		try (Canary orphan = Canary.orphan(this.temp.resolve("orphan"), markers);
+				TestSupervisor test = supervisor(OrphanPolicy.STOP,
+						ChildSpec.builder("slow", List.of("sleep", "600")).stopTimeout(Duration.ofSeconds(2)).build(),
+						ChildSpec.builder("worker", Canary.command(record)).stopTimeout(Duration.ofSeconds(1)).build())) {
+			CompletableFuture<ReconciliationReport> reconciliation = CompletableFuture
+				.supplyAsync(test.supervisor()::reconcile);
+			await().atMost(Duration.ofSeconds(10)).until(() -> orphan.signals().contains("TERM"));
+			ChildSnapshot asked = test.supervisor().start("worker");
+			assertThat(asked.state()).isEqualTo(ChildState.STARTING);
+			assertThat(asked.pid()).isNull();
+			ReconciliationReport report = reconciliation.get();
+			assertThat(report.ours()).isEqualTo(1);
+			assertThat(report.stopped()).isEqualTo(1);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> test.supervisor().snapshot("worker").orElseThrow().state() == ChildState.RUNNING);
+			Canary.observe(record).assertUntouched();
 		}
 	}
 
