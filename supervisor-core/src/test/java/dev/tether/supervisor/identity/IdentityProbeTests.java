@@ -1,7 +1,5 @@
 package dev.tether.supervisor.identity;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,12 +22,9 @@ import dev.tether.supervisor.testsupport.TestSpawns;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 @EnabledOnOs(OS.LINUX)
 class IdentityProbeTests {
-
-	private static final Path NS_LAST_PID = Path.of("/proc/sys/kernel/ns_last_pid");
 
 	@TempDir
 	Path temp;
@@ -111,14 +106,12 @@ class IdentityProbeTests {
 
 	@Test
 	void recordedIdentityWhosePidNowNamesAnUnrelatedProcessIsNotOursNorSignalled() throws Exception {
-		assumeTrue(Files.isWritable(NS_LAST_PID),
-				() -> NS_LAST_PID + " is not writable here (it needs root in the pid namespace): a pid cannot be recreated");
 		long pid = this.spawns.spawn("reused", "sleep", "600").pid();
 		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
 		ExpectedIdentity recorded = identityOf(pid, "reused");
 		this.spawns.close();
 		this.spawns = new TestSpawns(new Spawner(15, this.temp.resolve("launcher")), this.temp);
-		try (Canary unrelated = canaryWithPid(pid)) {
+		try (Canary unrelated = Canary.withPid(this.temp.resolve("canary"), pid)) {
 			// The very pid number now names an unrelated process: only the start time and markers tell them apart.
 			assertThat(this.probe.verify(recorded)).isEqualTo(Verdict.NOT_OURS);
 			assertThat(new ProcessSignaller(this.probe).signal(recorded, 15)).isEqualTo(Verdict.NOT_OURS);
@@ -172,23 +165,6 @@ class IdentityProbeTests {
 		assertThat(new ProcessSignaller(this.probe).signalGroup(identityOf(pid, "target"), 15)).isEqualTo(Verdict.OURS);
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.spawns.exitOf(pid) != null);
 		assertThat(this.spawns.exitOf(pid).signal()).isEqualTo(15);
-	}
-
-	/**
-	 * Recreates a pid number for an unrelated canary by writing the pid before it to {@code ns_last_pid} (other
-	 * processes of the host may take the number first: a few attempts), or skips the test saying why.
-	 */
-	private Canary canaryWithPid(long pid) throws IOException {
-		for (int attempt = 0; attempt < 50; attempt++) {
-			Files.writeString(NS_LAST_PID, Long.toString(pid - 1));
-			Canary canary = Canary.child(this.temp.resolve("canary"), Map.of());
-			if (canary.pid() == pid) {
-				return canary;
-			}
-			canary.close();
-		}
-		assumeTrue(false, () -> "pid " + pid + " was taken by other processes of the host 50 times in a row");
-		throw new IllegalStateException("unreachable");
 	}
 
 	private static List<Long> childrenOf(long pid) {

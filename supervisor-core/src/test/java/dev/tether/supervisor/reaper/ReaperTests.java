@@ -22,6 +22,7 @@ import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.RestartPolicy;
 import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.testsupport.Canary;
 import dev.tether.supervisor.testsupport.ChildSpecs;
 import dev.tether.supervisor.testsupport.TestSpawns;
 import dev.tether.supervisor.testsupport.TestSupervisor;
@@ -140,6 +141,22 @@ class ReaperTests {
 			assertThat(status.signal()).isNull();
 		});
 		assertThat(other[0].exitValue()).as("the real owner's exit code").isEqualTo(7);
+	}
+
+	@Test
+	void aReapedChildsGroupIsNeverSignalledEvenWhenItsPidNowNamesAnotherProcess() throws Exception {
+		// The check that the child is unreaped and the signal happen under the lock that reaping takes: once reaped,
+		// the pid number may be reused, and nothing is sent to it any more.
+		long pid;
+		try (TestSpawns spawns = new TestSpawns(new Spawner(15, this.temp.resolve("launcher")), this.temp)) {
+			pid = spawns.spawn("reaped", "sleep", "600").pid();
+			assertThat(Reaper.shared().signalGroupUnreaped(pid, 9)).isTrue();
+			await().atMost(Duration.ofSeconds(10)).until(() -> spawns.exitOf(pid) != null);
+		}
+		try (Canary other = Canary.withPid(this.temp.resolve("canary"), pid)) {
+			assertThat(Reaper.shared().signalGroupUnreaped(pid, 15)).isFalse();
+			other.assertUntouched();
+		}
 	}
 
 }

@@ -12,6 +12,7 @@ import java.util.UUID;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import org.awaitility.core.TerminalFailureException;
+import org.junit.jupiter.api.Assumptions;
 
 import dev.tether.supervisor.identity.ProcStat;
 
@@ -44,6 +45,8 @@ public final class Canary implements AutoCloseable {
 			echo "READY $$" >> "$record"
 			while :; do read -r -u 3 _; done
 			""";
+
+	private static final Path NS_LAST_PID = Path.of("/proc/sys/kernel/ns_last_pid");
 
 	private final long pid;
 
@@ -88,6 +91,26 @@ public final class Canary implements AutoCloseable {
 		builder.environment().putAll(environment);
 		builder.start().waitFor();
 		return observe(record);
+	}
+
+	/**
+	 * A shell canary, a child of this JVM, on a given pid number that an earlier process had: the pid before it is
+	 * written to {@code ns_last_pid} (other processes of the host may take the number first: a few attempts). Skips
+	 * the test, saying why, where the pid cannot be recreated.
+	 */
+	public static Canary withPid(Path directory, long pid) throws IOException {
+		Assumptions.assumeTrue(Files.isWritable(NS_LAST_PID),
+				() -> NS_LAST_PID + " is not writable here (it needs root in the pid namespace): a pid cannot be recreated");
+		for (int attempt = 0; attempt < 50; attempt++) {
+			Files.writeString(NS_LAST_PID, Long.toString(pid - 1));
+			Canary canary = child(directory, Map.of());
+			if (canary.pid() == pid) {
+				return canary;
+			}
+			canary.close();
+		}
+		Assumptions.abort("pid " + pid + " was taken by other processes of the host 50 times in a row");
+		throw new IllegalStateException("unreachable");
 	}
 
 	/** A canary that also listens on a port the kernel picks (see {@link #port()}); a child of this JVM. */
