@@ -94,11 +94,11 @@ public final class Supervisor implements AutoCloseable {
 		this.owner = new Owner(Objects.requireNonNull(builder.installationId, "installationId"),
 				this.registry.instanceId());
 		this.spawner = Objects.requireNonNull(builder.spawner, "spawner");
-		this.probe = Objects.requireNonNull(builder.probe, "probe");
+		this.probe = IdentityProbe.forPlatform();
 		this.signaller = new ProcessSignaller(this.probe);
-		this.reaper = Objects.requireNonNull(builder.reaper, "reaper");
+		this.reaper = Reaper.shared();
 		this.saver = new RegistrySaver(this.registry);
-		this.reconciler = (builder.reconciler != null) ? builder.reconciler : new Reconciler(this.signaller);
+		this.reconciler = new Reconciler(this.signaller);
 		this.orphanPolicy = builder.orphanPolicy;
 		this.launcher = new ChildLauncher(this.spawner, this.probe, this.owner,
 				Objects.requireNonNull(builder.logDirectory, "logDirectory"));
@@ -497,13 +497,7 @@ public final class Supervisor implements AutoCloseable {
 
 		private @Nullable Spawner spawner;
 
-		private IdentityProbe probe = IdentityProbe.forPlatform();
-
-		private Reaper reaper = Reaper.shared();
-
 		private @Nullable ChildRegistry registry;
-
-		private @Nullable Reconciler reconciler;
 
 		private OrphanPolicy orphanPolicy = OrphanPolicy.STOP;
 
@@ -528,25 +522,13 @@ public final class Supervisor implements AutoCloseable {
 			return this;
 		}
 
-		public Builder probe(IdentityProbe probe) {
-			this.probe = probe;
-			return this;
-		}
 
-		public Builder reaper(Reaper reaper) {
-			this.reaper = reaper;
-			return this;
-		}
 
 		public Builder registry(ChildRegistry registry) {
 			this.registry = registry;
 			return this;
 		}
 
-		public Builder reconciler(Reconciler reconciler) {
-			this.reconciler = reconciler;
-			return this;
-		}
 
 		public Builder orphanPolicy(OrphanPolicy orphanPolicy) {
 			this.orphanPolicy = orphanPolicy;

@@ -310,8 +310,6 @@ class SupervisorAutoConfigurationTests {
 			return Supervisor.builder()
 				.installationId("test-user")
 				.spawner(new Spawner(15, userBeansTemp.resolve("launcher")))
-				.probe(IdentityProbe.forPlatform())
-				.reaper(Reaper.shared())
 				.registry(registry)
 				.logDirectory(userBeansTemp.resolve("logs"))
 				.build();
