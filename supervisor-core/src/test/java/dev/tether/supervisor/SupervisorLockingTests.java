@@ -23,6 +23,7 @@ import dev.tether.supervisor.ports.PortGuard;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.testsupport.Listen;
 import dev.tether.supervisor.testsupport.LiveProcesses;
+import dev.tether.supervisor.testsupport.ObservedRegistry;
 import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
@@ -185,7 +186,7 @@ class SupervisorLockingTests {
 			assertThat(test.supervisor().snapshots()).allMatch((child) -> child.state() == ChildState.STOPPED);
 		}
 		pool.shutdown();
-		assertThat(registry.closes.get()).isEqualTo(1);
+		assertThat(registry.closes()).isEqualTo(1);
 		await().atMost(Duration.ofSeconds(10)).until(() -> pids.stream().noneMatch(LiveProcesses::isAlive));
 	}
 

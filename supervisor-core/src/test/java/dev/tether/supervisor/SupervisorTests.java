@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
 import dev.tether.supervisor.testsupport.LiveProcesses;
+import dev.tether.supervisor.testsupport.ObservedRegistry;
 import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
@@ -218,12 +219,12 @@ class SupervisorTests {
 		ObservedRegistry registry = new ObservedRegistry(FileChildRegistry.open(this.temp.resolve("registry")));
 		try (TestSupervisor test = new TestSupervisor(this.temp, installation(), OrphanPolicy.STOP,
 				List.of(child("a", "sleep", "600").build()), (builder) -> builder.registry(registry))) {
-			registry.failing = true;
+			registry.failSaves(true);
 			test.supervisor().start("a");
 			assertThat(test.supervisor().registryProblem()).hasValue("No space left on device");
 			test.supervisor().tick();
 			assertThat(test.supervisor().registryProblem()).isPresent();
-			registry.failing = false;
+			registry.failSaves(false);
 			test.supervisor().tick();
 			assertThat(test.supervisor().registryProblem()).isEmpty();
 			assertThat(registry.load()).extracting(RegistryRow::name).containsExactly("a");

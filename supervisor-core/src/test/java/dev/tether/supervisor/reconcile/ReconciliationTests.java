@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.ChildMarkers;
@@ -121,29 +123,19 @@ class ReconciliationTests {
 		}
 	}
 
-	@Test
-	void markedProcessOfAnotherInstallationIsUntouched() throws Exception {
-		Map<String, String> markers = ChildMarkers.stamp(Map.of(), Map.of(),
-				new Owner(this.installation + "-other", owner().instanceId()), ChildKind.AGENT, "worker");
-		try (Canary other = Canary.orphan(this.temp.resolve("canary"), markers);
+	@ParameterizedTest(name = "of another {0}")
+	@ValueSource(strings = { "installation", "instance" })
+	void markedProcessOfAnotherOwnerIsUntouched(String differs) throws Exception {
+		Owner ours = owner();
+		Owner other = differs.equals("installation") ? new Owner(ours.installationId() + "-other", ours.instanceId())
+				: new Owner(ours.installationId(), "elsewhere");
+		Map<String, String> markers = ChildMarkers.stamp(Map.of(), Map.of(), other, ChildKind.AGENT, "worker");
+		try (Canary canary = Canary.orphan(this.temp.resolve("canary"), markers);
 				TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
 			ReconciliationReport report = test.supervisor().reconcile();
 			assertThat(report.ours()).isZero();
 			assertThat(report.stopped()).isZero();
-			other.assertUntouched();
-		}
-	}
-
-	@Test
-	void markedProcessOfAnotherInstanceWithTheSameInstallationIsUntouched() throws Exception {
-		Map<String, String> markers = ChildMarkers.stamp(Map.of(), Map.of(), new Owner(this.installation, "elsewhere"),
-				ChildKind.AGENT, "worker");
-		try (Canary other = Canary.orphan(this.temp.resolve("canary"), markers);
-				TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
-			ReconciliationReport report = test.supervisor().reconcile();
-			assertThat(report.ours()).isZero();
-			assertThat(report.stopped()).isZero();
-			other.assertUntouched();
+			canary.assertUntouched();
 		}
 	}
 

@@ -7,7 +7,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
@@ -24,7 +23,7 @@ import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
 import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.FileChildRegistry;
-import dev.tether.supervisor.registry.RegistryRow;
+import dev.tether.supervisor.testsupport.ObservedRegistry;
 import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -74,7 +73,8 @@ class SupervisorHealthTests {
 
 	@Test
 	void registryThatCannotBeSavedIsShownInTheDetailsAndKeepsTheHealthUp() {
-		FailingRegistry registry = new FailingRegistry(FileChildRegistry.open(this.temp.resolve("registry")));
+		ObservedRegistry registry = new ObservedRegistry(FileChildRegistry.open(this.temp.resolve("registry")));
+		registry.failSaves(true);
 		runner().withBean(ChildRegistry.class, () -> registry)
 			.withPropertyValues("supervisor.children.worker.command=sleep,600")
 			.run((context) -> {
@@ -86,47 +86,11 @@ class SupervisorHealthTests {
 				Health failing = indicator.health(true);
 				assertThat(failing.getStatus().getCode()).isEqualTo("UP");
 				assertThat(failing.getDetails()).containsEntry("problem", "No space left on device");
-				registry.failing = false;
+				registry.failSaves(false);
 				supervisor.tick();
 				assertThat(indicator.health(true).getDetails()).isEmpty();
 				supervisor.stop("worker");
 			});
-	}
-
-	/** A real registry whose saves fail until told otherwise, as on a full disk. */
-	private static final class FailingRegistry implements ChildRegistry {
-
-		private final ChildRegistry delegate;
-
-		volatile boolean failing = true;
-
-		FailingRegistry(ChildRegistry delegate) {
-			this.delegate = delegate;
-		}
-
-		@Override
-		public String instanceId() {
-			return this.delegate.instanceId();
-		}
-
-		@Override
-		public List<RegistryRow> load() {
-			return this.delegate.load();
-		}
-
-		@Override
-		public void save(List<RegistryRow> rows) {
-			if (this.failing) {
-				throw new IllegalStateException("No space left on device");
-			}
-			this.delegate.save(rows);
-		}
-
-		@Override
-		public void close() {
-			this.delegate.close();
-		}
-
 	}
 
 }
