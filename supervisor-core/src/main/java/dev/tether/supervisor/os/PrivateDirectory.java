@@ -65,11 +65,12 @@ public final class PrivateDirectory {
 		int mode = (int) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS);
 		if (owner != self && owner != 0) {
 			throw new UnsafeDirectoryException(checked, path, "is owned by uid " + owner + ", not by this process's uid "
-					+ self + " or root");
+					+ self + " or root", "Give it to uid " + self + " (chown " + self + " " + path + ")");
 		}
 		if ((mode & GROUP_OR_OTHERS_WRITABLE) != 0 && (mode & STICKY) == 0) {
 			throw new UnsafeDirectoryException(checked, path, "is writable by its group or by others (mode "
-					+ String.format("%04o", mode & 07777) + ") and not sticky");
+					+ String.format("%04o", mode & 07777) + ") and not sticky", "Remove that access (chmod go-w " + path
+					+ ")");
 		}
 	}
 

@@ -11,11 +11,11 @@ public class UnsafeDirectoryException extends IllegalStateException {
 
 	private final Path unsafe;
 
-	UnsafeDirectoryException(Path directory, Path unsafe, String reason) {
+	UnsafeDirectoryException(Path directory, Path unsafe, String reason, String remedy) {
 		super(directory + " is not private to this user: " + unsafe + " " + reason
-				+ "; another user could replace what Tether executes or writes there. Use a directory whose every "
-				+ "ancestor is owned by this user or root and not writable by others (chmod go-w " + unsafe + "), or "
-				+ "one under a sticky directory such as /tmp");
+				+ "; another user could replace what Tether executes or writes there. " + remedy + ", or use a "
+				+ "directory whose every ancestor is owned by this user or root and not writable by others (a directory "
+				+ "under a sticky one such as /tmp qualifies)");
 		this.directory = directory;
 		this.unsafe = unsafe;
 	}
