@@ -37,19 +37,24 @@ public final class ProcessSignaller {
 		if (this.posix.isPidfdAvailable()) {
 			// Why: the pidfd pins the process before the check; a pid reused after the check cannot be hit.
 			int pidfd = this.posix.pidfdOpen(identity.pid());
-			if (pidfd < 0) {
+			if (pidfd == -ESRCH) {
 				return Verdict.GONE;
 			}
-			try {
-				Verdict verdict = this.probe.verify(identity);
-				if (verdict == Verdict.OURS && this.posix.pidfdSendSignal(pidfd, signal) == ESRCH) {
-					return Verdict.GONE;
+			if (pidfd >= 0) {
+				try {
+					Verdict verdict = this.probe.verify(identity);
+					if (verdict == Verdict.OURS && this.posix.pidfdSendSignal(pidfd, signal) == ESRCH) {
+						return Verdict.GONE;
+					}
+					return verdict;
 				}
-				return verdict;
+				finally {
+					this.posix.close(pidfd);
+				}
 			}
-			finally {
-				this.posix.close(pidfd);
-			}
+			// Why on without a pidfd: any other failure (EMFILE, ENFILE, ENOMEM) says nothing about the process. It
+			// is verified and signalled as on a kernel without pidfds: a reuse would also have to change the start
+			// time checked just before; reporting it gone would leave a live process of ours behind.
 		}
 		Verdict verdict = this.probe.verify(identity);
 		if (verdict == Verdict.OURS && this.posix.kill(identity.pid(), signal) == ESRCH) {

@@ -137,9 +137,14 @@ public final class Posix {
 		return (this.posix.kill(Math.toIntExact(pid), signal) == 0) ? 0 : this.posix.errno();
 	}
 
-	/** Opens a pidfd for the pid, or returns -1 with the errno lost. */
+	/**
+	 * Opens a pidfd for the pid.
+	 * @return the descriptor, or the errno negated ({@code -ESRCH}: no such process; {@code -EMFILE}: this process
+	 * has no descriptor left, which says nothing about the pid)
+	 */
 	public int pidfdOpen(long pid) {
-		return (int) this.libc.syscall(SYS_PIDFD_OPEN, pid, 0, 0, 0);
+		int fd = (int) this.libc.syscall(SYS_PIDFD_OPEN, pid, 0, 0, 0);
+		return (fd >= 0) ? fd : -lastErrno();
 	}
 
 	/** Sends a signal through a pidfd: the process it names cannot have been replaced. Returns 0 or the errno. */

@@ -1,6 +1,7 @@
 package dev.tether.supervisor.registry;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -9,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -20,6 +22,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
+
+import dev.tether.supervisor.os.PrivateDirectory;
+import dev.tether.supervisor.os.UnsafeDirectoryException;
 
 /**
  * The default registry: {@code <state-directory>/registry.json}, written atomically (temporary file, fsync, rename,
@@ -64,10 +69,18 @@ public final class FileChildRegistry implements ChildRegistry {
 	/**
 	 * Opens the registry of a state directory, creating it (mode 0700) if needed, and takes its lock.
 	 * @throws RegistryLockedException when another supervisor holds it
+	 * @throws UnsafeDirectoryException when another user could change the directory or one above it
 	 * @throws IllegalStateException naming the directory when it cannot be created or written
 	 */
 	public static FileChildRegistry open(Path stateDirectory) {
 		Path directory = stateDirectory.toAbsolutePath().normalize();
+		try {
+			PrivateDirectory.check(directory);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("cannot check the owners and modes of state directory " + directory + ": "
+					+ describe(ex), ex);
+		}
 		try {
 			if (!Files.isDirectory(directory)) {
 				Files.createDirectories(directory,
@@ -79,11 +92,13 @@ public final class FileChildRegistry implements ChildRegistry {
 		}
 		FileChannel channel;
 		try {
+			// Why no links: a link planted as the lock would have the supervisor truncate whatever it points to.
 			channel = FileChannel.open(directory.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.READ,
-					StandardOpenOption.WRITE);
+					StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("state directory " + directory + " is not writable: " + describe(ex), ex);
+			throw new IllegalStateException("cannot open " + directory.resolve(LOCK) + ": the state directory "
+					+ directory + " is not writable, or the lock is a symbolic link (never followed): " + describe(ex), ex);
 		}
 		FileLock lock;
 		try {
@@ -159,12 +174,16 @@ public final class FileChildRegistry implements ChildRegistry {
 
 	@Override
 	public List<RegistryRow> load() {
-		if (!Files.exists(this.file)) {
+		if (!Files.exists(this.file, LinkOption.NOFOLLOW_LINKS)) {
 			return List.of();
 		}
 		try {
-			if (Files.isRegularFile(this.file)) {
-				RegistryFile content = JSON.readValue(Files.readAllBytes(this.file), RegistryFile.class);
+			if (Files.isRegularFile(this.file, LinkOption.NOFOLLOW_LINKS)) {
+				byte[] bytes;
+				try (InputStream in = Files.newInputStream(this.file, LinkOption.NOFOLLOW_LINKS)) {
+					bytes = in.readAllBytes();
+				}
+				RegistryFile content = JSON.readValue(bytes, RegistryFile.class);
 				if (content != null && content.version() == VERSION && content.rows() != null) {
 					return List.copyOf(content.rows());
 				}
