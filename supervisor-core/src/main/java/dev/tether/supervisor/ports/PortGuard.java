@@ -40,6 +40,11 @@ public final class PortGuard {
 	 */
 	public PortClaim inspect(int port, Owner owner, ChildKind kind, String name) {
 		Optional<PortListener> listener = this.listeners.find(port);
+		if (listener.isPresent() && !listener.get().hasPid()) {
+			// Why look again: a holder that exits between the read of /proc/net/tcp and the scan of /proc/*/fd
+			// leaves a listener with no process; a second look tells a closing socket from a hidden holder.
+			listener = this.listeners.find(port);
+		}
 		if (listener.isEmpty()) {
 			return new PortClaim.Free();
 		}

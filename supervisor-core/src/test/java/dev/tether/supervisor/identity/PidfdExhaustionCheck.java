@@ -19,8 +19,8 @@ public final class PidfdExhaustionCheck {
 	}
 
 	public static void main(String[] args) throws IOException {
-		ExpectedIdentity identity = new ExpectedIdentity(Long.parseLong(args[0]), args[1], ChildKind.AGENT, args[2],
-				Long.parseLong(args[3]), args[4]);
+		ExpectedIdentity identity = new ExpectedIdentity(Long.parseLong(args[0]), new Owner(args[1], args[2]),
+				ChildKind.AGENT, args[3], Long.parseLong(args[4]), args[5]);
 		ProcessSignaller signaller = new ProcessSignaller(IdentityProbe.forPlatform());
 		System.out.println("PIDFD " + Posix.get().isPidfdAvailable());
 		System.out.println("BEFORE " + signaller.signal(identity, 0));

@@ -38,16 +38,16 @@ class PidfdFailureTests {
 		Assumptions.assumeTrue(Posix.get().isPidfdAvailable(), "this kernel has no pidfd_open");
 		try (TestSpawns spawns = new TestSpawns(new Spawner(15, this.temp.resolve("launcher")), this.temp)) {
 			long pid = spawns.spawn("worker", "sleep", "600").pid();
-			assertNotGoneWithoutDescriptors(pid, spawns.installationId());
+			assertNotGoneWithoutDescriptors(pid, spawns.owner());
 		}
 	}
 
-	private void assertNotGoneWithoutDescriptors(long pid, String installationId) throws Exception {
+	private void assertNotGoneWithoutDescriptors(long pid, Owner owner) throws Exception {
 		long startTime = LiveProcesses.stat(pid).orElseThrow().startTime();
 		String bootId = IdentityProbe.forPlatform().bootId().orElseThrow();
 		List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "ulimit -n 1024 && exec \"$@\"", "sh"));
-		command.addAll(JavaCommand.main(PidfdExhaustionCheck.class, Long.toString(pid), installationId,
-				"worker", Long.toString(startTime), bootId));
+		command.addAll(JavaCommand.main(PidfdExhaustionCheck.class, Long.toString(pid), owner.installationId(),
+				owner.instanceId(), "worker", Long.toString(startTime), bootId));
 		Process check = new ProcessBuilder(command).redirectErrorStream(true).start();
 		String output;
 		try {

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.junit.jupiter.api.AfterEach;
@@ -22,9 +21,10 @@ import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.ChildMarkers;
 import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.ParentDeathMechanism;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.os.PosixSpawn;
 import dev.tether.supervisor.reaper.Reaper;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -106,7 +106,7 @@ class WorkingDirectoryFallbackTests {
 
 	private long spawnThroughLauncher(Path directory, String executable, String... command) throws Exception {
 		Map<String, String> environment = ChildMarkers.stamp(System.getenv(), Map.of(),
-				NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID(), ChildKind.AGENT, "cwd");
+				new Owner(TestRun.installationId("cwd"), "cwd"), ChildKind.AGENT, "cwd");
 		List<String> env = environment.entrySet().stream().map((entry) -> entry.getKey() + "=" + entry.getValue())
 			.toList();
 		List<String> argv = this.parentDeath.argv(Path.of(executable), List.of(command), directory);

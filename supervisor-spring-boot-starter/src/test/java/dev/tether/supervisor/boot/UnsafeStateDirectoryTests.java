@@ -3,7 +3,6 @@ package dev.tether.supervisor.boot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -14,7 +13,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,7 +33,7 @@ class UnsafeStateDirectoryTests {
 		Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SupervisorAutoConfiguration.class))
 			.withPropertyValues("supervisor.state-directory=" + shared.resolve("state"),
-					"supervisor.installation-id=" + NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID())
+					"supervisor.installation-id=" + TestRun.installationId("unsafe"))
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				FailureAnalysis analysis = new InvalidSupervisorConfigurationFailureAnalyzer()
