@@ -366,7 +366,7 @@ public final class Supervisor implements AutoCloseable {
 	private void applyEndOfAdopted(List<SupervisedChild> adopted) {
 		for (SupervisedChild child : adopted) {
 			ChildProcess process = child.process();
-			if (process == null || process.isAlive(this.probe)) {
+			if (process == null || this.probe.isRunning(process.pid(), process.startTime())) {
 				continue;
 			}
 			synchronized (this.lock) {

@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.tether.supervisor.os.Posix;
 
 /**
@@ -19,6 +21,16 @@ public interface IdentityProbe {
 
 	/** Whether the pid is a zombie (exited, not reaped). */
 	boolean isZombie(long pid);
+
+	/**
+	 * Whether the pid names a running process (not a zombie) that started at {@code startTime} (any start time when
+	 * {@code null}): how a process proven ours earlier is told from a later process on the same pid.
+	 */
+	default boolean isRunning(long pid, @Nullable Long startTime) {
+		Optional<ProcStat> stat = stat(pid);
+		return stat.isPresent() && !stat.get().isZombie()
+				&& (startTime == null || startTime == stat.get().startTime());
+	}
 
 	/** The stat fields of a live pid, if readable. */
 	Optional<ProcStat> stat(long pid);

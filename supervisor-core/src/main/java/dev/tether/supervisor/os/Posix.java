@@ -38,6 +38,8 @@ public final class Posix {
 
 	private static final long SYS_PIDFD_OPEN = 434;
 
+	private static final int PIDFD_SIGNAL_PROCESS_GROUP = 1 << 2;
+
 	private static final int EPOLLIN = 1;
 
 	private static final int EPOLL_CTL_ADD = 1;
@@ -150,6 +152,16 @@ public final class Posix {
 	/** Sends a signal through a pidfd: the process it names cannot have been replaced. Returns 0 or the errno. */
 	public int pidfdSendSignal(int pidfd, int signal) {
 		return (this.libc.syscall(SYS_PIDFD_SEND_SIGNAL, pidfd, signal, 0, 0) == 0) ? 0 : lastErrno();
+	}
+
+	/**
+	 * Sends a signal to the process group of the process a pidfd names ({@code PIDFD_SIGNAL_PROCESS_GROUP}), so the
+	 * group is the one of that very process, whatever happens to its pid number. Returns 0 or the errno
+	 * ({@code EINVAL} on kernels before 6.9, which lack the flag).
+	 */
+	public int pidfdSendSignalToGroup(int pidfd, int signal) {
+		return (this.libc.syscall(SYS_PIDFD_SEND_SIGNAL, pidfd, signal, 0, PIDFD_SIGNAL_PROCESS_GROUP) == 0) ? 0
+				: lastErrno();
 	}
 
 	/** A close-on-exec epoll instance, or -1. */

@@ -164,6 +164,24 @@ class ReconciliationTests {
 	}
 
 	@Test
+	void adoptedOrphanThatWipesItsEnvironmentIsStillStopped() throws Exception {
+		// Verified by its markers when adopted; from then on its pid and start time prove it.
+		Path wipe = this.temp.resolve("wipe");
+		long orphan = this.orphans.markedThenWiped(owner(), "worker", wipe);
+		writeRows(row("worker", orphan));
+		try (TestSupervisor test = supervisor(OrphanPolicy.ADOPT,
+				ChildSpec.builder("worker", List.of("sleep", "600")).build())) {
+			assertThat(test.supervisor().reconcile().adopted()).isEqualTo(1);
+			Files.createFile(wipe);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> LiveProcesses.isRunning(orphan, "sleep") && LiveProcesses.environ(orphan).isEmpty());
+			assertThat(test.supervisor().stop("worker")).isEqualTo(StopOutcome.EXITED);
+			await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(orphan));
+			assertThat(test.supervisor().snapshot("worker").orElseThrow().lastError()).isNull();
+		}
+	}
+
+	@Test
 	void rowOfAGoneProcessIsDropped() throws Exception {
 		Process process = new ProcessBuilder("true").start();
 		process.waitFor();

@@ -1,6 +1,7 @@
 package dev.tether.supervisor.testsupport;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -36,14 +37,28 @@ public final class Orphans implements AutoCloseable {
 		return start(ChildMarkers.stamp(Map.of(), Map.of(), owner, ChildKind.AGENT, name), "sleep 600");
 	}
 
+	/**
+	 * An orphan carrying the markers of a child, leading its own session and group, that wipes its environment (an
+	 * {@code exec env -i}: same pid, same start time) once {@code trigger} exists.
+	 */
+	public long markedThenWiped(Owner owner, String name, Path trigger) throws IOException, InterruptedException {
+		return start(ChildMarkers.stamp(Map.of(), Map.of(), owner, ChildKind.AGENT, name),
+				"setsid sh -c 'while [ ! -e " + trigger + " ]; do sleep 0.05; done; exec env -i /bin/sleep 600'", "sh");
+	}
+
 	private long start(Map<String, String> markers, String command) throws IOException, InterruptedException {
+		return start(markers, command, "sleep");
+	}
+
+	private long start(Map<String, String> markers, String command, String runningAs)
+			throws IOException, InterruptedException {
 		ProcessBuilder builder = new ProcessBuilder("sh", "-c", command + " >/dev/null 2>&1 </dev/null & echo $!");
 		builder.environment().putAll(markers);
 		Process shell = builder.start();
 		String output = new String(shell.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
 		shell.waitFor();
 		long pid = Long.parseLong(output);
-		Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
+		Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, runningAs));
 		synchronized (this.started) {
 			this.started.put(pid, LiveProcesses.stat(pid).orElseThrow().startTime());
 		}
