@@ -30,6 +30,7 @@ import dev.tether.supervisor.reaper.Reaper;
 import dev.tether.supervisor.reconcile.Reconciler;
 import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
+import dev.tether.supervisor.spawn.SpawnFeatures;
 import dev.tether.supervisor.spawn.Spawner;
 import dev.tether.supervisor.stop.StopLadder;
 
@@ -126,6 +127,11 @@ public final class Supervisor implements AutoCloseable {
 	/** How children are tied to this JVM's life. */
 	public ParentDeathMechanism parentDeathMechanism() {
 		return this.spawner.parentDeathMechanism();
+	}
+
+	/** How children are spawned here: the method, and what this glibc offers for working directories and descriptors. */
+	public SpawnFeatures spawnFeatures() {
+		return this.spawner.features();
 	}
 
 	/** Whether identity can be verified here (else nothing of a previous run is ever signalled). */

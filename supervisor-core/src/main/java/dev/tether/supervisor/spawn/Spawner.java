@@ -92,6 +92,15 @@ public final class Spawner implements AutoCloseable {
 		}
 	}
 
+	/** How children are spawned here, as probed at start. */
+	public SpawnFeatures features() {
+		if (!this.nativeSpawn) {
+			return new SpawnFeatures("ProcessBuilder", WorkingDirectoryChange.SPAWN_ACTION.id(), "jdk");
+		}
+		return new SpawnFeatures("posix_spawnp", this.workingDirectoryChange.id(),
+				PosixSpawn.hasClosefromAction() ? "closefrom" : "close-each");
+	}
+
 	private static Thread newSpawnerThread(Runnable work) {
 		// Why a daemon: it must never keep the JVM alive; its children die with the JVM by design.
 		Thread thread = new Thread(work, "supervisor-spawner");

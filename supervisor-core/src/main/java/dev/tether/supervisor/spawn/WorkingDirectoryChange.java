@@ -9,18 +9,27 @@ import dev.tether.supervisor.ParentDeathMechanism;
 enum WorkingDirectoryChange {
 
 	/** A file action of the spawn. */
-	SPAWN_ACTION("posix_spawn_file_actions_addchdir_np"),
+	SPAWN_ACTION("spawn-action", "posix_spawn_file_actions_addchdir_np"),
 
 	/** The launcher, before it runs the command. */
-	LAUNCHER("the launcher's --chdir (this glibc has no posix_spawn_file_actions_addchdir_np)"),
+	LAUNCHER("launcher", "the launcher's --chdir (this glibc has no posix_spawn_file_actions_addchdir_np)"),
 
 	/** Nobody: a child with a working directory fails to spawn, with an error saying why. */
-	UNAVAILABLE("nothing (this glibc has no posix_spawn_file_actions_addchdir_np and the launcher is not in use)");
+	UNAVAILABLE("unavailable",
+			"nothing (this glibc has no posix_spawn_file_actions_addchdir_np and the launcher is not in use)");
+
+	private final String id;
 
 	private final String description;
 
-	WorkingDirectoryChange(String description) {
+	WorkingDirectoryChange(String id, String description) {
+		this.id = id;
 		this.description = description;
+	}
+
+	/** How the endpoint names it. */
+	String id() {
+		return this.id;
 	}
 
 	/**

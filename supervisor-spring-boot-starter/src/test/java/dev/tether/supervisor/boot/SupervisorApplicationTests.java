@@ -99,7 +99,12 @@ class SupervisorApplicationTests {
 		assertThat(response.statusCode()).isEqualTo(200);
 		JsonNode body = this.json.readTree(response.body());
 		assertThat(body.propertyNames()).containsExactlyInAnyOrder("installationId", "parentDeathSignal",
-				"identityVerification", "reconciliation", "children");
+				"identityVerification", "spawn", "reconciliation", "children");
+		assertThat(body.get("spawn").propertyNames()).containsExactlyInAnyOrder("method", "workingDirectory",
+				"closeDescriptors");
+		assertThat(body.get("spawn").get("method").asString()).isEqualTo("posix_spawnp");
+		assertThat(body.get("spawn").get("workingDirectory").asString()).isIn("spawn-action", "launcher");
+		assertThat(body.get("spawn").get("closeDescriptors").asString()).isIn("closefrom", "close-each");
 		assertThat(body.get("installationId").asString()).startsWith("test-");
 		assertThat(body.get("parentDeathSignal").asString()).isEqualTo("launcher");
 		assertThat(body.get("identityVerification").asBoolean()).isTrue();
