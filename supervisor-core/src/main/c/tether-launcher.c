@@ -3,6 +3,7 @@
  *
  *   tether-launcher <signal-number> <supervisor-pid> <executable-path> <argv0> [args...]
  *   tether-launcher --self-test          exits 0 (the supervisor's check that this binary runs here)
+ *   tether-launcher --shepherd ...       stays as the command's shepherd (see tether-shepherd.c)
  *
  * Exit codes when the command never starts: 125 bad usage, 126 the supervisor died before the signal was
  * armed (the command is not run), 127 exec failed.
@@ -16,7 +17,9 @@
 #include <unistd.h>
 #include <dirent.h>
 
-static void say(const char *a, const char *b) {
+#include "tether-launcher.h"
+
+void say(const char *a, const char *b) {
     /* Why: no stdio, so the static binary stays small and nothing is buffered across exec. */
     write(2, "tether-launcher: ", 17);
     write(2, a, strlen(a));
@@ -24,7 +27,7 @@ static void say(const char *a, const char *b) {
     write(2, "\n", 1);
 }
 
-static void close_from_3(void) {
+void close_from_3(void) {
 #ifdef SYS_close_range
     if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0) {
         return;
@@ -48,6 +51,9 @@ static void close_from_3(void) {
 int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "--self-test") == 0) {
         return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--shepherd") == 0) {
+        return shepherd_main(argc - 1, &argv[1]);
     }
     if (argc < 5) {
         say("usage: tether-launcher <signal> <supervisor-pid> <executable> <argv0> [args...]", NULL);

@@ -91,6 +91,14 @@ public final class Spawner implements AutoCloseable {
 	}
 
 	/**
+	 * Whether children that ask for it get a shepherd (the launcher is in force); otherwise only each command's own
+	 * process group is tied to the supervisor.
+	 */
+	public boolean shepherds() {
+		return this.parentDeath.mechanism() == ParentDeathMechanism.LAUNCHER;
+	}
+
+	/**
 	 * Finds the file a command would run, as the spawn will, so that configuration can be checked before anything
 	 * starts.
 	 * @throws SpawnException naming the executable when it is missing or not executable
@@ -239,7 +247,9 @@ public final class Spawner implements AutoCloseable {
 		}
 
 		private SpawnedChild spawnNative() throws SpawnException {
-			List<String> argv = Spawner.this.parentDeath.argv(this.executable, this.request.command());
+			boolean shepherd = this.request.containDescendants() && shepherds();
+			List<String> argv = shepherd ? Spawner.this.parentDeath.shepherdArgv(this.executable, this.request.command())
+					: Spawner.this.parentDeath.argv(this.executable, this.request.command());
 			List<String> env = new ArrayList<>(this.request.environment().size());
 			for (Map.Entry<String, String> entry : this.request.environment().entrySet()) {
 				env.add(entry.getKey() + "=" + entry.getValue());
@@ -255,7 +265,7 @@ public final class Spawner implements AutoCloseable {
 			catch (NativeSpawnException ex) {
 				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);
 			}
-			return new SpawnedChild(pid, null, Duration.ofNanos(System.nanoTime() - this.queued));
+			return new SpawnedChild(pid, null, Duration.ofNanos(System.nanoTime() - this.queued), shepherd);
 		}
 
 		private SpawnedChild spawnWithProcessBuilder() throws SpawnException {
@@ -275,7 +285,8 @@ public final class Spawner implements AutoCloseable {
 				Process process = builder.start();
 				long pid = process.pid();
 				process.onExit().thenAccept((ended) -> deliver(pid, ExitStatus.exited(ended.exitValue())));
-				return new SpawnedChild(pid, process.toHandle(), Duration.ofNanos(System.nanoTime() - this.queued));
+				return new SpawnedChild(pid, process.toHandle(), Duration.ofNanos(System.nanoTime() - this.queued),
+						false);
 			}
 			catch (IOException ex) {
 				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);
