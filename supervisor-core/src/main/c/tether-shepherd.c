@@ -8,7 +8,8 @@
  * - It is a child subreaper: every orphaned descendant of the command is re-parented to it.
  * - The command runs in a process group of its own, with <signal-number> as its parent-death signal tied to the
  *   shepherd, descriptors from 3 closed and signal mask and dispositions reset (exit 127 if exec fails).
- * - TERM, INT, HUP, QUIT, USR1, USR2 and CONT are forwarded to the command's group while the supervisor lives.
+ * - Every other signal (TERM, INT, HUP, QUIT, USR1, USR2, CONT, ...) is forwarded to the command's group while
+ *   the supervisor lives; SIGCHLD is the shepherd's own.
  * - SHEPHERD_KILL_TREE (signal 40, SIGRTMIN+6 under glibc) ends the whole tree at once with SIGKILL.
  * - When the command exits, or the supervisor dies, every remaining descendant gets <signal-number> (SIGTERM if 0),
  *   then SIGKILL after SHEPHERD_GRACE_SECONDS, pass after pass until the shepherd has no child left; then it exits
@@ -38,9 +39,9 @@ static pid_t command = 0;
 static int command_status = -1;
 static int tree_signal = SIGTERM;
 
+/* Why every other signal: the supervisor's stop signal is configurable (TERM, INT, HUP, QUIT, USR1, ...). */
 static int forwarded(int sig) {
-    return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT || sig == SIGUSR1
-            || sig == SIGUSR2 || sig == SIGCONT;
+    return sig != SIGCHLD && sig != SHEPHERD_KILL_TREE && sig != SHEPHERD_PARENT_DIED;
 }
 
 static void signal_pid_list(char *list, int sig) {

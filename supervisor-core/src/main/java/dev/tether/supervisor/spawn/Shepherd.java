@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * What the supervisor knows of a shepherd: the launcher's mode that stays as the process spawned, between the
@@ -17,7 +19,23 @@ public final class Shepherd {
 	 */
 	public static final int KILL_TREE_SIGNAL = 40;
 
+	// Why a bound: a shepherd forks its command within a millisecond; one that does not is reported without it.
+	private static final long COMMAND_FORK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	private static final long POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+
 	private Shepherd() {
+	}
+
+	/**
+	 * Waits, briefly and boundedly, until a just spawned shepherd has forked its command, so that the command's pid
+	 * is known when the child is reported started.
+	 */
+	static void awaitCommand(long shepherdPid) {
+		long deadline = System.nanoTime() + COMMAND_FORK_NANOS;
+		while (commandPid(shepherdPid).isEmpty() && System.nanoTime() - deadline < 0) {
+			LockSupport.parkNanos(POLL_NANOS);
+		}
 	}
 
 	/**

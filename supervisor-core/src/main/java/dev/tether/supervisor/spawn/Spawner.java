@@ -74,8 +74,11 @@ public final class Spawner implements AutoCloseable {
 		this.parentDeath = ParentDeath.resolve(this.nativeSpawn ? parentDeathSignal : 0, allowed, launcherDirectory);
 		this.reaper = reaper;
 		this.threadFactory = threadFactory;
-		logger.info("Children are spawned with {}; parent-death signal: {}",
-				this.nativeSpawn ? "posix_spawnp" : "ProcessBuilder", this.parentDeath.mechanism().id());
+		logger.info("Children are spawned with {}; parent-death signal: {}; descendants contained by: {}",
+				this.nativeSpawn ? "posix_spawnp" : "ProcessBuilder", this.parentDeath.mechanism().id(),
+				shepherds() ? "shepherd" : "group (no shepherd without the launcher: contain-descendants has no "
+						+ "effect, and a descendant that leaves its child's process group survives a JVM killed with "
+						+ "SIGKILL)");
 	}
 
 	private static Thread newSpawnerThread(Runnable work) {
@@ -264,6 +267,9 @@ public final class Spawner implements AutoCloseable {
 			}
 			catch (NativeSpawnException ex) {
 				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);
+			}
+			if (shepherd) {
+				Shepherd.awaitCommand(pid);
 			}
 			return new SpawnedChild(pid, null, Duration.ofNanos(System.nanoTime() - this.queued), shepherd);
 		}
