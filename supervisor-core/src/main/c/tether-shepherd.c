@@ -36,24 +36,13 @@
 #define SHEPHERD_GRACE_SECONDS 2
 
 static pid_t command = 0;
+static pid_t command_group = 0;
 static int command_status = -1;
 static int tree_signal = SIGTERM;
 
 /* Why every other signal: the supervisor's stop signal is configurable (TERM, INT, HUP, QUIT, USR1, ...). */
 static int forwarded(int sig) {
     return sig != SIGCHLD && sig != SHEPHERD_KILL_TREE && sig != SHEPHERD_PARENT_DIED;
-}
-
-static void signal_pid_list(char *list, int sig) {
-    char *next = list;
-    while (*next) {
-        char *end;
-        long pid = strtol(next, &end, 10);
-        if (end == next) break;
-        if (pid > 1) kill((pid_t) pid, sig);
-        next = end;
-        while (*next == ' ' || *next == '\n') next++;
-    }
 }
 
 /* Reads up to size-1 bytes of a /proc file into buf, NUL-terminated; -1 when it cannot be opened. */
@@ -76,21 +65,80 @@ static ssize_t read_proc(const char *prefix, long pid, const char *suffix, char 
     return (ssize_t) n;
 }
 
+/* Reads ppid and process group from /proc/<pid>/stat (fields after the last ')': state, ppid, pgrp). */
+static int proc_stat(long pid, long *ppid, long *pgrp) {
+    char stat[512];
+    if (read_proc("/proc/", pid, "/stat", stat, sizeof stat) < 0) return -1;
+    char *close_paren = strrchr(stat, ')');
+    if (!close_paren || close_paren[1] != ' ' || !close_paren[2] || close_paren[3] != ' ') return -1;
+    char *end;
+    *ppid = strtol(close_paren + 4, &end, 10);
+    *pgrp = strtol(end, NULL, 10);
+    return 0;
+}
+
+/* The children already asked to end with the tree signal. Why: a second SIGTERM often means "stop now" (Node, shells
+ * with traps), so each child gets it once; SIGKILL goes to all. Beyond the table's size a child may get it twice. */
+static pid_t asked[1024];
+static size_t asked_count = 0;
+
+static int asked_before(pid_t pid) {
+    for (size_t i = 0; i < asked_count; i++) {
+        if (asked[i] == pid) return 1;
+    }
+    return 0;
+}
+
+/* Returns 1 the first time a pid is asked (and always for SIGKILL), and remembers it. */
+static int first_ask(pid_t pid, int sig) {
+    if (sig == SIGKILL) return 1;
+    if (asked_before(pid)) return 0;
+    if (asked_count < sizeof asked / sizeof asked[0]) asked[asked_count++] = pid;
+    return 1;
+}
+
+static void signal_child(pid_t pid, int sig) {
+    long ppid, pgrp;
+    /* Why: a member of the command's group got the tree signal with its group already. */
+    if (sig != SIGKILL && asked_before(-command_group) && proc_stat(pid, &ppid, &pgrp) == 0
+            && pgrp == command_group) {
+        first_ask(pid, sig);
+        return;
+    }
+    if (first_ask(pid, sig)) kill(pid, sig);
+}
+
+/* Signals the command's group, the tree signal once; only while the command is unreaped, so that its id is ours. */
+static void signal_group(int sig) {
+    /* The group is remembered as its negated id; its leader, the command, is asked with it. */
+    if (command > 0 && first_ask(-command_group, sig)) {
+        first_ask(command, sig);
+        kill(-command, sig);
+    }
+}
+
+static void signal_pid_list(char *list, int sig) {
+    char *next = list;
+    while (*next) {
+        char *end;
+        long pid = strtol(next, &end, 10);
+        if (end == next) break;
+        if (pid > 1) signal_child((pid_t) pid, sig);
+        next = end;
+        while (*next == ' ' || *next == '\n') next++;
+    }
+}
+
 /* Why a /proc scan as fallback: /proc/<pid>/task/<tid>/children needs CONFIG_PROC_CHILDREN. */
 static void signal_children_by_scan(int sig) {
     DIR *d = opendir("/proc");
     if (!d) return;
     pid_t self = getpid();
     struct dirent *e;
-    char stat[512];
     while ((e = readdir(d)) != NULL) {
-        long pid = atol(e->d_name);
-        if (pid <= 1 || read_proc("/proc/", pid, "/stat", stat, sizeof stat) < 0) continue;
-        /* Fields after the last ')': state, then ppid. */
-        char *close_paren = strrchr(stat, ')');
-        if (close_paren && close_paren[1] == ' ' && close_paren[2] && close_paren[3] == ' '
-                && atol(close_paren + 4) == self) {
-            kill((pid_t) pid, sig);
+        long pid = atol(e->d_name), ppid, pgrp;
+        if (pid > 1 && proc_stat(pid, &ppid, &pgrp) == 0 && ppid == self) {
+            signal_child((pid_t) pid, sig);
         }
     }
     closedir(d);
@@ -115,7 +163,7 @@ static int reap(int ending_signal) {
         siginfo_t info;
         memset(&info, 0, sizeof info);
         if (waitid(P_PID, command, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == command) {
-            kill(-command, ending_signal);
+            signal_group(ending_signal);
             int status;
             if (waitpid(command, &status, 0) == command) {
                 command_status = status;
@@ -204,6 +252,7 @@ int shepherd_main(int argc, char **argv) {
     }
     close_from_3();
     command = start_command(getpid(), tree_signal, argv[3], &argv[4], &empty);
+    command_group = command;
     if (command < 0) {
         say("fork failed: ", strerror(errno));
         return 125;
@@ -221,7 +270,7 @@ int shepherd_main(int argc, char **argv) {
         if (ending) {
             /* Why every pass: orphans are re-parented to us only once their own parent has exited. */
             int s = killing ? SIGKILL : tree_signal;
-            if (command > 0) kill(-command, s);
+            signal_group(s);
             signal_children(s);
             if (reap(s)) {
                 return exit_like(command_status);

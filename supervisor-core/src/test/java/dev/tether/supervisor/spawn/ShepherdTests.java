@@ -98,6 +98,18 @@ class ShepherdTests {
 	}
 
 	@Test
+	void aDescendantThatTrapsTheTreeSignalGetsItOnceThenSigkill() throws Exception {
+		Files.createFile(this.temp.resolve("hold"));
+		long shepherd = shepherd("sh -c 'trap \"echo >> terms\" TERM; while :; do sleep 0.05; done' & "
+				+ "echo $! > grandchild; while [ -e hold ]; do sleep 0.05; done; exit 0");
+		long grandchild = awaitRunning("grandchild");
+		Files.delete(this.temp.resolve("hold"));
+		assertThat(exitOf(shepherd).code()).isZero();
+		assertThat(LiveProcesses.isAlive(grandchild)).isFalse();
+		assertThat(Files.readAllLines(this.temp.resolve("terms"))).hasSize(1);
+	}
+
+	@Test
 	void forwardsAStopSignalToTheCommandsGroup() throws Exception {
 		// Why the command waits for the grandchild: once the command exits, the shepherd ends the rest of the tree.
 		long shepherd = shepherd("trap 'echo > command-usr1; wait $g; exit 7' USR1; "
