@@ -54,6 +54,24 @@ class KillAndStopIT extends FaultScenarioSupport {
 	}
 
 	@Test
+	void killMinus9EndsEveryProcessOfEveryTreeUnderShepherdsWithoutANextStart() throws Exception {
+		StringBuilder children = new StringBuilder();
+		for (int i = 0; i < 10; i++) {
+			children.append("c").append(i)
+				.append(":\n  command: [\"sh\", \"-c\", \"sleep 600 & setsid sleep 600 & wait\"]\n");
+		}
+		try (SampleAppProcess app = SampleAppProcess.started(config("kill9-shepherds", children.toString()),
+				log("kill9-shepherds"))) {
+			// Per child: its shepherd, the shell, the background sleep and the daemon.
+			await().atMost(Duration.ofSeconds(30)).until(() -> ours().size() == 40);
+			app.kill9();
+			await("every process of every tree gone").atMost(CHILDREN_GONE)
+				.pollInterval(Duration.ofMillis(10))
+				.until(() -> ours().isEmpty());
+		}
+	}
+
+	@Test
 	void daemonsThatLeaveTheirGroupAreEndedAtStopAndAtTheNextStart() throws Exception {
 		Path config = config("daemons", """
 				forker:
