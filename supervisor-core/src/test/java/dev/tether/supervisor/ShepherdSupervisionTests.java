@@ -1,20 +1,27 @@
 package dev.tether.supervisor;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.tether.supervisor.testsupport.ChildSpecs;
+import dev.tether.supervisor.testsupport.JavaCommand;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.SecondJvm;
 import dev.tether.supervisor.testsupport.TestRun;
@@ -58,6 +65,80 @@ class ShepherdSupervisionTests {
 				.atMost(DEADLINE)
 				.until(() -> LiveProcesses.withEnvironmentEntry(marker).isEmpty());
 		}
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "true, 0", "false, 5" })
+	@EnabledIf("canUnsharePidNamespace")
+	void supervisorAsPidOneGetsNoZombiesFromTheOrphansOfAShepherdedChild(boolean containDescendants, int zombies)
+			throws Exception {
+		Path state = this.temp.resolve("state");
+		// Five short background jobs, orphaned at once: each tells when it ends.
+		String script = "for i in 1 2 3 4 5; do (sh -c \"sleep 0.1; touch orphan-$i\" &); done; exec sleep 600";
+		List<String> command = new ArrayList<>(List.of("unshare", "-p", "-f", "--mount-proc"));
+		command.addAll(JavaCommand.main(TreeSupervisorJvm.class, TestRun.installationId("pid-one"), state.toString(),
+				"1", Boolean.toString(containDescendants), script));
+		try (SecondJvm jvm = SecondJvm.start(new ProcessBuilder(command)
+			.redirectError(this.temp.resolve("jvm.log").toFile()))) {
+			jvm.readUntil("STARTED");
+			// The supervisor, PID 1 of its namespace, is the child of unshare; its SIGKILL ends the namespace.
+			long supervisor = await().atMost(DEADLINE).until(() -> firstChild(jvm.pid()), (pid) -> pid > 0);
+			try {
+				await("every orphan ended").atMost(DEADLINE)
+					.until(() -> IntStream.rangeClosed(1, 5)
+						.allMatch((i) -> Files.exists(state.resolve("orphan-" + i))));
+				await("zombies of the supervisor").atMost(DEADLINE)
+					.during(Duration.ofMillis(500))
+					.until(() -> zombieChildren(supervisor) == zombies);
+			}
+			finally {
+				ProcessHandle.of(supervisor).ifPresent(ProcessHandle::destroyForcibly);
+				assertThat(jvm.awaitExit(DEADLINE)).isTrue();
+			}
+		}
+	}
+
+	static boolean canUnsharePidNamespace() {
+		try {
+			Process probe = new ProcessBuilder("unshare", "-p", "-f", "--mount-proc", "true")
+				.redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+				.start();
+			return probe.waitFor() == 0;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	private static long firstChild(long pid) {
+		String children = readChildren(pid).strip();
+		return children.isEmpty() ? 0 : Long.parseLong(children.split("\\s+")[0]);
+	}
+
+	private static long zombieChildren(long pid) {
+		String children = readChildren(pid).strip();
+		return children.isEmpty() ? 0 : Arrays.stream(children.split("\\s+"))
+			.map(Long::valueOf)
+			.filter((child) -> LiveProcesses.stat(child).map((stat) -> stat.isZombie()).orElse(false))
+			.count();
+	}
+
+	private static String readChildren(long pid) {
+		StringBuilder all = new StringBuilder();
+		try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+			for (Path task : tasks) {
+				all.append(Files.readString(task.resolve("children"))).append(' ');
+			}
+		}
+		catch (IOException ex) {
+			// Gone meanwhile: no children.
+		}
+		return all.toString();
 	}
 
 	@Test

@@ -13,16 +13,16 @@ import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.spawn.Spawner;
 
 /**
- * A second JVM running a real {@link Supervisor}, ticked every 20 ms, over children that each leave a background
- * grandchild and a daemon in a session of its own. Prints {@code STARTED} once every child is running, then waits to
- * be killed.
+ * A second JVM running a real {@link Supervisor}, ticked every 20 ms, over children that run one shell script
+ * (by default {@link #TREE}: each leaves a background grandchild and a daemon in a session of its own). Prints
+ * {@code STARTED} once every child is running, then waits to be killed.
  * <p>
- * Arguments: {@code <installation-id> <state-directory> <children>}.
+ * Arguments: {@code <installation-id> <state-directory> <children> [<contain-descendants> <script>]}.
  */
 public final class TreeSupervisorJvm {
 
 	/** The command of every child: a grandchild, a daemon in a new session, then waiting for both. */
-	public static final List<String> TREE = List.of("sh", "-c", "sleep 600 & setsid sleep 600 & wait");
+	public static final String TREE = "sleep 600 & setsid sleep 600 & wait";
 
 	private TreeSupervisorJvm() {
 	}
@@ -35,8 +35,13 @@ public final class TreeSupervisorJvm {
 			.registry(FileChildRegistry.open(state))
 			.logDirectory(state.resolve("logs"));
 		int children = Integer.parseInt(args[2]);
+		boolean containDescendants = (args.length <= 3) || Boolean.parseBoolean(args[3]);
+		String script = (args.length > 4) ? args[4] : TREE;
 		for (int i = 0; i < children; i++) {
-			builder.child(ChildSpec.builder("tree-" + i, TREE).build());
+			builder.child(ChildSpec.builder("tree-" + i, List.of("sh", "-c", script))
+				.workingDirectory(state)
+				.containDescendants(containDescendants)
+				.build());
 		}
 		Supervisor supervisor = builder.build();
 		ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
