@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
@@ -98,19 +99,18 @@ class ShepherdSupervisionTests {
 		}
 	}
 
+	/** Whether this machine lets the tests make a pid namespace (root, or user namespaces allowed). */
 	static boolean canUnsharePidNamespace() {
 		try {
-			Process probe = new ProcessBuilder("unshare", "-p", "-f", "--mount-proc", "true")
-				.redirectErrorStream(true)
-				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
-				.start();
-			return probe.waitFor() == 0;
+			return new ProcessBuilder("unshare", "-p", "-f", "--mount-proc", "true").start()
+				.onExit()
+				.get(10, TimeUnit.SECONDS)
+				.exitValue() == 0;
 		}
-		catch (IOException ex) {
-			return false;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+		catch (Exception ex) {
+			if (ex instanceof InterruptedException) {
+				Thread.currentThread().interrupt();
+			}
 			return false;
 		}
 	}
