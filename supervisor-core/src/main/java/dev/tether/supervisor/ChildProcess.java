@@ -30,8 +30,8 @@ import dev.tether.supervisor.stop.VerifiedProcess;
  * @param startedAt when it was spawned
  * @param startedNanos the supervisor clock's reading then
  */
-record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, boolean shepherd, @Nullable Long startTime,
-		@Nullable String bootId, Instant startedAt, long startedNanos) {
+record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, boolean shepherd,
+		@Nullable Long startTime, @Nullable String bootId, Instant startedAt, long startedNanos) {
 
 	ExpectedIdentity identity(Owner owner, ChildSpec spec) {
 		return new ExpectedIdentity(this.pid, owner, spec.kind(), spec.name(), this.startTime, this.bootId);

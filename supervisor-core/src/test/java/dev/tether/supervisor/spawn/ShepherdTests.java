@@ -154,7 +154,8 @@ class ShepherdTests {
 	}
 
 	private long shepherd(String script) throws SpawnException {
-		SpawnedChild child = this.spawns.spawnShepherded("shepherded", "/bin/sh", "-c", "cd '" + this.temp + "'; " + script);
+		SpawnedChild child = this.spawns.spawnShepherded("shepherded", "/bin/sh", "-c",
+				"cd '" + this.temp + "'; " + script);
 		assertThat(child.shepherd()).isTrue();
 		return child.pid();
 	}
