@@ -301,6 +301,8 @@ class SupervisorTests {
 				"setsid sh -c 'touch " + detached + "; exec sleep 600' </dev/null >/dev/null 2>&1 & "
 						+ "while [ ! -f " + detached + " ]; do sleep 0.01; done; exit 0")
 			.restart(RestartPolicy.NEVER)
+			// Why: under a shepherd the daemon would end with the forker; this is the stop at close without one.
+			.containDescendants(false)
 			.build()));
 		long forker = test.supervisor().start("forker").pid();
 		await().atMost(Duration.ofSeconds(10))
