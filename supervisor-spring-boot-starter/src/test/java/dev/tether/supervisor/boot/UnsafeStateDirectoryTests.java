@@ -13,13 +13,14 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A state directory that another user could change fails startup, naming {@code supervisor.state-directory} and the
- * directory at fault.
+ * A state directory that another user could change, or that another supervisor uses, fails startup naming
+ * {@code supervisor.state-directory}.
  */
 @EnabledOnOs(OS.LINUX)
 class UnsafeStateDirectoryTests {
@@ -44,6 +45,23 @@ class UnsafeStateDirectoryTests {
 				assertThat(analysis.getAction()).contains("supervisor.state-directory");
 			});
 		assertThat(shared.resolve("state")).doesNotExist();
+	}
+
+	@Test
+	void stateDirectoryInUseByAnotherSupervisorFailsStartupNamingTheProperty() {
+		try (FileChildRegistry holder = FileChildRegistry.open(this.temp.resolve("state"))) {
+			new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SupervisorAutoConfiguration.class))
+				.withPropertyValues("supervisor.state-directory=" + this.temp.resolve("state"),
+						"supervisor.installation-id=" + TestRun.installationId("locked"))
+				.run((context) -> {
+					assertThat(context).hasFailed();
+					FailureAnalysis analysis = new InvalidSupervisorConfigurationFailureAnalyzer()
+						.analyze(context.getStartupFailure());
+					assertThat(analysis).as(() -> String.valueOf(context.getStartupFailure())).isNotNull();
+					assertThat(analysis.getDescription()).contains("Property: supervisor.state-directory\n")
+						.contains("already used by another supervisor in this JVM");
+				});
+		}
 	}
 
 }
