@@ -19,6 +19,7 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -135,9 +136,8 @@ public final class FileChildRegistry implements ChildRegistry {
 		}
 		try {
 			if (Files.isRegularFile(this.file)) {
-				RegistryFile content = JSON.readValue(Files.readAllBytes(this.file), RegistryFile.class);
-				if (content != null && content.version() == VERSION && content.rows() != null) {
-					return List.copyOf(content.rows());
+				try (JsonParser parser = JSON.createParser(Files.readAllBytes(this.file))) {
+					return List.copyOf(RegistryFileReader.read(parser, VERSION));
 				}
 			}
 		}

@@ -41,6 +41,20 @@ class FileChildRegistryTests {
 	}
 
 	@Test
+	void propertiesOfANewerWriterAreSkipped() throws Exception {
+		Files.writeString(this.temp.resolve("registry.json"), """
+				{"version": 1, "writer": {"name": "next"}, "rows": [{"name": "greeter", "kind": "agent",
+				"installationId": "prod", "pid": 4242, "pgid": 4242, "startTime": 987654, "bootId": "boot-1",
+				"state": "RUNNING", "spawnedAt": "2026-11-29T08:00:00Z", "restarts": 2, "port": 8080,
+				"cgroup": ["a", {"b": null}]}]}
+				""");
+		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+			assertThat(registry.load()).containsExactly(ROW);
+			assertThat(registry.movedAside()).isNull();
+		}
+	}
+
+	@Test
 	void secondHolderFailsNamingTheDirectoryAndTheHolder() {
 		try (FileChildRegistry first = FileChildRegistry.open(this.temp)) {
 			assertThatExceptionOfType(RegistryLockedException.class).isThrownBy(() -> FileChildRegistry.open(this.temp))
@@ -52,7 +66,11 @@ class FileChildRegistryTests {
 
 	@Test
 	void garbageTruncatedAndDirectoryRegistriesAreMovedAsideNotDeleted() throws Exception {
-		for (String content : new String[] { "garbage", "{\"version\": 1, \"rows\": [", "{\"version\": 99, \"rows\": []}" }) {
+		for (String content : new String[] { "garbage", "{\"version\": 1, \"rows\": [", "{\"version\": 99, \"rows\": []}",
+				"{\"version\": 1, \"rows\": [null]}", "{\"version\": 1, \"rows\": [{\"name\": \"greeter\"}]}",
+				"{\"version\": 1, \"rows\": [{\"pid\": \"4242\", \"pgid\": 4242, \"restarts\": 0}]}",
+				"{\"version\": 1, \"rows\": [{\"pid\": 1, \"pgid\": 1, \"restarts\": 0, \"spawnedAt\": \"noon\"}]}",
+				"{\"version\": 1, \"rows\": []} trailing" }) {
 			Path directory = Files.createTempDirectory(this.temp, "state");
 			Files.writeString(directory.resolve("registry.json"), content);
 			try (FileChildRegistry registry = FileChildRegistry.open(directory)) {
