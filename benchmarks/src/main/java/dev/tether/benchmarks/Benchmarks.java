@@ -22,9 +22,11 @@ import dev.tether.supervisor.reaper.Reaper;
 
 /**
  * Measures, in one run and side by side, Tether's spawn next to ProcessBuilder, commons-exec, zt-exec, NuProcess
- * and posix_spawn in C; then what only Tether does (parent death, reconciliation, the tick).
+ * and posix_spawn in C; then what only Tether does (parent death, autostart, {@code snapshots()} while children
+ * stop, reconciliation, the tick, an application's start with many children).
  * <p>
- * Arguments: {@code <spawn-limit-binary> <work-directory> [rounds] [long-n] [short-n] [memory-n] [latency-n]}.
+ * Arguments: {@code <spawn-limit-binary> <work-directory> [rounds] [long-n] [short-n] [memory-n] [latency-n]}; the
+ * system property {@code benchmarks.only} (comma-separated words) runs only the phases whose names hold one.
  */
 public final class Benchmarks {
 
@@ -202,7 +204,7 @@ public final class Benchmarks {
 				many.get("BIND") - one.get("BIND"));
 		this.results.add(metric, "ms, target ≤ 2000", "of which loading application.yml",
 				many.get("YAML") - one.get("YAML"));
-		this.results.add(metric, "ms, target ≤ 2000", "of which configuration classes (property conditions)",
+		this.results.add(metric, "ms, target ≤ 2000", "of which parsing configuration classes",
 				many.get("CONDITIONS") - one.get("CONDITIONS"));
 		this.results.add("Application start, absolute (fresh JVM)", "ms, lower is better", "1 child", one.get("READY"));
 		this.results.add("Application start, absolute (fresh JVM)", "ms, lower is better", n + " children",

@@ -21,8 +21,8 @@ import dev.tether.supervisor.boot.SupervisorProperties;
  * configured, none autostarted (so the figure is what configuring a child costs, not spawning it; the autostart row
  * measures that). Prints, in milliseconds, {@code READY} (from the start of {@code SpringApplication.run} to its
  * return), {@code BIND} (Spring's {@code Binder} creating {@code supervisor.*}), {@code YAML} (preparing the
- * environment: loading {@code application.yml}) and {@code CONDITIONS} (parsing the configuration classes, whose
- * property conditions search every property name). Arguments:
+ * environment: loading {@code application.yml}) and {@code CONDITIONS} (parsing the configuration classes and
+ * evaluating their conditions against the larger environment). Arguments:
  * {@code <children> <work-directory>}.
  */
 @SpringBootConfiguration
