@@ -1,11 +1,14 @@
 /*
  * tether-launcher: arms the parent-death signal between fork and exec, then becomes the command.
  *
- *   tether-launcher <signal-number> <supervisor-pid> <executable-path> <argv0> [args...]
+ *   tether-launcher [--chdir <directory>] <signal-number> <supervisor-pid> <executable-path> <argv0> [args...]
  *   tether-launcher --self-test          exits 0 (the supervisor's check that this binary runs here)
  *
- * Exit codes when the command never starts: 125 bad usage, 126 the supervisor died before the signal was
- * armed (the command is not run), 127 exec failed.
+ * --chdir changes directory before the command runs, for a glibc without posix_spawn_file_actions_addchdir_np
+ * (older than 2.29).
+ *
+ * Exit codes when the command never starts: 125 bad usage or the directory cannot be entered, 126 the supervisor
+ * died before the signal was armed (the command is not run), 127 exec failed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -49,8 +52,15 @@ int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "--self-test") == 0) {
         return 0;
     }
+    const char *directory = NULL;
+    if (argc > 2 && strcmp(argv[1], "--chdir") == 0) {
+        directory = argv[2];
+        argv += 2;
+        argc -= 2;
+    }
     if (argc < 5) {
-        say("usage: tether-launcher <signal> <supervisor-pid> <executable> <argv0> [args...]", NULL);
+        say("usage: tether-launcher [--chdir <directory>] <signal> <supervisor-pid> <executable> <argv0> [args...]",
+            NULL);
         return 125;
     }
     int sig = atoi(argv[1]);
@@ -63,6 +73,12 @@ int main(int argc, char **argv) {
     if (getppid() != supervisor) {
         say("supervisor is gone, not starting ", argv[3]);
         return 126;
+    }
+    if (directory && chdir(directory) != 0) {
+        const char *reason = strerror(errno);
+        say("cannot change directory to ", directory);
+        say("chdir: ", reason);
+        return 125;
     }
     close_from_3();
     execv(argv[3], &argv[4]);

@@ -17,6 +17,7 @@ import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.OrphanPolicy;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.identity.ProcStat;
 import dev.tether.supervisor.identity.ProcessSignaller;
 import dev.tether.supervisor.reconcile.Reconciler;
@@ -130,8 +131,8 @@ final class SupervisorRows {
 				long started = System.nanoTime();
 				List<RegistryRow> loaded = registry.load();
 				double loadMillis = (System.nanoTime() - started) / 1e6;
-				Reconciler.Result result = new Reconciler(signaller).reconcile("bench", loaded, OrphanPolicy.STOP,
-						(name) -> false,
+				Reconciler.Result result = new Reconciler(signaller).reconcile(new Owner("bench", "bench-instance"),
+						loaded, OrphanPolicy.STOP, (name) -> false,
 						(identity) -> new StopLadder.Request(new VerifiedProcess(identity, signaller), 15,
 								Duration.ofSeconds(1)),
 						Set.of());

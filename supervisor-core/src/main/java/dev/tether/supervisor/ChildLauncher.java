@@ -7,6 +7,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.identity.ProcStat;
 import dev.tether.supervisor.ports.PortGuard;
 import dev.tether.supervisor.reaper.Reaper;
@@ -27,17 +28,17 @@ final class ChildLauncher {
 
 	private final PortGuard ports;
 
-	private final String installationId;
+	private final Owner owner;
 
 	private final Path logDirectory;
 
 	private final @Nullable String bootId;
 
-	ChildLauncher(Spawner spawner, IdentityProbe probe, String installationId, Path logDirectory) {
+	ChildLauncher(Spawner spawner, IdentityProbe probe, Owner owner, Path logDirectory) {
 		this.spawner = spawner;
 		this.probe = probe;
 		this.ports = new PortGuard(probe);
-		this.installationId = installationId;
+		this.owner = owner;
 		this.logDirectory = logDirectory;
 		this.bootId = probe.bootId().orElse(null);
 	}
@@ -45,7 +46,7 @@ final class ChildLauncher {
 	/** Who holds the child's port now; free when it declares none. Reads {@code /proc}: call it outside the lock. */
 	PortGuard.PortClaim inspectPort(ChildSpec spec) {
 		Integer port = spec.port();
-		return (port != null) ? this.ports.inspect(port, this.installationId, spec.kind(), spec.name())
+		return (port != null) ? this.ports.inspect(port, this.owner, spec.kind(), spec.name())
 				: new PortGuard.PortClaim.Free();
 	}
 
@@ -56,8 +57,8 @@ final class ChildLauncher {
 	 */
 	void spawn(SupervisedChild child, Reaper.ExitListener onExit, long nowNanos) {
 		ChildSpec spec = child.spec();
-		Map<String, String> environment = ChildMarkers.stamp(System.getenv(), spec.environment(), this.installationId,
-				spec.kind(), spec.name());
+		Map<String, String> environment = ChildMarkers.stamp(System.getenv(), spec.environment(), this.owner, spec.kind(),
+				spec.name());
 		Path log = (spec.logFile() != null) ? spec.logFile() : this.logDirectory.resolve(spec.name() + ".log");
 		long started = System.nanoTime();
 		SpawnedChild spawned;

@@ -3,6 +3,8 @@ package dev.tether.supervisor;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.tether.supervisor.identity.Owner;
+
 /**
  * The environment markers stamped into every child at spawn. A process is only ever recognised as ours through
  * them (plus its start time and the boot id where recorded).
@@ -14,6 +16,9 @@ public final class ChildMarkers {
 
 	/** The installation id of the supervisor that spawned the child. */
 	public static final String INSTALLATION_ENV = "TETHER_INSTALLATION";
+
+	/** The instance of the supervisor that spawned the child (one per state directory). */
+	public static final String INSTANCE_ENV = "TETHER_INSTANCE";
 
 	/** The child's name, for kind {@code agent}. */
 	public static final String AGENT_NAME_ENV = "TETHER_AGENT_NAME";
@@ -28,14 +33,15 @@ public final class ChildMarkers {
 	 * Returns the environment a child runs with: {@code base}, then {@code extra}, then the markers (which no
 	 * configured variable can override).
 	 */
-	public static Map<String, String> stamp(Map<String, String> base, Map<String, String> extra,
-			String installationId, ChildKind kind, String name) {
+	public static Map<String, String> stamp(Map<String, String> base, Map<String, String> extra, Owner owner,
+			ChildKind kind, String name) {
 		Map<String, String> environment = new LinkedHashMap<>(base);
 		environment.remove(AGENT_NAME_ENV);
 		environment.remove(MCP_SERVICE_ID_ENV);
 		environment.putAll(extra);
 		environment.put(SUBPROCESS_MARKER_ENV, "1");
-		environment.put(INSTALLATION_ENV, installationId);
+		environment.put(INSTALLATION_ENV, owner.installationId());
+		environment.put(INSTANCE_ENV, owner.instanceId());
 		environment.put(kind.nameKey(), name);
 		return environment;
 	}

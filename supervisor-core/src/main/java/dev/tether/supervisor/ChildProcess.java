@@ -1,19 +1,17 @@
 package dev.tether.supervisor;
 
 import java.time.Instant;
-import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 
 import dev.tether.supervisor.identity.ExpectedIdentity;
-import dev.tether.supervisor.identity.IdentityProbe;
-import dev.tether.supervisor.identity.ProcStat;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.identity.ProcessSignaller;
 import dev.tether.supervisor.identity.Verdict;
 import dev.tether.supervisor.os.Posix;
 import dev.tether.supervisor.reaper.Reaper;
+import dev.tether.supervisor.stop.AdoptedProcess;
 import dev.tether.supervisor.stop.StopTarget;
-import dev.tether.supervisor.stop.VerifiedProcess;
 
 /**
  * The process a child runs as: one we spawned (our unreaped child, its identity proven by the kernel), or one
@@ -30,28 +28,19 @@ import dev.tether.supervisor.stop.VerifiedProcess;
 record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, @Nullable Long startTime,
 		@Nullable String bootId, Instant startedAt, long startedNanos) {
 
-	ExpectedIdentity identity(String installationId, ChildSpec spec) {
-		return new ExpectedIdentity(this.pid, installationId, spec.kind(), spec.name(), this.startTime, this.bootId);
-	}
-
-	/**
-	 * Whether this process still runs, as {@code /proc} shows it (how an adopted process, which is not our child,
-	 * is watched): there, not a zombie, and with the start time it was adopted with.
-	 */
-	boolean isAlive(IdentityProbe probe) {
-		Optional<ProcStat> stat = probe.stat(this.pid);
-		return stat.isPresent() && !stat.get().isZombie()
-				&& (this.startTime == null || this.startTime == stat.get().startTime());
+	ExpectedIdentity identity(Owner owner, ChildSpec spec) {
+		return new ExpectedIdentity(this.pid, owner, spec.kind(), spec.name(), this.startTime, this.bootId);
 	}
 
 	/**
 	 * How this process is signalled and its end observed. Our own child is signalled through the reaper, which
-	 * proves it unreaped (its pid cannot have been reused); an adopted one only after its identity is verified.
-	 * The end of our own child is its reaped exit, which the reaper delivers; an adopted one's is seen in /proc.
+	 * proves it unreaped (its pid cannot have been reused); an adopted one, verified by its markers when it was
+	 * adopted, by its pid and start time through a pidfd. The end of our own child is its reaped exit, which the
+	 * reaper delivers; an adopted one's is seen in /proc.
 	 */
-	StopTarget stopTarget(Reaper reaper, ProcessSignaller signaller, String installationId, ChildSpec spec) {
+	StopTarget stopTarget(Reaper reaper, ProcessSignaller signaller, Owner owner, ChildSpec spec) {
 		if (this.adopted) {
-			return new VerifiedProcess(identity(installationId, spec), signaller);
+			return new AdoptedProcess(identity(owner, spec), signaller);
 		}
 		return new OwnChild(this.pid, this.handle, reaper);
 	}

@@ -2,6 +2,8 @@ package dev.tether.supervisor;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How a process ended: an exit code, a signal, or unknown (a process that was not our child, watched through
  * {@code /proc}).
@@ -10,7 +12,7 @@ import java.time.Instant;
  * @param signal the number of the signal that ended it, or {@code null}
  * @param at when the exit was seen
  */
-public record ExitStatus(Integer code, Integer signal, Instant at) {
+public record ExitStatus(@Nullable Integer code, @Nullable Integer signal, Instant at) {
 
 	public static ExitStatus exited(int code) {
 		return new ExitStatus(code, null, Instant.now());

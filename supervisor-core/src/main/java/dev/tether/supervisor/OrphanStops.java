@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import dev.tether.supervisor.identity.ExpectedIdentity;
 import dev.tether.supervisor.identity.IdentityProbe;
 import dev.tether.supervisor.identity.MarkedProcess;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.identity.ProcessSignaller;
 import dev.tether.supervisor.os.Posix;
 import dev.tether.supervisor.stop.StopLadder;
@@ -30,7 +31,7 @@ final class OrphanStops {
 
 	private static final Logger logger = LoggerFactory.getLogger(OrphanStops.class);
 
-	private final String installationId;
+	private final Owner owner;
 
 	private final IdentityProbe probe;
 
@@ -48,9 +49,9 @@ final class OrphanStops {
 	/**
 	 * @param specs the spec of a configured child by name, or {@code null} for a name no longer configured
 	 */
-	OrphanStops(String installationId, IdentityProbe probe, ProcessSignaller signaller, @Nullable String bootId,
+	OrphanStops(Owner owner, IdentityProbe probe, ProcessSignaller signaller, @Nullable String bootId,
 			Function<String, @Nullable ChildSpec> specs) {
-		this.installationId = installationId;
+		this.owner = owner;
 		this.probe = probe;
 		this.signaller = signaller;
 		this.bootId = bootId;
@@ -85,7 +86,7 @@ final class OrphanStops {
 			groups = Set.copyOf(this.exitedGroups);
 			this.exitedGroups.clear();
 		}
-		int killed = this.signaller.signalGroupRemnants(this.installationId, groups, Posix.SIGKILL);
+		int killed = this.signaller.signalGroupRemnants(this.owner, groups, Posix.SIGKILL);
 		if (killed > 0) {
 			logger.info("Killed {} remaining member(s) of the process groups {}", killed, groups);
 		}
@@ -97,13 +98,13 @@ final class OrphanStops {
 	 */
 	void stopStrays() {
 		List<StopLadder.Request> strays = new ArrayList<>();
-		for (MarkedProcess marked : this.probe.scanMarked(this.installationId)) {
+		for (MarkedProcess marked : this.probe.scanMarked(this.owner)) {
 			this.probe.stat(marked.pid())
-				.ifPresent((stat) -> strays.add(stopRequest(new ExpectedIdentity(marked.pid(), this.installationId,
+				.ifPresent((stat) -> strays.add(stopRequest(new ExpectedIdentity(marked.pid(), this.owner,
 						marked.kind(), marked.name(), stat.startTime(), this.bootId))));
 		}
 		if (!strays.isEmpty()) {
-			logger.info("Stopping {} process(es) that carry this installation's markers but left their child's group",
+			logger.info("Stopping {} process(es) that carry this supervisor's markers but left their child's group",
 					strays.size());
 			StopLadder.run(strays);
 		}

@@ -21,6 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.identity.ProcessSignaller;
 import dev.tether.supervisor.os.Posix;
 import dev.tether.supervisor.ports.PortGuard;
@@ -29,6 +30,7 @@ import dev.tether.supervisor.reaper.Reaper;
 import dev.tether.supervisor.reconcile.Reconciler;
 import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
+import dev.tether.supervisor.spawn.SpawnFeatures;
 import dev.tether.supervisor.spawn.Spawner;
 import dev.tether.supervisor.stop.StopLadder;
 
@@ -50,7 +52,7 @@ public final class Supervisor implements AutoCloseable {
 
 	private static final long STOP_POLL_MILLIS = 50;
 
-	private final String installationId;
+	private final Owner owner;
 
 	private final Spawner spawner;
 
@@ -86,20 +88,23 @@ public final class Supervisor implements AutoCloseable {
 
 	private boolean closing;
 
+	private int reconciling;
+
 	private Supervisor(Builder builder) {
-		this.installationId = Objects.requireNonNull(builder.installationId, "installationId");
-		this.spawner = Objects.requireNonNull(builder.spawner, "spawner");
-		this.probe = Objects.requireNonNull(builder.probe, "probe");
-		this.signaller = new ProcessSignaller(this.probe);
-		this.reaper = Objects.requireNonNull(builder.reaper, "reaper");
 		this.registry = Objects.requireNonNull(builder.registry, "registry");
+		this.owner = new Owner(Objects.requireNonNull(builder.installationId, "installationId"),
+				this.registry.instanceId());
+		this.spawner = Objects.requireNonNull(builder.spawner, "spawner");
+		this.probe = IdentityProbe.forPlatform();
+		this.signaller = new ProcessSignaller(this.probe);
+		this.reaper = Reaper.shared();
 		this.saver = new RegistrySaver(this.registry);
-		this.reconciler = (builder.reconciler != null) ? builder.reconciler : new Reconciler(this.signaller);
+		this.reconciler = new Reconciler(this.signaller);
 		this.orphanPolicy = builder.orphanPolicy;
-		this.launcher = new ChildLauncher(this.spawner, this.probe, this.installationId,
+		this.launcher = new ChildLauncher(this.spawner, this.probe, this.owner,
 				Objects.requireNonNull(builder.logDirectory, "logDirectory"));
 		this.outbox = new EventOutbox(builder.listeners);
-		this.orphans = new OrphanStops(this.installationId, this.probe, this.signaller, this.launcher.bootId(),
+		this.orphans = new OrphanStops(this.owner, this.probe, this.signaller, this.launcher.bootId(),
 				this::specOf);
 		this.clock = builder.clock;
 		builder.children.forEach(this::register);
@@ -111,12 +116,22 @@ public final class Supervisor implements AutoCloseable {
 
 	/** The installation id stamped into every child. */
 	public String installationId() {
-		return this.installationId;
+		return this.owner.installationId();
+	}
+
+	/** The instance id stamped into every child: one per state directory, kept across runs. */
+	public String instanceId() {
+		return this.owner.instanceId();
 	}
 
 	/** How children are tied to this JVM's life. */
 	public ParentDeathMechanism parentDeathMechanism() {
 		return this.spawner.parentDeathMechanism();
+	}
+
+	/** How children are spawned here: the method, and what this glibc offers for working directories and descriptors. */
+	public SpawnFeatures spawnFeatures() {
+		return this.spawner.features();
 	}
 
 	/** Whether identity can be verified here (else nothing of a previous run is ever signalled). */
@@ -164,30 +179,41 @@ public final class Supervisor implements AutoCloseable {
 
 	/**
 	 * Verifies what a previous run left behind and stops or adopts it (see {@link Reconciler}). Run it before the
-	 * first start.
+	 * first start. Starts asked for meanwhile wait until it is over, so that it can never mistake a child started
+	 * during it for an orphan.
 	 */
 	public ReconciliationReport reconcile() {
 		Set<Long> ownPids = new HashSet<>();
 		synchronized (this.lock) {
+			this.reconciling++;
 			this.children.values().stream().map(SupervisedChild::process).filter(Objects::nonNull)
 				.forEach((process) -> ownPids.add(process.pid()));
 		}
-		Reconciler.Result result = this.reconciler.reconcile(this.installationId, this.registry.load(),
-				this.orphanPolicy, (name) -> {
-					synchronized (this.lock) {
-						SupervisedChild child = this.children.get(name);
-						return child != null && child.process() == null;
-					}
-				}, this.orphans::stopRequest, ownPids);
-		synchronized (this.lock) {
-			for (Reconciler.Adoption adoption : result.adoptions()) {
-				this.children.get(adoption.identity().name()).adopt(adoption, this.clock.getAsLong());
+		try {
+			Reconciler.Result result = this.reconciler.reconcile(this.owner, this.registry.load(), this.orphanPolicy,
+					(name) -> {
+						synchronized (this.lock) {
+							SupervisedChild child = this.children.get(name);
+							return child != null && child.process() == null;
+						}
+					}, this.orphans::stopRequest, ownPids);
+			synchronized (this.lock) {
+				for (Reconciler.Adoption adoption : result.adoptions()) {
+					this.children.get(adoption.identity().name()).adopt(adoption, this.clock.getAsLong());
+				}
 			}
+			this.lastReconciliation = result.report();
+			return result.report();
 		}
-		this.saver.changed();
-		saveRegistry();
-		this.lastReconciliation = result.report();
-		return result.report();
+		finally {
+			synchronized (this.lock) {
+				this.reconciling--;
+			}
+			this.saver.changed();
+			launchWanted();
+			this.outbox.dispatch();
+			saveRegistry();
+		}
 	}
 
 	/** Starts every child marked {@code autostart} that is not running; the registry is written once for all. */
@@ -251,7 +277,7 @@ public final class Supervisor implements AutoCloseable {
 				SupervisedChild child = this.children.get(name);
 				ChildProcess process = child.process();
 				pending.put(name, child.beginStop((process != null)
-						? process.stopTarget(this.reaper, this.signaller, this.installationId, child.spec()) : null, now));
+						? process.stopTarget(this.reaper, this.signaller, this.owner, child.spec()) : null, now));
 			}
 		}
 		this.outbox.dispatch();
@@ -335,7 +361,7 @@ public final class Supervisor implements AutoCloseable {
 					child.ready();
 				}
 				else if (child.startupTimedOut(this.clock.getAsLong()) && process != null) {
-					process.stopTarget(this.reaper, this.signaller, this.installationId, child.spec())
+					process.stopTarget(this.reaper, this.signaller, this.owner, child.spec())
 						.signal(Posix.SIGKILL);
 				}
 			}
@@ -346,7 +372,7 @@ public final class Supervisor implements AutoCloseable {
 	private void applyEndOfAdopted(List<SupervisedChild> adopted) {
 		for (SupervisedChild child : adopted) {
 			ChildProcess process = child.process();
-			if (process == null || process.isAlive(this.probe)) {
+			if (process == null || this.probe.isRunning(process.pid(), process.startTime())) {
 				continue;
 			}
 			synchronized (this.lock) {
@@ -364,6 +390,9 @@ public final class Supervisor implements AutoCloseable {
 		Map<String, ChildSnapshot> launched = new LinkedHashMap<>();
 		List<SupervisedChild> claimed = new ArrayList<>();
 		synchronized (this.lock) {
+			if (this.reconciling > 0) {
+				return launched;
+			}
 			this.children.values().stream().filter(SupervisedChild::claimLaunch).forEach(claimed::add);
 		}
 		for (SupervisedChild child : claimed) {
@@ -383,7 +412,7 @@ public final class Supervisor implements AutoCloseable {
 					child.reclaimingPort(StopLadder.begin(request.target(), request.signal(), request.timeout(), now));
 				}
 				else {
-					this.launcher.spawn(child, this::onExit, now);
+					this.launcher.spawn(child, (pid, status) -> onExit(child, pid, status), now);
 				}
 				launched.put(child.name(), child.snapshot(now));
 			}
@@ -392,15 +421,13 @@ public final class Supervisor implements AutoCloseable {
 		return launched;
 	}
 
-	private void onExit(long pid, ExitStatus status) {
+	private void onExit(SupervisedChild child, long pid, ExitStatus status) {
 		synchronized (this.lock) {
-			for (SupervisedChild child : this.children.values()) {
-				ChildProcess process = child.process();
-				if (process != null && process.pid() == pid) {
-					child.exited(pid, status, this.clock.getAsLong(), random());
-					if (process.handle() == null) {
-						this.orphans.groupExited(pid);
-					}
+			ChildProcess process = child.process();
+			if (process != null && process.pid() == pid) {
+				child.exited(pid, status, this.clock.getAsLong(), random());
+				if (process.handle() == null) {
+					this.orphans.groupExited(pid);
 				}
 			}
 		}
@@ -417,7 +444,7 @@ public final class Supervisor implements AutoCloseable {
 			List<RegistryRow> rows = new ArrayList<>();
 			synchronized (this.lock) {
 				for (SupervisedChild child : this.children.values()) {
-					RegistryRow row = child.row(this.installationId);
+					RegistryRow row = child.row(this.owner.installationId());
 					if (row != null) {
 						rows.add(row);
 					}
@@ -476,13 +503,7 @@ public final class Supervisor implements AutoCloseable {
 
 		private @Nullable Spawner spawner;
 
-		private IdentityProbe probe = IdentityProbe.forPlatform();
-
-		private Reaper reaper = Reaper.shared();
-
 		private @Nullable ChildRegistry registry;
-
-		private @Nullable Reconciler reconciler;
 
 		private OrphanPolicy orphanPolicy = OrphanPolicy.STOP;
 
@@ -507,25 +528,13 @@ public final class Supervisor implements AutoCloseable {
 			return this;
 		}
 
-		public Builder probe(IdentityProbe probe) {
-			this.probe = probe;
-			return this;
-		}
 
-		public Builder reaper(Reaper reaper) {
-			this.reaper = reaper;
-			return this;
-		}
 
 		public Builder registry(ChildRegistry registry) {
 			this.registry = registry;
 			return this;
 		}
 
-		public Builder reconciler(Reconciler reconciler) {
-			this.reconciler = reconciler;
-			return this;
-		}
 
 		public Builder orphanPolicy(OrphanPolicy orphanPolicy) {
 			this.orphanPolicy = orphanPolicy;

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,11 +18,13 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.ports.PortGuard;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.testsupport.Listen;
 import dev.tether.supervisor.testsupport.LiveProcesses;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.ObservedRegistry;
+import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,7 +42,7 @@ class SupervisorLockingTests {
 	@TempDir
 	Path temp;
 
-	private final String installation = NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID();
+	private final String installation = TestRun.installationId("locking");
 
 	private Process orphan;
 
@@ -75,7 +76,7 @@ class SupervisorLockingTests {
 	@Test
 	void snapshotsAnswerAtOnceWhileTheTickReclaimsAPortFromAnOrphanThatIgnoresTerm() throws Exception {
 		ManualClock clock = new ManualClock();
-		int port = Listen.freePort();
+		int port = Listen.unusedPort();
 		ChildSpec spec = ChildSpec.builder("server", Listen.command(port))
 			.kind(ChildKind.MCP)
 			.port(port)
@@ -90,7 +91,7 @@ class SupervisorLockingTests {
 			ProcessHandle.of(first).orElseThrow().destroyForcibly();
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> test.supervisor().snapshot("server").orElseThrow().state() == ChildState.BACKOFF);
-			this.orphan = startOrphanOnPort(port, this.installation);
+			this.orphan = startOrphanOnPort(port, new Owner(this.installation, test.supervisor().instanceId()));
 			clock.advance(Duration.ofSeconds(1));
 			await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.stat(this.orphan.pid())
 				.map((stat) -> test.supervisor().snapshot("server").orElseThrow().state() == ChildState.STARTING)
@@ -104,9 +105,9 @@ class SupervisorLockingTests {
 		}
 	}
 
-	private Process startOrphanOnPort(int port, String installationId) throws Exception {
+	private Process startOrphanOnPort(int port, Owner owner) throws Exception {
 		ProcessBuilder builder = new ProcessBuilder(StubbornListener.command(port));
-		builder.environment().putAll(ChildMarkers.stamp(Map.of(), Map.of(), installationId, ChildKind.MCP, "server"));
+		builder.environment().putAll(ChildMarkers.stamp(Map.of(), Map.of(), owner, ChildKind.MCP, "server"));
 		Process process = builder.start();
 		await().atMost(Duration.ofSeconds(20)).until(() -> PortGuard.acceptsConnections(port));
 		return process;
@@ -185,7 +186,7 @@ class SupervisorLockingTests {
 			assertThat(test.supervisor().snapshots()).allMatch((child) -> child.state() == ChildState.STOPPED);
 		}
 		pool.shutdown();
-		assertThat(registry.closes.get()).isEqualTo(1);
+		assertThat(registry.closes()).isEqualTo(1);
 		await().atMost(Duration.ofSeconds(10)).until(() -> pids.stream().noneMatch(LiveProcesses::isAlive));
 	}
 

@@ -3,7 +3,6 @@ package dev.tether.supervisor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -13,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
 import dev.tether.supervisor.testsupport.LiveProcesses;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.ObservedRegistry;
+import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,7 +26,7 @@ class SupervisorTests {
 	Path temp;
 
 	private static String installation() {
-		return NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID();
+		return TestRun.installationId("supervisor");
 	}
 
 	private static ChildSpec.Builder child(String name, String... command) {
@@ -219,16 +219,48 @@ class SupervisorTests {
 		ObservedRegistry registry = new ObservedRegistry(FileChildRegistry.open(this.temp.resolve("registry")));
 		try (TestSupervisor test = new TestSupervisor(this.temp, installation(), OrphanPolicy.STOP,
 				List.of(child("a", "sleep", "600").build()), (builder) -> builder.registry(registry))) {
-			registry.failing = true;
+			registry.failSaves(true);
 			test.supervisor().start("a");
 			assertThat(test.supervisor().registryProblem()).hasValue("No space left on device");
 			test.supervisor().tick();
 			assertThat(test.supervisor().registryProblem()).isPresent();
-			registry.failing = false;
+			registry.failSaves(false);
 			test.supervisor().tick();
 			assertThat(test.supervisor().registryProblem()).isEmpty();
 			assertThat(registry.load()).extracting(RegistryRow::name).containsExactly("a");
 		}
+	}
+
+	@Test
+	void childThatClearsItsEnvironmentIsStillStoppedAndRestarted() throws Exception {
+		// Our own unreaped child is proven ours by the kernel, not by markers it may have wiped.
+		try (TestSupervisor test = new TestSupervisor(this.temp,
+				List.of(child("bare", "sh", "-c", "exec env -i /bin/sleep 600").build()))) {
+			long first = test.supervisor().start("bare").pid();
+			await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(first, "sleep")
+					&& LiveProcesses.environ(first).isEmpty());
+			long second = test.supervisor().restart("bare").pid();
+			assertThat(second).isNotEqualTo(first);
+			await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(first));
+			await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(second, "sleep"));
+			assertThat(test.supervisor().stop("bare")).isEqualTo(StopOutcome.EXITED);
+			ChildSnapshot stopped = test.supervisor().snapshot("bare").orElseThrow();
+			assertThat(stopped.state()).isEqualTo(ChildState.STOPPED);
+			assertThat(stopped.lastExit().signal()).isEqualTo(15);
+		}
+	}
+
+	@Test
+	void childThatClearsItsEnvironmentAndIgnoresTermIsKilledAtClose() throws Exception {
+		TestSupervisor test = new TestSupervisor(this.temp, List.of(child("hidden", "sh", "-c",
+				"exec env -i /bin/sh -c 'trap \"\" TERM; while :; do sleep 1; done'")
+			.stopTimeout(Duration.ofSeconds(1))
+			.build()));
+		long pid = test.supervisor().start("hidden").pid();
+		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.environ(pid).isEmpty());
+		test.close();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(pid));
+		assertThat(test.events("hidden", ChildEvent.Type.STOPPED).get(0).stopOutcome()).isEqualTo(StopOutcome.KILLED);
 	}
 
 	@Test

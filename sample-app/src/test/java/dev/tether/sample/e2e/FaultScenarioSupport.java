@@ -3,30 +3,29 @@ package dev.tether.sample.e2e;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.stream.Collectors;
 
-import org.awaitility.Awaitility;
-import org.awaitility.core.ConditionTimeoutException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import dev.tether.supervisor.ChildMarkers;
 import dev.tether.supervisor.testsupport.LiveProcesses;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.TestRun;
 
 /**
- * What every fault scenario shares: a private state directory and installation id, a configuration file of its
- * own, and a final check that no process of this run's installation is alive.
+ * What every fault scenario shares: a private state directory and an installation id of this test run, and a
+ * configuration file of its own. After each scenario the run's leak check (applied to every test) fails it if a
+ * process of the run, or a descendant of the test JVM, is still alive.
  */
 abstract class FaultScenarioSupport {
 
 	@TempDir
 	Path temp;
 
-	final String installation = NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + "e2e-" + UUID.randomUUID();
+	final String installation = TestRun.installationId("e2e");
 
 	Path state() {
 		return this.temp.resolve("state");
@@ -72,26 +71,24 @@ abstract class FaultScenarioSupport {
 		return block.lines().map((line) -> line.isBlank() ? line : pad + line).collect(Collectors.joining("\n"));
 	}
 
-	/** Live processes carrying this run's installation id. */
+	/** Live processes carrying this scenario's installation id. */
 	List<Long> ours() {
 		return LiveProcesses.withEnvironmentEntry(ChildMarkers.INSTALLATION_ENV + "=" + this.installation);
 	}
 
-	@AfterEach
-	void nothingOfThisRunSurvives() {
-		try {
-			Awaitility.await("no process of " + this.installation + " alive")
-				.atMost(Duration.ofSeconds(10))
-				.pollInterval(Duration.ofMillis(50))
-				.until(() -> ours().isEmpty());
-		}
-		catch (ConditionTimeoutException ex) {
-			List<Long> survivors = ours();
-			survivors.forEach((pid) -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
-			throw new AssertionError("processes of this run survived: " + survivors.stream()
-				.map((pid) -> pid + " " + LiveProcesses.commandLine(pid))
-				.collect(Collectors.joining("; ")));
-		}
+	/** Live processes of this scenario's installation that carry the marker of one child. */
+	List<Long> oursNamed(String child) {
+		return ours().stream()
+			.filter((pid) -> LiveProcesses.environ(pid).contains(ChildMarkers.AGENT_NAME_ENV + "=" + child))
+			.toList();
+	}
+
+	/** The rows of the registry file, parsed. */
+	List<JsonNode> registryRows() throws IOException {
+		JsonNode registry = JsonMapper.builder().build().readTree(state().resolve("registry.json").toFile());
+		List<JsonNode> rows = new ArrayList<>();
+		registry.get("rows").forEach(rows::add);
+		return rows;
 	}
 
 }

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -12,70 +13,63 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.tether.supervisor.identity.IdentityProbe;
 import dev.tether.supervisor.registry.RegistryRow;
-import dev.tether.supervisor.testsupport.Listen;
-import dev.tether.supervisor.testsupport.LiveProcesses;
+import dev.tether.supervisor.testsupport.Canary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * Scenarios 7–9: two instances on one state directory, a reused pid in the registry, and a foreign port holder.
- * In each, what is not ours stays untouched.
+ * In each, what is not ours is never signalled (a recording canary stands in for it).
  */
 class IsolationIT extends FaultScenarioSupport {
 
 	@Test
 	void secondInstanceOnTheSameStateDirectoryFailsFastAndTouchesNothing() throws Exception {
-		Path config = config("two", "worker:\n  command: [\"sleep\", \"600\"]\n");
+		Path record = this.temp.resolve("worker.record");
+		// Why JSON: a YAML flow sequence that carries the canary's script with its quotes and newlines escaped.
+		String command = JsonMapper.builder().build().writeValueAsString(Canary.command(record));
+		Path config = config("two", "worker:\n  command: " + command + "\n");
 		try (SampleAppProcess first = SampleAppProcess.started(config, log("first"))) {
-			await().atMost(Duration.ofSeconds(10)).until(() -> first.state("worker").equals("RUNNING"));
-			long worker = first.child("worker").get("pid").asLong();
+			await().atMost(Duration.ofSeconds(30)).until(() -> first.state("worker").equals("RUNNING"));
+			Canary worker = Canary.observe(record);
 			try (SampleAppProcess second = SampleAppProcess.start(config, log("second"))) {
-				assertThat(second.awaitExit(Duration.ofSeconds(60))).isTrue();
+				assertThat(second.awaitExit(Duration.ofSeconds(90))).isTrue();
 				assertThat(second.output()).contains("is locked by another supervisor (pid " + first.pid() + ")")
 					.contains(state().toString());
 			}
-			assertThat(LiveProcesses.isAlive(worker)).isTrue();
-			assertThat(first.child("worker").get("pid").asLong()).isEqualTo(worker);
+			worker.assertUntouched();
+			assertThat(first.child("worker").get("pid").asLong()).isEqualTo(worker.pid());
 			assertThat(first.status("/actuator/health")).isEqualTo(200);
 		}
 	}
 
 	@Test
-	void registryRowNamingAnUnrelatedLiveProcessIsDroppedAndTheProcessLives() throws Exception {
-		Process unrelated = new ProcessBuilder("sleep", "600").start();
-		try {
+	void registryRowNamingAnUnrelatedLiveProcessIsDroppedAndTheProcessIsNeverSignalled() throws Exception {
+		try (Canary unrelated = Canary.child(this.temp.resolve("canary"), Map.of())) {
 			IdentityProbe probe = IdentityProbe.forPlatform();
 			RegistryRow row = new RegistryRow("worker", "agent", this.installation, unrelated.pid(), unrelated.pid(),
-					probe.stat(unrelated.pid()).orElseThrow().startTime(), probe.bootId().orElseThrow(), "RUNNING",
-					Instant.now(), 0, null);
+					unrelated.startTime(), probe.bootId().orElseThrow(), "RUNNING", Instant.now(), 0, null);
 			Files.createDirectories(state());
-			Files.writeString(state().resolve("registry.json"), JsonMapper.builder()
-				.build()
-				.writeValueAsString(java.util.Map.of("version", 1, "rows", List.of(row))));
+			Files.writeString(state().resolve("registry.json"),
+					JsonMapper.builder().build().writeValueAsString(Map.of("version", 1, "rows", List.of(row))));
 			try (SampleAppProcess app = SampleAppProcess.started(config("reuse", "worker:\n  command: [\"sleep\", \"600\"]\n"),
 					log("reuse"))) {
 				JsonNode report = app.json("/actuator/children").get("reconciliation");
 				assertThat(report.get("notOurs").asInt()).isEqualTo(1);
-				assertThat(unrelated.isAlive()).isTrue();
-				await().atMost(Duration.ofSeconds(10)).until(() -> app.state("worker").equals("RUNNING"));
-				String registry = Files.readString(state().resolve("registry.json"));
-				assertThat(registry).doesNotContain("\"pid\" : " + unrelated.pid() + ",");
+				assertThat(report.get("stopped").asInt()).isZero();
+				await().atMost(Duration.ofSeconds(30)).until(() -> app.state("worker").equals("RUNNING"));
+				assertThat(registryRows()).extracting((saved) -> saved.get("pid").asLong())
+					.doesNotContain(unrelated.pid());
+				unrelated.assertUntouched();
 			}
-			assertThat(unrelated.isAlive()).isTrue();
-		}
-		finally {
-			unrelated.destroyForcibly();
-			unrelated.waitFor();
+			unrelated.assertUntouched();
 		}
 	}
 
 	@Test
-	void foreignListenerOnAChildsPortFailsOnlyThatChild() throws Exception {
-		int port = SampleAppProcess.freePort();
-		Process listener = new ProcessBuilder(Listen.command(port)).start();
-		try {
-			await().atMost(Duration.ofSeconds(20)).until(() -> dev.tether.supervisor.ports.PortGuard.acceptsConnections(port));
+	void foreignListenerOnAChildsPortFailsOnlyThatChildAndIsNeverSignalled() throws Exception {
+		try (Canary listener = Canary.listening(this.temp.resolve("canary"), Map.of())) {
 			Path config = config("port", """
 					server:
 					  kind: mcp
@@ -83,19 +77,15 @@ class IsolationIT extends FaultScenarioSupport {
 					  command: ["sleep", "600"]
 					other:
 					  command: ["sleep", "600"]
-					""".formatted(port));
+					""".formatted(listener.port()));
 			try (SampleAppProcess app = SampleAppProcess.started(config, log("port"))) {
-				await().atMost(Duration.ofSeconds(10)).until(() -> app.state("server").equals("FAILED"));
-				assertThat(app.child("server").get("lastError").asString()).contains("port " + port)
+				await().atMost(Duration.ofSeconds(30)).until(() -> app.state("server").equals("FAILED"));
+				assertThat(app.child("server").get("lastError").asString()).contains("port " + listener.port())
 					.contains("pid " + listener.pid());
 				assertThat(app.state("other")).isEqualTo("RUNNING");
-				assertThat(listener.isAlive()).isTrue();
+				listener.assertUntouched();
 			}
-			assertThat(listener.isAlive()).isTrue();
-		}
-		finally {
-			listener.destroyForcibly();
-			listener.waitFor();
+			listener.assertUntouched();
 		}
 	}
 

@@ -3,7 +3,6 @@ package dev.tether.sample.e2e;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -19,15 +18,8 @@ import static org.awaitility.Awaitility.await;
  */
 class KillAndStopIT extends FaultScenarioSupport {
 
-	private static List<Long> childPids(SampleAppProcess app) throws Exception {
-		List<Long> pids = new ArrayList<>();
-		for (JsonNode child : app.json("/actuator/children").get("children")) {
-			if (!child.get("pid").isNull()) {
-				pids.add(child.get("pid").asLong());
-			}
-		}
-		return pids;
-	}
+	// Why generous: the parent-death signal is immediate, but a loaded machine may take a while to run the exits.
+	private static final Duration CHILDREN_GONE = Duration.ofSeconds(10);
 
 	@Test
 	void killMinus9EndsEveryDirectChildAndTheNextStartEndsTheGrandchildren() throws Exception {
@@ -39,11 +31,11 @@ class KillAndStopIT extends FaultScenarioSupport {
 		Path config = config("kill9", children.toString());
 		List<Long> direct;
 		try (SampleAppProcess app = SampleAppProcess.started(config, log("kill9-first"))) {
-			await().atMost(Duration.ofSeconds(20)).until(() -> childPids(app).size() == 20);
-			direct = childPids(app);
-			await().atMost(Duration.ofSeconds(10)).until(() -> ours().size() == 25);
+			await().atMost(Duration.ofSeconds(30)).until(() -> app.childPids().size() == 20);
+			direct = app.childPids();
+			await().atMost(Duration.ofSeconds(30)).until(() -> ours().size() == 25);
 			app.kill9();
-			await("direct children gone within 1 s").atMost(Duration.ofSeconds(1))
+			await("direct children gone").atMost(CHILDREN_GONE)
 				.pollInterval(Duration.ofMillis(10))
 				.until(() -> direct.stream().noneMatch(LiveProcesses::isAlive));
 		}
@@ -53,8 +45,8 @@ class KillAndStopIT extends FaultScenarioSupport {
 			JsonNode report = app.json("/actuator/children").get("reconciliation");
 			assertThat(report.get("ours").asInt()).isEqualTo(5);
 			assertThat(report.get("stopped").asInt()).isEqualTo(5);
-			assertThat(grandchildren).noneMatch(LiveProcesses::isAlive);
-			await().atMost(Duration.ofSeconds(20)).until(() -> childPids(app).size() == 20);
+			await().atMost(CHILDREN_GONE).until(() -> grandchildren.stream().noneMatch(LiveProcesses::isAlive));
+			await().atMost(Duration.ofSeconds(30)).until(() -> app.childPids().size() == 20);
 		}
 	}
 
@@ -66,20 +58,20 @@ class KillAndStopIT extends FaultScenarioSupport {
 				  restart: never
 				""");
 		try (SampleAppProcess app = SampleAppProcess.started(config, log("daemons-stop"))) {
-			await().atMost(Duration.ofSeconds(10)).until(() -> ours().size() == 1 && app.state("forker").equals("EXITED"));
+			await().atMost(Duration.ofSeconds(30)).until(() -> ours().size() == 1 && app.state("forker").equals("EXITED"));
 			long daemon = ours().get(0);
 			app.terminate();
-			assertThat(app.awaitExit(Duration.ofSeconds(20))).isTrue();
-			assertThat(LiveProcesses.isAlive(daemon)).isFalse();
+			assertThat(app.awaitExit(Duration.ofSeconds(30))).isTrue();
+			await().atMost(CHILDREN_GONE).until(() -> !LiveProcesses.isAlive(daemon));
 		}
 		try (SampleAppProcess app = SampleAppProcess.started(config, log("daemons-kill"))) {
-			await().atMost(Duration.ofSeconds(10)).until(() -> ours().size() == 1 && app.state("forker").equals("EXITED"));
+			await().atMost(Duration.ofSeconds(30)).until(() -> ours().size() == 1 && app.state("forker").equals("EXITED"));
 			long daemon = ours().get(0);
 			app.kill9();
-			assertThat(LiveProcesses.isAlive(daemon)).isTrue();
+			assertThat(LiveProcesses.isAlive(daemon)).as("a daemon that left its session outlives a SIGKILL").isTrue();
 			try (SampleAppProcess again = SampleAppProcess.started(config, log("daemons-next"))) {
-				assertThat(again.json("/actuator/children").get("reconciliation").get("stopped").asInt()).isGreaterThanOrEqualTo(1);
-				assertThat(LiveProcesses.isAlive(daemon)).isFalse();
+				assertThat(again.json("/actuator/children").get("reconciliation").get("stopped").asInt()).isEqualTo(1);
+				await().atMost(CHILDREN_GONE).until(() -> !LiveProcesses.isAlive(daemon));
 			}
 		}
 	}
@@ -97,17 +89,17 @@ class KillAndStopIT extends FaultScenarioSupport {
 				  stop-timeout: 2s
 				""".formatted(witness));
 		try (SampleAppProcess app = SampleAppProcess.started(config, log("sigterm"))) {
-			await().atMost(Duration.ofSeconds(20)).until(() -> childPids(app).size() == 2);
-			List<Long> pids = childPids(app);
+			await().atMost(Duration.ofSeconds(30)).until(() -> app.childPids().size() == 2);
+			List<Long> pids = app.childPids();
 			long started = System.nanoTime();
 			app.terminate();
-			assertThat(app.awaitExit(Duration.ofSeconds(5 + 5))).as(app::output).isTrue();
-			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5 + 3));
+			assertThat(app.awaitExit(Duration.ofSeconds(30))).as(app::output).isTrue();
+			// Within the largest stop timeout (5 s), plus a margin for the JVM's own shutdown on a loaded machine.
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5 + 10));
 			assertThat(witness.resolve("polite")).exists();
 			assertThat(witness.resolve("stubborn")).exists();
-			assertThat(pids).noneMatch(LiveProcesses::isAlive);
-			String registry = Files.readString(state().resolve("registry.json"));
-			assertThat(registry).doesNotContain("\"RUNNING\"").contains("\"rows\" : [ ]");
+			await().atMost(CHILDREN_GONE).until(() -> pids.stream().noneMatch(LiveProcesses::isAlive));
+			assertThat(registryRows()).isEmpty();
 		}
 	}
 

@@ -65,20 +65,23 @@ class RestartAndLoadIT extends FaultScenarioSupport {
 				  command: ["sleep", "600"]
 				""");
 		try (SampleAppProcess app = SampleAppProcess.started(config, log("crash"))) {
-			await().atMost(Duration.ofSeconds(20)).until(() -> app.state("crasher").equals("FAILED"));
+			await().atMost(Duration.ofSeconds(30)).until(() -> app.state("crasher").equals("FAILED"));
 			assertThat(app.status("/actuator/health")).isEqualTo(503);
 			JsonNode component = app.json("/actuator/health/supervisor/crasher");
 			assertThat(component.get("status").asString()).isEqualTo("DOWN");
 			assertThat(component.get("details").get("lastError").asString()).contains("restarted 3 times");
 			assertThat(app.state("steady")).isEqualTo("RUNNING");
-			long before = app.cpuTicks();
+			// Why this window and these threads: measured once FAILED, without HTTP polling during it, over the
+			// supervisor's own threads only; a freshly booted JVM compiles and collects, and that is not the loop.
+			long before = app.supervisorCpuTicks();
 			long windowStart = System.nanoTime();
-			await("stays FAILED for 3 s").during(Duration.ofSeconds(3))
-				.atMost(Duration.ofSeconds(5))
-				.until(() -> app.state("crasher").equals("FAILED"));
+			await("no process of the crasher started for 3 s").during(Duration.ofSeconds(3))
+				.atMost(Duration.ofSeconds(20))
+				.until(() -> oursNamed("crasher").isEmpty());
 			double seconds = (System.nanoTime() - windowStart) / 1e9;
-			double cpuShare = (app.cpuTicks() - before) / 100.0 / seconds;
-			assertThat(cpuShare).as("CPU share of one core while FAILED").isLessThan(0.10);
+			double cpuShare = (app.supervisorCpuTicks() - before) / 100.0 / seconds;
+			assertThat(cpuShare).as("CPU share of one core used by the supervisor's threads while FAILED").isLessThan(0.10);
+			assertThat(app.state("crasher")).isEqualTo("FAILED");
 			assertThat(app.child("crasher").get("restarts").asInt()).isEqualTo(3);
 		}
 	}
@@ -95,18 +98,13 @@ class RestartAndLoadIT extends FaultScenarioSupport {
 			idleThreads = idle.threads();
 		}
 		try (SampleAppProcess app = SampleAppProcess.started(config("load", children.toString()), log("load"))) {
-			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
-				JsonNode all = app.json("/actuator/children").get("children");
-				int running = 0;
-				for (JsonNode child : all) {
-					running += child.get("state").asString().equals("RUNNING") ? 1 : 0;
-				}
-				return running == 200;
-			});
+			await().atMost(Duration.ofSeconds(90))
+				.pollInterval(Duration.ofMillis(500))
+				.until(() -> app.childrenIn("RUNNING") == 200);
 			assertThat(ours()).hasSize(200);
 			assertThat(app.threads()).as("threads with 200 children vs none started").isLessThan(idleThreads + 20);
 			app.terminate();
-			assertThat(app.awaitExit(Duration.ofSeconds(30))).isTrue();
+			assertThat(app.awaitExit(Duration.ofSeconds(60))).isTrue();
 		}
 	}
 

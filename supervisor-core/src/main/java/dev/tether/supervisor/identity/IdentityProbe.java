@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.tether.supervisor.os.Posix;
 
 /**
@@ -20,19 +22,29 @@ public interface IdentityProbe {
 	/** Whether the pid is a zombie (exited, not reaped). */
 	boolean isZombie(long pid);
 
+	/**
+	 * Whether the pid names a running process (not a zombie) that started at {@code startTime} (any start time when
+	 * {@code null}): how a process proven ours earlier is told from a later process on the same pid.
+	 */
+	default boolean isRunning(long pid, @Nullable Long startTime) {
+		Optional<ProcStat> stat = stat(pid);
+		return stat.isPresent() && !stat.get().isZombie()
+				&& (startTime == null || startTime == stat.get().startTime());
+	}
+
 	/** The stat fields of a live pid, if readable. */
 	Optional<ProcStat> stat(long pid);
 
 	/** This boot's id, if readable. */
 	Optional<String> bootId();
 
-	/** Every live process carrying this installation's markers (the supervisor itself excluded). */
-	default List<MarkedProcess> scanMarked(String installationId) {
-		return scanMarked(installationId, Set.of());
+	/** Every live process carrying this owner's markers (the supervisor itself excluded). */
+	default List<MarkedProcess> scanMarked(Owner owner) {
+		return scanMarked(owner, Set.of());
 	}
 
-	/** As {@link #scanMarked(String)}, without reading the processes in {@code skip} (already checked). */
-	List<MarkedProcess> scanMarked(String installationId, Set<Long> skip);
+	/** As {@link #scanMarked(Owner)}, without reading the processes in {@code skip} (already checked). */
+	List<MarkedProcess> scanMarked(Owner owner, Set<Long> skip);
 
 	/**
 	 * Whether a pid may be signalled at all: never 0, a negative (a group by accident), a value beyond a pid, 1, or

@@ -3,7 +3,7 @@ package dev.tether.supervisor.identity;
 import dev.tether.supervisor.ChildKind;
 
 /**
- * A live process found by scanning {@code /proc} for this installation's markers.
+ * A live process found by scanning {@code /proc} for one owner's markers (installation and instance).
  *
  * @param pid its pid
  * @param kind the kind its markers claim

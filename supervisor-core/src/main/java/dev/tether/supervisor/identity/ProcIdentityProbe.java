@@ -82,7 +82,7 @@ final class ProcIdentityProbe implements IdentityProbe {
 				LockSupport.parkNanos(EMPTY_ENVIRON_PAUSE_NANOS);
 				continue;
 			}
-			if (!ProcParsers.carriesMarkers(environ, expected.installationId(), expected.kind(), expected.name())) {
+			if (!ProcParsers.carriesMarkers(environ, expected.owner(), expected.kind(), expected.name())) {
 				return Verdict.NOT_OURS;
 			}
 			// Why: the pid may have died and been reused while we read; the markers count only if they belong to
@@ -144,7 +144,7 @@ final class ProcIdentityProbe implements IdentityProbe {
 	}
 
 	@Override
-	public List<MarkedProcess> scanMarked(String installationId, Set<Long> skip) {
+	public List<MarkedProcess> scanMarked(Owner owner, Set<Long> skip) {
 		List<MarkedProcess> found = new ArrayList<>();
 		long self = ProcessHandle.current().pid();
 		try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC)) {
@@ -154,8 +154,7 @@ final class ProcIdentityProbe implements IdentityProbe {
 					continue;
 				}
 				try {
-					ProcParsers.claimedChild(pid, ProcFiles.read(entry.resolve("environ")),
-							installationId)
+					ProcParsers.claimedChild(pid, ProcFiles.read(entry.resolve("environ")), owner)
 						.filter((marked) -> !isZombie(pid))
 						.ifPresent(found::add);
 				}

@@ -87,22 +87,19 @@ public final class ProcParsers {
 
 	/**
 	 * Whether a raw {@code /proc/<pid>/environ} carries our markers for this child: the subprocess marker, the exact
-	 * installation, and the exact name under its kind's key. Exact entries only: {@code greeter-staging} is not
+	 * installation and instance, and the exact name under its kind's key. Exact entries only: {@code greeter-staging} is not
 	 * {@code greeter}. Works on the bytes, so that checking a process allocates nothing.
 	 */
-	public static boolean carriesMarkers(byte[] environ, String installationId, ChildKind kind, String name) {
-		return hasEntry(environ, ChildMarkers.SUBPROCESS_MARKER_ENV + "=1")
-				&& hasEntry(environ, ChildMarkers.INSTALLATION_ENV + "=" + installationId)
-				&& hasEntry(environ, kind.nameKey() + "=" + name);
+	public static boolean carriesMarkers(byte[] environ, Owner owner, ChildKind kind, String name) {
+		return carriesOwner(environ, owner) && hasEntry(environ, kind.nameKey() + "=" + name);
 	}
 
 	/**
 	 * The child a marked process claims to be, from its raw environ: present only when it carries the subprocess
-	 * marker and this installation, and names exactly one child.
+	 * marker, this installation and this instance, and names exactly one child.
 	 */
-	public static Optional<MarkedProcess> claimedChild(long pid, byte[] environ, String installationId) {
-		if (!hasEntry(environ, ChildMarkers.SUBPROCESS_MARKER_ENV + "=1")
-				|| !hasEntry(environ, ChildMarkers.INSTALLATION_ENV + "=" + installationId)) {
+	public static Optional<MarkedProcess> claimedChild(long pid, byte[] environ, Owner owner) {
+		if (!carriesOwner(environ, owner)) {
 			return Optional.empty();
 		}
 		MarkedProcess found = null;
@@ -118,6 +115,12 @@ public final class ProcParsers {
 			}
 		}
 		return Optional.ofNullable(found);
+	}
+
+	private static boolean carriesOwner(byte[] environ, Owner owner) {
+		return hasEntry(environ, ChildMarkers.SUBPROCESS_MARKER_ENV + "=1")
+				&& hasEntry(environ, ChildMarkers.INSTALLATION_ENV + "=" + owner.installationId())
+				&& hasEntry(environ, ChildMarkers.INSTANCE_ENV + "=" + owner.instanceId());
 	}
 
 	/** Whether a NUL-separated environ holds exactly this entry. */

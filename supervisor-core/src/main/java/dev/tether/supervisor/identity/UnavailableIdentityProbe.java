@@ -35,7 +35,7 @@ final class UnavailableIdentityProbe implements IdentityProbe {
 	}
 
 	@Override
-	public List<MarkedProcess> scanMarked(String installationId, Set<Long> skip) {
+	public List<MarkedProcess> scanMarked(Owner owner, Set<Long> skip) {
 		return List.of();
 	}
 

@@ -38,6 +38,8 @@ public final class Posix {
 
 	private static final long SYS_PIDFD_OPEN = 434;
 
+	private static final int PIDFD_SIGNAL_PROCESS_GROUP = 1 << 2;
+
 	private static final int EPOLLIN = 1;
 
 	private static final int EPOLL_CTL_ADD = 1;
@@ -137,14 +139,29 @@ public final class Posix {
 		return (this.posix.kill(Math.toIntExact(pid), signal) == 0) ? 0 : this.posix.errno();
 	}
 
-	/** Opens a pidfd for the pid, or returns -1 with the errno lost. */
+	/**
+	 * Opens a pidfd for the pid.
+	 * @return the descriptor, or the errno negated ({@code -ESRCH}: no such process; {@code -EMFILE}: this process
+	 * has no descriptor left, which says nothing about the pid)
+	 */
 	public int pidfdOpen(long pid) {
-		return (int) this.libc.syscall(SYS_PIDFD_OPEN, pid, 0, 0, 0);
+		int fd = (int) this.libc.syscall(SYS_PIDFD_OPEN, pid, 0, 0, 0);
+		return (fd >= 0) ? fd : -lastErrno();
 	}
 
 	/** Sends a signal through a pidfd: the process it names cannot have been replaced. Returns 0 or the errno. */
 	public int pidfdSendSignal(int pidfd, int signal) {
 		return (this.libc.syscall(SYS_PIDFD_SEND_SIGNAL, pidfd, signal, 0, 0) == 0) ? 0 : lastErrno();
+	}
+
+	/**
+	 * Sends a signal to the process group of the process a pidfd names ({@code PIDFD_SIGNAL_PROCESS_GROUP}), so the
+	 * group is the one of that very process, whatever happens to its pid number. Returns 0 or the errno
+	 * ({@code EINVAL} on kernels before 6.9, which lack the flag).
+	 */
+	public int pidfdSendSignalToGroup(int pidfd, int signal) {
+		return (this.libc.syscall(SYS_PIDFD_SEND_SIGNAL, pidfd, signal, 0, PIDFD_SIGNAL_PROCESS_GROUP) == 0) ? 0
+				: lastErrno();
 	}
 
 	/** A close-on-exec epoll instance, or -1. */

@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
+import jnr.constants.platform.Errno;
+import jnr.constants.platform.OpenFlags;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.byref.IntByReference;
@@ -33,6 +35,9 @@ public final class PosixSpawn {
 
 	private static final int O_APPEND = 02000;
 
+	/** {@code O_NOFOLLOW}: the number differs between architectures. */
+	private static final int O_NOFOLLOW = OpenFlags.O_NOFOLLOW.intValue();
+
 	private static final int SIGSTOP = 19;
 
 	// Why: glibc's opaque types are 80 (file actions), 336 (attributes) and 128 (sigset) bytes on 64-bit Linux;
@@ -40,6 +45,22 @@ public final class PosixSpawn {
 	private static final int OPAQUE_SIZE = 1024;
 
 	private PosixSpawn() {
+	}
+
+	/**
+	 * Whether this glibc has {@code posix_spawn_file_actions_addchdir_np} (2.29 and later). Without it a spawn
+	 * cannot be given a working directory; the launcher changes directory instead.
+	 */
+	public static boolean hasChdirAction() {
+		return OptionalActions.CHDIR;
+	}
+
+	/**
+	 * Whether this glibc has {@code posix_spawn_file_actions_addclosefrom_np} (2.34 and later). Without it each
+	 * descriptor open at the spawn gets a close action of its own.
+	 */
+	public static boolean hasClosefromAction() {
+		return OptionalActions.CLOSEFROM;
 	}
 
 	/**
@@ -61,10 +82,15 @@ public final class PosixSpawn {
 			check("posix_spawnattr_init", libc.posix_spawnattr_init(attributes));
 			try {
 				check("open " + stdin, libc.posix_spawn_file_actions_addopen(actions, 0, stdin.toString(), O_RDONLY, 0));
+				// Why no links: a link planted as the log would have the child append to whatever it points to.
 				check("open " + log, libc.posix_spawn_file_actions_addopen(actions, 1, log.toString(),
-						O_WRONLY | O_CREAT | O_APPEND, 0600));
+						O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0600));
 				check("dup2 stdout to stderr", libc.posix_spawn_file_actions_adddup2(actions, 1, 2));
 				if (workingDirectory != null) {
+					if (!hasChdirAction()) {
+						throw new NativeSpawnException("chdir " + workingDirectory,
+								"this glibc has no posix_spawn_file_actions_addchdir_np");
+					}
 					check("chdir " + workingDirectory,
 							libc.posix_spawn_file_actions_addchdir_np(actions, workingDirectory.toString()));
 				}
@@ -92,6 +118,10 @@ public final class PosixSpawn {
 					Reference.reachabilityFence(nativeArgv);
 					Reference.reachabilityFence(nativeEnv);
 				}
+				if (error == Errno.ELOOP.intValue()) {
+					throw new NativeSpawnException("posix_spawnp " + executable, posix.describe(error) + ": the log file "
+							+ log + " is a symbolic link, which is never followed");
+				}
 				if (error != 0) {
 					throw new NativeSpawnException("posix_spawnp " + executable, posix.describe(error));
 				}
@@ -107,21 +137,19 @@ public final class PosixSpawn {
 	}
 
 	private static void closeInherited(LibC libc, Pointer actions) throws NativeSpawnException {
-		try {
+		if (hasClosefromAction()) {
 			check("posix_spawn_file_actions_addclosefrom_np", libc.posix_spawn_file_actions_addclosefrom_np(actions, 3));
+			return;
 		}
-		catch (UnsatisfiedLinkError ex) {
-			// Why: glibc before 2.34 has no closefrom action; close each descriptor open now instead.
-			try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-				for (int fd : fds.map((path) -> Integer.parseInt(path.getFileName().toString()))
-					.filter((fd) -> fd > 2)
-					.toList()) {
-					libc.posix_spawn_file_actions_addclose(actions, fd);
-				}
+		try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+			for (int fd : fds.map((path) -> Integer.parseInt(path.getFileName().toString()))
+				.filter((fd) -> fd > 2)
+				.toList()) {
+				libc.posix_spawn_file_actions_addclose(actions, fd);
 			}
-			catch (java.io.IOException io) {
-				throw new NativeSpawnException("list /proc/self/fd", io.getMessage());
-			}
+		}
+		catch (java.io.IOException io) {
+			throw new NativeSpawnException("list /proc/self/fd", io.getMessage());
 		}
 	}
 
@@ -129,6 +157,46 @@ public final class PosixSpawn {
 		if (error != 0) {
 			throw new NativeSpawnException(step, Posix.get().describe(error));
 		}
+	}
+
+	/**
+	 * The optional file actions, probed once. Why probe: jnr binds a function at its first call, so a missing one
+	 * would otherwise fail as an {@link UnsatisfiedLinkError} at the first spawn that needs it.
+	 */
+	private static final class OptionalActions {
+
+		static final boolean CHDIR = probe((libc, actions) -> libc.posix_spawn_file_actions_addchdir_np(actions, "/"));
+
+		static final boolean CLOSEFROM = probe((libc, actions) -> libc.posix_spawn_file_actions_addclosefrom_np(actions,
+				3));
+
+		private static boolean probe(Action action) {
+			Posix posix = Posix.get();
+			if (!posix.isAvailable()) {
+				return false;
+			}
+			LibC libc = posix.libc();
+			Pointer actions = Memory.allocateDirect(posix.runtime(), OPAQUE_SIZE, true);
+			if (libc.posix_spawn_file_actions_init(actions) != 0) {
+				return false;
+			}
+			try {
+				return action.add(libc, actions) == 0;
+			}
+			catch (UnsatisfiedLinkError ex) {
+				return false;
+			}
+			finally {
+				libc.posix_spawn_file_actions_destroy(actions);
+			}
+		}
+
+		private interface Action {
+
+			int add(LibC libc, Pointer actions);
+
+		}
+
 	}
 
 }

@@ -10,6 +10,7 @@ import java.util.Optional;
 import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.identity.ExpectedIdentity;
 import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.identity.ProcStat;
 import dev.tether.supervisor.identity.Verdict;
 
@@ -33,12 +34,17 @@ public final class PortGuard {
 
 	/**
 	 * Looks at who holds {@code port} now. Reads {@code /proc}: call it outside any lock.
-	 * @param installationId this installation
+	 * @param owner this supervisor
 	 * @param kind the child's kind
 	 * @param name the child's name: a holder is ours only when it carries this child's markers
 	 */
-	public PortClaim inspect(int port, String installationId, ChildKind kind, String name) {
+	public PortClaim inspect(int port, Owner owner, ChildKind kind, String name) {
 		Optional<PortListener> listener = this.listeners.find(port);
+		if (listener.isPresent() && !listener.get().hasPid()) {
+			// Why look again: a holder that exits between the read of /proc/net/tcp and the scan of /proc/*/fd
+			// leaves a listener with no process; a second look tells a closing socket from a hidden holder.
+			listener = this.listeners.find(port);
+		}
 		if (listener.isEmpty()) {
 			return new PortClaim.Free();
 		}
@@ -47,7 +53,7 @@ public final class PortGuard {
 		}
 		long holder = listener.get().pid();
 		Optional<ProcStat> stat = this.probe.stat(holder);
-		ExpectedIdentity identity = new ExpectedIdentity(holder, installationId, kind, name,
+		ExpectedIdentity identity = new ExpectedIdentity(holder, owner, kind, name,
 				stat.map(ProcStat::startTime).orElse(null), null);
 		if (stat.isPresent() && this.probe.verify(identity) == Verdict.OURS) {
 			return new PortClaim.HeldByOurs(identity);

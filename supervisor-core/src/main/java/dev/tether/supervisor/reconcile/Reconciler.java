@@ -19,6 +19,7 @@ import dev.tether.supervisor.StopOutcome;
 import dev.tether.supervisor.identity.ExpectedIdentity;
 import dev.tether.supervisor.identity.IdentityProbe;
 import dev.tether.supervisor.identity.MarkedProcess;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.identity.ProcStat;
 import dev.tether.supervisor.identity.ProcessSignaller;
 import dev.tether.supervisor.identity.Verdict;
@@ -42,14 +43,14 @@ public class Reconciler {
 	}
 
 	/**
-	 * @param installationId this installation
+	 * @param owner this supervisor (installation and instance)
 	 * @param rows the rows a previous run saved
 	 * @param policy stop or adopt verified orphans
 	 * @param adoptable which child names may be adopted (configured here, not running yet)
 	 * @param stopOf how to stop a verified orphan (its child's stop signal and timeout)
 	 * @param excluded pids never to touch (children of this run)
 	 */
-	public Result reconcile(String installationId, List<RegistryRow> rows, OrphanPolicy policy,
+	public Result reconcile(Owner owner, List<RegistryRow> rows, OrphanPolicy policy,
 			Predicate<String> adoptable, Function<ExpectedIdentity, StopLadder.Request> stopOf, Set<Long> excluded) {
 		if (!this.probe.isAvailable()) {
 			logger.warn("Identity cannot be verified on this platform: {} registry row(s) left alone", rows.size());
@@ -72,7 +73,7 @@ public class Reconciler {
 				unverifiable++;
 				continue;
 			}
-			ExpectedIdentity identity = new ExpectedIdentity(row.pid(), installationId, kind, row.name(),
+			ExpectedIdentity identity = new ExpectedIdentity(row.pid(), owner, kind, row.name(),
 					row.startTime(), row.bootId());
 			switch (this.probe.verify(identity)) {
 				case OURS -> ours.add(new Candidate(identity, row));
@@ -81,7 +82,7 @@ public class Reconciler {
 				case UNVERIFIABLE -> unverifiable++;
 			}
 		}
-		for (MarkedProcess marked : this.probe.scanMarked(installationId, Set.copyOf(seen))) {
+		for (MarkedProcess marked : this.probe.scanMarked(owner, Set.copyOf(seen))) {
 			if (!seen.add(marked.pid())) {
 				continue;
 			}
@@ -89,7 +90,7 @@ public class Reconciler {
 			if (stat.isEmpty()) {
 				continue;
 			}
-			ExpectedIdentity identity = new ExpectedIdentity(marked.pid(), installationId, marked.kind(),
+			ExpectedIdentity identity = new ExpectedIdentity(marked.pid(), owner, marked.kind(),
 					marked.name(), stat.get().startTime(), null);
 			Verdict verdict = this.probe.verify(identity);
 			if (verdict == Verdict.OURS) {
@@ -120,7 +121,7 @@ public class Reconciler {
 		ReconciliationReport report = new ReconciliationReport(Instant.now(), ours.size(), notOurs, gone, unverifiable,
 				stopped, adoptions.size());
 		logger.info("Reconciliation of installation '{}': {} ours ({} stopped, {} adopted), {} not ours, {} gone, "
-				+ "{} unverifiable", installationId, report.ours(), report.stopped(), report.adopted(), report.notOurs(),
+				+ "{} unverifiable", owner.installationId(), report.ours(), report.stopped(), report.adopted(), report.notOurs(),
 				report.gone(), report.unverifiable());
 		if (unverifiable > 0) {
 			logger.warn("{} process(es) of a previous run could not be verified and were left alone", unverifiable);

@@ -8,6 +8,12 @@ import java.util.List;
  */
 public interface ChildRegistry extends AutoCloseable {
 
+	/**
+	 * The id of the supervisor instance this store belongs to: created with the store and the same for every run
+	 * that uses it. Children carry it, so that only this instance's processes are ever recognised as its own.
+	 */
+	String instanceId();
+
 	/** The rows last saved (empty when none, or when the store had to be recovered). */
 	List<RegistryRow> load();
 

@@ -1,6 +1,7 @@
 package dev.tether.supervisor.registry;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -9,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -21,6 +23,9 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.json.JsonMapper;
+
+import dev.tether.supervisor.os.PrivateDirectory;
+import dev.tether.supervisor.os.UnsafeDirectoryException;
 
 /**
  * The default registry: {@code <state-directory>/registry.json}, written atomically (temporary file, fsync, rename,
@@ -37,6 +42,8 @@ public final class FileChildRegistry implements ChildRegistry {
 
 	private static final String LOCK = "registry.lock";
 
+	private static final String TEMPORARY = FILE + ".tmp";
+
 	private final Path directory;
 
 	private final Path file;
@@ -50,8 +57,11 @@ public final class FileChildRegistry implements ChildRegistry {
 
 	private volatile Path movedAside;
 
-	private FileChildRegistry(Path directory, FileChannel lockChannel, FileLock lock) {
+	private final String instanceId;
+
+	private FileChildRegistry(Path directory, FileChannel lockChannel, FileLock lock, String instanceId) {
 		this.directory = directory;
+		this.instanceId = instanceId;
 		this.file = directory.resolve(FILE);
 		this.lockChannel = lockChannel;
 		this.lock = lock;
@@ -60,10 +70,18 @@ public final class FileChildRegistry implements ChildRegistry {
 	/**
 	 * Opens the registry of a state directory, creating it (mode 0700) if needed, and takes its lock.
 	 * @throws RegistryLockedException when another supervisor holds it
+	 * @throws UnsafeDirectoryException when another user could change the directory or one above it
 	 * @throws IllegalStateException naming the directory when it cannot be created or written
 	 */
 	public static FileChildRegistry open(Path stateDirectory) {
 		Path directory = stateDirectory.toAbsolutePath().normalize();
+		try {
+			PrivateDirectory.check(directory);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("cannot check the owners and modes of state directory " + directory + ": "
+					+ describe(ex), ex);
+		}
 		try {
 			if (!Files.isDirectory(directory)) {
 				Files.createDirectories(directory,
@@ -75,14 +93,17 @@ public final class FileChildRegistry implements ChildRegistry {
 		}
 		FileChannel channel;
 		try {
+			// Why no links: a link planted as the lock would have the supervisor truncate whatever it points to.
 			channel = FileChannel.open(directory.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.READ,
-					StandardOpenOption.WRITE);
+					StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("state directory " + directory + " is not writable: " + describe(ex), ex);
+			throw new IllegalStateException("cannot open " + directory.resolve(LOCK) + ": the state directory "
+					+ directory + " is not writable, or the lock is a symbolic link (never followed): " + describe(ex), ex);
 		}
+		FileLock lock;
 		try {
-			FileLock lock = tryLock(channel);
+			lock = tryLock(channel);
 			if (lock == null) {
 				String holder = readHolder(channel);
 				channel.close();
@@ -94,11 +115,29 @@ public final class FileChildRegistry implements ChildRegistry {
 			channel.truncate(0);
 			channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
 			channel.force(true);
-			return new FileChildRegistry(directory, channel, lock);
+			removeStaleTemporary(directory);
 		}
 		catch (IOException ex) {
 			closeQuietly(channel);
 			throw new IllegalStateException("cannot lock " + directory.resolve(LOCK) + ": " + describe(ex), ex);
+		}
+		try {
+			return new FileChildRegistry(directory, channel, lock, InstanceIdFile.readOrCreate(directory));
+		}
+		catch (IOException ex) {
+			closeQuietly(channel);
+			throw new IllegalStateException("cannot read the instance id of " + directory + ": " + describe(ex), ex);
+		}
+	}
+
+	/**
+	 * Why: a supervisor killed in the middle of a save leaves its half-written temporary file; the registry itself is
+	 * whole (the rename never happened), and the next save must not trip over the leftover.
+	 */
+	private static void removeStaleTemporary(Path directory) throws IOException {
+		Path temporary = directory.resolve(TEMPORARY);
+		if (Files.deleteIfExists(temporary)) {
+			logger.warn("Removed {}, left by a save that was interrupted; {} is intact", temporary, directory.resolve(FILE));
 		}
 	}
 
@@ -124,6 +163,11 @@ public final class FileChildRegistry implements ChildRegistry {
 		}
 	}
 
+	@Override
+	public String instanceId() {
+		return this.instanceId;
+	}
+
 	/** Where a corrupt file was moved by the last {@link #load()}, or {@code null}. */
 	public Path movedAside() {
 		return this.movedAside;
@@ -131,12 +175,16 @@ public final class FileChildRegistry implements ChildRegistry {
 
 	@Override
 	public List<RegistryRow> load() {
-		if (!Files.exists(this.file)) {
+		if (!Files.exists(this.file, LinkOption.NOFOLLOW_LINKS)) {
 			return List.of();
 		}
 		try {
-			if (Files.isRegularFile(this.file)) {
-				try (JsonParser parser = JSON.createParser(Files.readAllBytes(this.file))) {
+			if (Files.isRegularFile(this.file, LinkOption.NOFOLLOW_LINKS)) {
+				byte[] bytes;
+				try (InputStream in = Files.newInputStream(this.file, LinkOption.NOFOLLOW_LINKS)) {
+					bytes = in.readAllBytes();
+				}
+				try (JsonParser parser = JSON.createParser(bytes)) {
 					return List.copyOf(RegistryFileReader.read(parser, VERSION));
 				}
 			}
@@ -167,7 +215,7 @@ public final class FileChildRegistry implements ChildRegistry {
 
 	@Override
 	public synchronized void save(List<RegistryRow> rows) {
-		Path temporary = this.directory.resolve(FILE + ".tmp");
+		Path temporary = this.directory.resolve(TEMPORARY);
 		try {
 			byte[] content = JSON.writerWithDefaultPrettyPrinter()
 				.writeValueAsBytes(new RegistryFile(VERSION, List.copyOf(rows)));

@@ -16,6 +16,7 @@ import tools.jackson.core.exc.StreamReadException;
  * in a cold JVM, where binding's first use (introspecting the row type, building its deserializers) took 50–250 ms
  * of a 1,000-row load; reading the tokens takes a few milliseconds. Unknown properties are skipped (a newer writer
  * may add some); anything else that is not a registry of this version is an error, so the file is moved aside.
+ * The row's nullness is kept: {@code startTime}, {@code bootId}, {@code spawnedAt} and {@code port} may be null.
  */
 final class RegistryFileReader {
 
@@ -25,7 +26,7 @@ final class RegistryFileReader {
 	/**
 	 * The rows of a registry of this version.
 	 * @throws JacksonException when the content is not well-formed JSON, or not a registry of this version (another
-	 * version, a row without its pid, pgid or restarts, a value of the wrong type, a malformed time)
+	 * version, a row without one of its required properties, a value of the wrong type, a malformed time)
 	 */
 	static List<RegistryRow> read(JsonParser parser, int version) {
 		expect(parser, parser.nextToken() == JsonToken.START_OBJECT, "a registry is an object");
@@ -86,7 +87,8 @@ final class RegistryFileReader {
 				default -> parser.skipChildren();
 			}
 		}
-		expect(parser, pid != null && pgid != null && restarts != null, "a row needs its pid, pgid and restarts");
+		expect(parser, name != null && kind != null && installationId != null && state != null && pid != null
+				&& pgid != null && restarts != null, "a row needs its name, kind, installationId, state, pid, pgid and restarts");
 		expect(parser, fitsInt(restarts) && (port == null || fitsInt(port)), "restarts and port fit an int");
 		return new RegistryRow(name, kind, installationId, pid, pgid, startTime, bootId, state, spawnedAt,
 				restarts.intValue(), (port != null) ? port.intValue() : null);

@@ -7,10 +7,6 @@ import java.nio.file.Path;
  */
 public class RegistryLockedException extends IllegalStateException {
 
-	private final Path stateDirectory;
-
-	private final String holder;
-
 	RegistryLockedException(Path stateDirectory, String holder, boolean sameJvm) {
 		super(sameJvm
 				? "state directory " + stateDirectory + " is already used by another supervisor in this JVM (pid "
@@ -18,17 +14,6 @@ public class RegistryLockedException extends IllegalStateException {
 						+ " supervisor.state-directory"
 				: "state directory " + stateDirectory + " is locked by another supervisor (pid " + holder
 						+ "); each running supervisor needs its own supervisor.state-directory");
-		this.stateDirectory = stateDirectory;
-		this.holder = holder;
-	}
-
-	public Path stateDirectory() {
-		return this.stateDirectory;
-	}
-
-	/** The pid that holds the lock, as it wrote it ({@code unknown} when unreadable). */
-	public String holder() {
-		return this.holder;
 	}
 
 }

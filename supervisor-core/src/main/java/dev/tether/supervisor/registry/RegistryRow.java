@@ -2,6 +2,8 @@ package dev.tether.supervisor.registry;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One persisted child: enough to find it again after the JVM died, and to prove it is still the same process.
  *
@@ -17,6 +19,7 @@ import java.time.Instant;
  * @param restarts how often it had been restarted
  * @param port its declared port, or {@code null}
  */
-public record RegistryRow(String name, String kind, String installationId, long pid, long pgid, Long startTime,
-		String bootId, String state, Instant spawnedAt, int restarts, Integer port) {
+public record RegistryRow(String name, String kind, String installationId, long pid, long pgid,
+		@Nullable Long startTime, @Nullable String bootId, String state, @Nullable Instant spawnedAt, int restarts,
+		@Nullable Integer port) {
 }

@@ -15,11 +15,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.os.Posix;
+import dev.tether.supervisor.os.PrivateDirectory;
+import dev.tether.supervisor.os.UnsafeDirectoryException;
 
 /**
  * Chooses how children are tied to the supervisor's life and builds the command line that does it: the native
@@ -64,7 +67,7 @@ final class ParentDeath {
 				logger.warn("The parent-death launcher cannot run here ({}); trying setpriv", 
 						(launcher != null) ? launcher : "none packaged for " + platform());
 			}
-			catch (IOException ex) {
+			catch (IOException | UnsafeDirectoryException ex) {
 				logger.warn("The parent-death launcher could not be extracted to {}: {}; trying setpriv",
 						launcherDirectory, ex.getMessage());
 			}
@@ -94,12 +97,23 @@ final class ParentDeath {
 		return (this.program != null) ? this.program.toString() : executable.toString();
 	}
 
-	/** The argv of the spawn: the wrapper's, then the command's. */
-	List<String> argv(Path executable, List<String> command) {
+	/**
+	 * The argv of the spawn: the wrapper's, then the command's.
+	 * @param workingDirectory the directory the launcher changes to before it runs the command, or {@code null};
+	 * only the launcher changes directory
+	 */
+	List<String> argv(Path executable, List<String> command, @Nullable Path workingDirectory) {
+		if (workingDirectory != null && this.mechanism != ParentDeathMechanism.LAUNCHER) {
+			throw new IllegalArgumentException("only the launcher changes directory, not " + this.mechanism.id());
+		}
 		List<String> argv = new ArrayList<>();
 		switch (this.mechanism) {
 			case LAUNCHER -> {
 				argv.add(this.program.toString());
+				if (workingDirectory != null) {
+					argv.add("--chdir");
+					argv.add(workingDirectory.toString());
+				}
 				argv.add(Integer.toString(this.signal));
 				argv.add(Long.toString(this.supervisorPid));
 				argv.add(executable.toString());
@@ -131,21 +145,32 @@ final class ParentDeath {
 			}
 			content = in.readAllBytes();
 		}
-		// Why: a directory named by the content hash, private to this user, so no other user can swap the binary
-		// and two versions of Tether never overwrite each other's launcher.
+		// Why a directory named by the content hash: two versions of Tether never overwrite each other's launcher.
 		Path privateDirectory = directory.resolve("launcher-" + sha256(content).substring(0, 16));
 		Path launcher = privateDirectory.resolve(LAUNCHER);
-		if (Files.isExecutable(launcher) && Files.size(launcher) == content.length
-				&& sha256(Files.readAllBytes(launcher)).equals(sha256(content))) {
-			return launcher;
-		}
+		// Why every directory up to /: the launcher is executed by path at every spawn, so the file checked here stays
+		// the file executed only if no other user can rename, replace or write anything on its path.
+		PrivateDirectory.check(privateDirectory);
 		createPrivateDirectory(directory);
 		createPrivateDirectory(privateDirectory);
+		if (isLauncher(launcher, content)) {
+			return launcher;
+		}
 		Path temporary = Files.createTempFile(privateDirectory, LAUNCHER, ".tmp",
 				PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
 		Files.write(temporary, content);
 		Files.move(temporary, launcher, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
 		return launcher;
+	}
+
+	private static boolean isLauncher(Path launcher, byte[] content) throws IOException {
+		if (!Files.isRegularFile(launcher, LinkOption.NOFOLLOW_LINKS) || !Files.isExecutable(launcher)
+				|| Files.size(launcher) != content.length) {
+			return false;
+		}
+		try (InputStream in = Files.newInputStream(launcher, LinkOption.NOFOLLOW_LINKS)) {
+			return sha256(in.readAllBytes()).equals(sha256(content));
+		}
 	}
 
 	private static void createPrivateDirectory(Path directory) throws IOException {
@@ -156,24 +181,11 @@ final class ParentDeath {
 		// Why uids, not names: a uid without a passwd entry (containers run as --user 12345) has no name, and
 		// user.name is then '?', which no owner name matches.
 		int owner = (int) Files.getAttribute(directory, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-		int self = effectiveUid();
+		int self = PrivateDirectory.effectiveUid();
 		if (owner != self) {
 			throw new IOException(directory + " belongs to uid " + owner + ", not to this process's uid " + self);
 		}
 		Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwx------"));
-	}
-
-	/**
-	 * The effective uid of this process, from {@code /proc/self/status} (real, effective, saved, file system). Why
-	 * not the owner of {@code /proc/self}: a process that is not dumpable shows its {@code /proc} entries as root's.
-	 */
-	private static int effectiveUid() throws IOException {
-		for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-			if (line.startsWith("Uid:")) {
-				return Integer.parseInt(line.substring(4).trim().split("\\s+")[1]);
-			}
-		}
-		throw new IOException("/proc/self/status has no Uid line");
 	}
 
 	private static boolean runs(List<String> command) {

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What to spawn.
  *
@@ -14,8 +16,8 @@ import java.util.Map;
  * @param logFile where its stdout and stderr are appended
  * @param stdin what it reads, or {@code null} for {@code /dev/null}
  */
-public record SpawnRequest(List<String> command, Map<String, String> environment, Path workingDirectory,
-		Path logFile, Path stdin) {
+public record SpawnRequest(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory,
+		Path logFile, @Nullable Path stdin) {
 
 	public SpawnRequest {
 		if (command == null || command.isEmpty() || command.get(0).isBlank()) {

@@ -2,6 +2,8 @@ package dev.tether.supervisor.spawn;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A child that was spawned.
  *
@@ -10,5 +12,5 @@ import java.time.Duration;
  * native path), otherwise {@code null}
  * @param duration how long the spawn took, queueing included
  */
-public record SpawnedChild(long pid, ProcessHandle handle, Duration duration) {
+public record SpawnedChild(long pid, @Nullable ProcessHandle handle, Duration duration) {
 }

@@ -48,6 +48,8 @@ public final class Spawner implements AutoCloseable {
 
 	private final boolean nativeSpawn;
 
+	private final WorkingDirectoryChange workingDirectoryChange;
+
 	private Thread thread;
 
 	private boolean closed;
@@ -72,10 +74,31 @@ public final class Spawner implements AutoCloseable {
 			ThreadFactory threadFactory) {
 		this.nativeSpawn = Posix.get().isAvailable();
 		this.parentDeath = ParentDeath.resolve(this.nativeSpawn ? parentDeathSignal : 0, allowed, launcherDirectory);
+		this.workingDirectoryChange = WorkingDirectoryChange.choose(PosixSpawn.hasChdirAction(),
+				this.parentDeath.mechanism());
 		this.reaper = reaper;
 		this.threadFactory = threadFactory;
-		logger.info("Children are spawned with {}; parent-death signal: {}",
-				this.nativeSpawn ? "posix_spawnp" : "ProcessBuilder", this.parentDeath.mechanism().id());
+		if (this.nativeSpawn) {
+			logger.info("Children are spawned with posix_spawnp; parent-death signal: {}; working directory set by {}; "
+					+ "inherited descriptors closed by {}", this.parentDeath.mechanism().id(),
+					this.workingDirectoryChange.description(),
+					PosixSpawn.hasClosefromAction() ? "posix_spawn_file_actions_addclosefrom_np"
+							: "one close action per open descriptor (this glibc has no "
+									+ "posix_spawn_file_actions_addclosefrom_np)");
+		}
+		else {
+			logger.info("Children are spawned with ProcessBuilder; parent-death signal: {}",
+					this.parentDeath.mechanism().id());
+		}
+	}
+
+	/** How children are spawned here, as probed at start. */
+	public SpawnFeatures features() {
+		if (!this.nativeSpawn) {
+			return new SpawnFeatures("ProcessBuilder", WorkingDirectoryChange.SPAWN_ACTION.id(), "jdk");
+		}
+		return new SpawnFeatures("posix_spawnp", this.workingDirectoryChange.id(),
+				PosixSpawn.hasClosefromAction() ? "closefrom" : "close-each");
 	}
 
 	private static Thread newSpawnerThread(Runnable work) {
@@ -110,6 +133,12 @@ public final class Spawner implements AutoCloseable {
 		long queued = System.nanoTime();
 		if (request.workingDirectory() != null && !Files.isDirectory(request.workingDirectory())) {
 			throw new SpawnException("working directory " + request.workingDirectory() + " does not exist");
+		}
+		if (request.workingDirectory() != null && this.nativeSpawn
+				&& this.workingDirectoryChange == WorkingDirectoryChange.UNAVAILABLE) {
+			throw new SpawnException("working directory " + request.workingDirectory() + " cannot be set: "
+					+ "this glibc (older than 2.29) has no posix_spawn_file_actions_addchdir_np and the launcher, "
+					+ "which would change directory instead, is not in use");
 		}
 		Path executable = resolveExecutable(request.command(), request.environment(), request.workingDirectory());
 		prepareLog(request.logFile());
@@ -239,7 +268,11 @@ public final class Spawner implements AutoCloseable {
 		}
 
 		private SpawnedChild spawnNative() throws SpawnException {
-			List<String> argv = Spawner.this.parentDeath.argv(this.executable, this.request.command());
+			// Why: without the chdir file action the launcher changes directory, and the spawn is given none.
+			boolean byLauncher = Spawner.this.workingDirectoryChange == WorkingDirectoryChange.LAUNCHER;
+			Path workingDirectory = this.request.workingDirectory();
+			List<String> argv = Spawner.this.parentDeath.argv(this.executable, this.request.command(),
+					byLauncher ? workingDirectory : null);
 			List<String> env = new ArrayList<>(this.request.environment().size());
 			for (Map.Entry<String, String> entry : this.request.environment().entrySet()) {
 				env.add(entry.getKey() + "=" + entry.getValue());
@@ -249,7 +282,7 @@ public final class Spawner implements AutoCloseable {
 			try {
 				pid = Spawner.this.reaper.spawnRegistered(
 						() -> PosixSpawn.spawn(Spawner.this.parentDeath.spawnedPath(this.executable), argv, env, stdin,
-								this.request.logFile().toAbsolutePath(), this.request.workingDirectory()),
+								this.request.logFile().toAbsolutePath(), byLauncher ? null : workingDirectory),
 						this::deliver);
 			}
 			catch (NativeSpawnException ex) {

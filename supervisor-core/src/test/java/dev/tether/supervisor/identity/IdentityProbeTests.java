@@ -1,10 +1,9 @@
 package dev.tether.supervisor.identity;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -12,9 +11,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.testsupport.Canary;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.TestSpawns;
 
@@ -23,8 +25,6 @@ import static org.awaitility.Awaitility.await;
 
 @EnabledOnOs(OS.LINUX)
 class IdentityProbeTests {
-
-	private static final Path NS_LAST_PID = Path.of("/proc/sys/kernel/ns_last_pid");
 
 	@TempDir
 	Path temp;
@@ -51,130 +51,124 @@ class IdentityProbeTests {
 
 	private ExpectedIdentity identityOf(long pid, String name) {
 		long startTime = LiveProcesses.stat(pid).orElseThrow().startTime();
-		return new ExpectedIdentity(pid, this.spawns.installationId(), ChildKind.AGENT, name, startTime,
+		return new ExpectedIdentity(pid, this.spawns.owner(), ChildKind.AGENT, name, startTime,
 				this.probe.bootId().orElseThrow());
 	}
 
 	@Test
 	void spawnedChildIsOurs() throws Exception {
 		long pid = this.spawns.spawn("worker", "sleep", "600").pid();
-		await().atMost(Duration.ofSeconds(5)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
 		assertThat(this.probe.verify(identityOf(pid, "worker"))).isEqualTo(Verdict.OURS);
-		assertThat(this.probe.scanMarked(this.spawns.installationId()))
+		assertThat(this.probe.scanMarked(this.spawns.owner()))
 			.containsExactly(new MarkedProcess(pid, ChildKind.AGENT, "worker"));
 	}
 
-	@Test
-	void spawnedChildUnderAnotherNameOrInstallationIsNotOurs() throws Exception {
+	@ParameterizedTest(name = "another {0}")
+	@ValueSource(strings = { "name", "installation", "instance", "kind" })
+	void spawnedChildClaimedUnderAnotherMarkerIsNotOurs(String differs) throws Exception {
 		long pid = this.spawns.spawn("greeter-staging", "sleep", "600").pid();
-		await().atMost(Duration.ofSeconds(5)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
-		assertThat(this.probe.verify(identityOf(pid, "greeter"))).isEqualTo(Verdict.NOT_OURS);
-		ExpectedIdentity other = new ExpectedIdentity(pid, "test-other", ChildKind.AGENT, "greeter-staging", null, null);
-		assertThat(this.probe.verify(other)).isEqualTo(Verdict.NOT_OURS);
-		ExpectedIdentity wrongKind = new ExpectedIdentity(pid, this.spawns.installationId(), ChildKind.MCP,
-				"greeter-staging", null, null);
-		assertThat(this.probe.verify(wrongKind)).isEqualTo(Verdict.NOT_OURS);
+		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
+		ExpectedIdentity claimed = switch (differs) {
+			case "name" -> new ExpectedIdentity(pid, this.spawns.owner(), ChildKind.AGENT, "greeter", null, null);
+			case "installation" -> new ExpectedIdentity(pid,
+					new Owner(this.spawns.installationId() + "-other", this.spawns.owner().instanceId()), ChildKind.AGENT,
+					"greeter-staging", null, null);
+			case "instance" -> new ExpectedIdentity(pid, new Owner(this.spawns.installationId(), "another-instance"),
+					ChildKind.AGENT, "greeter-staging", null, null);
+			default -> new ExpectedIdentity(pid, this.spawns.owner(), ChildKind.MCP, "greeter-staging", null,
+					null);
+		};
+		assertThat(this.probe.verify(claimed)).isEqualTo(Verdict.NOT_OURS);
 	}
 
 	@Test
-	void unmarkedLiveProcessIsNeverOurs() throws Exception {
-		this.unrelated = new ProcessBuilder("sleep", "600").start();
-		ExpectedIdentity claimed = new ExpectedIdentity(this.unrelated.pid(), this.spawns.installationId(),
-				ChildKind.AGENT, "worker", null, null);
-		assertThat(this.probe.verify(claimed)).isEqualTo(Verdict.NOT_OURS);
-		ProcessSignaller signaller = new ProcessSignaller(this.probe);
-		assertThat(signaller.signal(claimed, 9)).isEqualTo(Verdict.NOT_OURS);
-		assertThat(signaller.signalGroup(claimed, 9)).isEqualTo(Verdict.NOT_OURS);
-		await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(this.unrelated::isAlive);
+	void unmarkedLiveProcessIsNeverOursNorSignalled() throws Exception {
+		try (Canary unrelated = Canary.child(this.temp.resolve("canary"), Map.of())) {
+			ExpectedIdentity claimed = new ExpectedIdentity(unrelated.pid(), this.spawns.owner(),
+					ChildKind.AGENT, "worker", null, null);
+			assertThat(this.probe.verify(claimed)).isEqualTo(Verdict.NOT_OURS);
+			ProcessSignaller signaller = new ProcessSignaller(this.probe);
+			assertThat(signaller.signal(claimed, 15)).isEqualTo(Verdict.NOT_OURS);
+			assertThat(signaller.signalGroup(claimed, 15)).isEqualTo(Verdict.NOT_OURS);
+			unrelated.assertUntouched();
+		}
 	}
 
 	@Test
 	void goneProcessIsGone() throws Exception {
 		long pid = this.spawns.spawn("short", "true").pid();
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.spawns.exitOf(pid) != null);
-		ExpectedIdentity identity = new ExpectedIdentity(pid, this.spawns.installationId(), ChildKind.AGENT, "short",
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.spawns.exitOf(pid) != null);
+		ExpectedIdentity identity = new ExpectedIdentity(pid, this.spawns.owner(), ChildKind.AGENT, "short",
 				null, null);
-		assertThat(this.probe.verify(identity)).isIn(Verdict.GONE, Verdict.NOT_OURS);
+		assertThat(this.probe.verify(identity)).isEqualTo(Verdict.GONE);
 	}
 
 	@Test
-	void recordedIdentityWhosePidNowNamesAnotherProcessIsNotOurs() throws Exception {
+	void recordedIdentityWhosePidNowNamesAnUnrelatedProcessIsNotOursNorSignalled() throws Exception {
 		long pid = this.spawns.spawn("reused", "sleep", "600").pid();
-		await().atMost(Duration.ofSeconds(5)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
 		ExpectedIdentity recorded = identityOf(pid, "reused");
 		this.spawns.close();
 		this.spawns = new TestSpawns(new Spawner(15, this.temp.resolve("launcher")), this.temp);
-		this.unrelated = startWithPid(pid);
-		if (this.unrelated != null) {
+		try (Canary unrelated = Canary.withPid(this.temp.resolve("canary"), pid)) {
 			// The very pid number now names an unrelated process: only the start time and markers tell them apart.
-			assertThat(this.unrelated.pid()).isEqualTo(pid);
 			assertThat(this.probe.verify(recorded)).isEqualTo(Verdict.NOT_OURS);
-			assertThat(new ProcessSignaller(this.probe).signal(recorded, 9)).isEqualTo(Verdict.NOT_OURS);
-			assertThat(this.unrelated.isAlive()).isTrue();
+			assertThat(new ProcessSignaller(this.probe).signal(recorded, 15)).isEqualTo(Verdict.NOT_OURS);
+			assertThat(new ProcessSignaller(this.probe).signalGroup(recorded, 15)).isEqualTo(Verdict.NOT_OURS);
+			unrelated.assertUntouched();
 		}
-		// Where the pid cannot be recreated, a live marked child whose recorded start time differs stands in.
-		long other = this.spawns.spawn("reused", "sleep", "600").pid();
-		await().atMost(Duration.ofSeconds(5)).until(() -> LiveProcesses.isRunning(other, "sleep"));
-		ExpectedIdentity stale = new ExpectedIdentity(other, recorded.installationId(), ChildKind.AGENT, "reused",
-				recorded.startTime() - 1, recorded.bootId());
-		assertThat(this.probe.verify(stale)).isEqualTo(Verdict.NOT_OURS);
-		assertThat(this.probe.verify(stale.withStart(null, "another-boot"))).isEqualTo(Verdict.NOT_OURS);
+	}
+
+	@Test
+	void markedChildWhoseRecordedStartTimeOrBootDiffersIsNotOurs() throws Exception {
+		long pid = this.spawns.spawn("restarted", "sleep", "600").pid();
+		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
+		ExpectedIdentity current = identityOf(pid, "restarted");
+		ExpectedIdentity earlierStart = new ExpectedIdentity(pid, current.owner(), ChildKind.AGENT,
+				"restarted", current.startTime() - 1, current.bootId());
+		assertThat(this.probe.verify(earlierStart)).isEqualTo(Verdict.NOT_OURS);
+		assertThat(this.probe.verify(current.withStart(current.startTime(), "another-boot"))).isEqualTo(Verdict.NOT_OURS);
 	}
 
 	@Test
 	void zombieIsRecognised() throws Exception {
 		this.unrelated = new ProcessBuilder("sh", "-c", "sleep 600 & exec sleep 600").start();
-		await().atMost(Duration.ofSeconds(5)).until(() -> childrenOf(this.unrelated.pid()).size() == 1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> childrenOf(this.unrelated.pid()).size() == 1);
 		long grandchild = childrenOf(this.unrelated.pid()).get(0);
 		ProcessHandle.of(grandchild).orElseThrow().destroyForcibly();
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.probe.isZombie(grandchild));
-		assertThat(this.probe.verify(new ExpectedIdentity(grandchild, "x", ChildKind.AGENT, "y", null, null)))
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.probe.isZombie(grandchild));
+		assertThat(this.probe.verify(new ExpectedIdentity(grandchild, new Owner("x", "y"), ChildKind.AGENT, "z", null, null)))
 			.isEqualTo(Verdict.GONE);
 	}
 
+	@ParameterizedTest
+	@ValueSource(longs = { 0, -5, 1, Integer.MAX_VALUE + 1L })
+	void signalablePidRejectsWhatMustNeverBeSignalled(long pid) {
+		assertThat(IdentityProbe.signalablePid(pid)).isFalse();
+	}
+
 	@Test
-	void signalablePidRejectsWhatMustNeverBeSignalled() {
-		assertThat(IdentityProbe.signalablePid(0)).isFalse();
-		assertThat(IdentityProbe.signalablePid(-5)).isFalse();
-		assertThat(IdentityProbe.signalablePid(1)).isFalse();
+	void signalablePidRejectsTheSupervisorItself() {
 		assertThat(IdentityProbe.signalablePid(ProcessHandle.current().pid())).isFalse();
-		assertThat(IdentityProbe.signalablePid(Integer.MAX_VALUE + 1L)).isFalse();
+	}
+
+	@Test
+	void signalablePidAcceptsAnOrdinaryPid() {
 		assertThat(IdentityProbe.signalablePid(4242)).isTrue();
 	}
 
 	@Test
 	void ourChildIsSignalledThroughItsVerifiedIdentity() throws Exception {
 		long pid = this.spawns.spawn("target", "sleep", "600").pid();
-		await().atMost(Duration.ofSeconds(5)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
 		assertThat(new ProcessSignaller(this.probe).signalGroup(identityOf(pid, "target"), 15)).isEqualTo(Verdict.OURS);
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.spawns.exitOf(pid) != null);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.spawns.exitOf(pid) != null);
 		assertThat(this.spawns.exitOf(pid).signal()).isEqualTo(15);
 	}
 
 	private static List<Long> childrenOf(long pid) {
 		return ProcessHandle.of(pid).stream().flatMap(ProcessHandle::children).map(ProcessHandle::pid).toList();
-	}
-
-	/** Recreates a pid number for an unrelated process (root only); {@code null} where that cannot be done. */
-	private static Process startWithPid(long pid) throws IOException, InterruptedException {
-		if (!Files.isWritable(NS_LAST_PID)) {
-			return null;
-		}
-		for (int attempt = 0; attempt < 50; attempt++) {
-			try {
-				Files.writeString(NS_LAST_PID, Long.toString(pid - 1));
-			}
-			catch (IOException ex) {
-				return null;
-			}
-			Process process = new ProcessBuilder("sleep", "600").start();
-			if (process.pid() == pid) {
-				return process;
-			}
-			process.destroyForcibly();
-			process.waitFor();
-		}
-		return null;
 	}
 
 }

@@ -10,79 +10,96 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ProcParsersTests {
 
+	private static final Owner PROD = new Owner("prod", "a1");
+
 	private static byte[] environ(String... entries) {
 		return (String.join("\0", entries) + "\0").getBytes(StandardCharsets.UTF_8);
 	}
 
 	@Test
 	void agentMarkersMatch() {
-		byte[] env = environ("PATH=/bin", "TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod",
+		byte[] env = environ("PATH=/bin", "TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1",
 				"TETHER_AGENT_NAME=greeter");
-		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isTrue();
+		assertThat(ProcParsers.carriesMarkers(env, PROD, ChildKind.AGENT, "greeter")).isTrue();
 	}
 
 	@Test
 	void mcpMarkersMatch() {
-		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_MCP_SERVICE_ID=files");
-		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.MCP, "files")).isTrue();
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1", "TETHER_MCP_SERVICE_ID=files");
+		assertThat(ProcParsers.carriesMarkers(env, PROD, ChildKind.MCP, "files")).isTrue();
 	}
 
 	@Test
 	void wrongNameDoesNotMatch() {
-		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_AGENT_NAME=other");
-		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1", "TETHER_AGENT_NAME=other");
+		assertThat(ProcParsers.carriesMarkers(env, PROD, ChildKind.AGENT, "greeter")).isFalse();
 	}
 
 	@Test
 	void nameAsSubstringDoesNotMatch() {
-		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod",
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1",
 				"TETHER_AGENT_NAME=greeter-staging");
-		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
-		byte[] prefixed = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod-2",
+		assertThat(ProcParsers.carriesMarkers(env, PROD, ChildKind.AGENT, "greeter")).isFalse();
+		byte[] prefixed = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod-2", "TETHER_INSTANCE=a1",
 				"TETHER_AGENT_NAME=greeter", "XTETHER_INSTALLATION=prod");
-		assertThat(ProcParsers.carriesMarkers(prefixed, "prod", ChildKind.AGENT, "greeter")).isFalse();
+		assertThat(ProcParsers.carriesMarkers(prefixed, PROD, ChildKind.AGENT, "greeter")).isFalse();
 	}
 
 	@Test
 	void missingMarkerDoesNotMatch() {
-		byte[] env = environ("TETHER_INSTALLATION=prod", "TETHER_AGENT_NAME=greeter");
-		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
-		byte[] wrongValue = environ("TETHER_SUBPROCESS=11", "TETHER_INSTALLATION=prod", "TETHER_AGENT_NAME=greeter");
-		assertThat(ProcParsers.carriesMarkers(wrongValue, "prod", ChildKind.AGENT, "greeter")).isFalse();
+		byte[] env = environ("TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1", "TETHER_AGENT_NAME=greeter");
+		assertThat(ProcParsers.carriesMarkers(env, PROD, ChildKind.AGENT, "greeter")).isFalse();
+		byte[] wrongValue = environ("TETHER_SUBPROCESS=11", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1", "TETHER_AGENT_NAME=greeter");
+		assertThat(ProcParsers.carriesMarkers(wrongValue, PROD, ChildKind.AGENT, "greeter")).isFalse();
 	}
 
 	@Test
 	void otherInstallationDoesNotMatch() {
-		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=staging", "TETHER_AGENT_NAME=greeter");
-		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
-		assertThat(ProcParsers.claimedChild(42, env, "prod")).isEmpty();
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=staging", "TETHER_INSTANCE=a1", "TETHER_AGENT_NAME=greeter");
+		assertThat(ProcParsers.carriesMarkers(env, PROD, ChildKind.AGENT, "greeter")).isFalse();
+		assertThat(ProcParsers.claimedChild(42, env, PROD)).isEmpty();
+	}
+
+	@Test
+	void otherInstanceOfTheSameInstallationDoesNotMatch() {
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=b2",
+				"TETHER_AGENT_NAME=greeter");
+		assertThat(ProcParsers.carriesMarkers(env, PROD, ChildKind.AGENT, "greeter")).isFalse();
+		assertThat(ProcParsers.claimedChild(42, env, PROD)).isEmpty();
+	}
+
+	@Test
+	void missingInstanceDoesNotMatch() {
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_AGENT_NAME=greeter");
+		assertThat(ProcParsers.carriesMarkers(env, PROD, ChildKind.AGENT, "greeter")).isFalse();
+		assertThat(ProcParsers.claimedChild(42, env, PROD)).isEmpty();
 	}
 
 	@Test
 	void wrongKindDoesNotMatch() {
-		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_AGENT_NAME=files");
-		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.MCP, "files")).isFalse();
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1", "TETHER_AGENT_NAME=files");
+		assertThat(ProcParsers.carriesMarkers(env, PROD, ChildKind.MCP, "files")).isFalse();
 	}
 
 	@Test
 	void emptyEnvironDoesNotMatch() {
 		byte[] env = new byte[0];
 		assertThat(ProcParsers.environ(env)).isEmpty();
-		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
-		assertThat(ProcParsers.claimedChild(42, env, "prod")).isEmpty();
+		assertThat(ProcParsers.carriesMarkers(env, PROD, ChildKind.AGENT, "greeter")).isFalse();
+		assertThat(ProcParsers.claimedChild(42, env, PROD)).isEmpty();
 	}
 
 	@Test
 	void unrelatedProcessDoesNotMatch() {
 		byte[] env = environ("HOME=/root", "PATH=/usr/bin", "LANG=C.UTF-8");
-		assertThat(ProcParsers.carriesMarkers(env, "prod", ChildKind.AGENT, "greeter")).isFalse();
-		assertThat(ProcParsers.claimedChild(42, env, "prod")).isEmpty();
+		assertThat(ProcParsers.carriesMarkers(env, PROD, ChildKind.AGENT, "greeter")).isFalse();
+		assertThat(ProcParsers.claimedChild(42, env, PROD)).isEmpty();
 	}
 
 	@Test
 	void claimedChildReadsKindAndName() {
-		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_MCP_SERVICE_ID=files");
-		assertThat(ProcParsers.claimedChild(42, env, "prod")).contains(new MarkedProcess(42, ChildKind.MCP, "files"));
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1", "TETHER_MCP_SERVICE_ID=files");
+		assertThat(ProcParsers.claimedChild(42, env, PROD)).contains(new MarkedProcess(42, ChildKind.MCP, "files"));
 	}
 
 	@Test

@@ -1,13 +1,10 @@
 package dev.tether.supervisor.ports;
 
-import java.net.InetAddress;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
+import java.util.Map;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -15,13 +12,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.ChildMarkers;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.OrphanPolicy;
+import dev.tether.supervisor.RestartPolicy;
+import dev.tether.supervisor.registry.FileChildRegistry;
+import dev.tether.supervisor.testsupport.Canary;
 import dev.tether.supervisor.testsupport.Listen;
 import dev.tether.supervisor.testsupport.LiveProcesses;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,101 +34,101 @@ class PortTests {
 	@TempDir
 	Path temp;
 
-	private final String installation = NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID();
+	private final String installation = TestRun.installationId("ports");
 
-	private Process holder;
-
-	@AfterEach
-	void endHolder() throws InterruptedException {
-		if (this.holder != null) {
-			this.holder.destroyForcibly();
-			this.holder.waitFor();
+	/** This installation with the instance id of the state directory, as an earlier run stamped its children. */
+	private Owner owner() {
+		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+			return new Owner(this.installation, registry.instanceId());
 		}
 	}
 
-	private Process listen(int port, boolean markedAsOurs) throws Exception {
-		ProcessBuilder builder = new ProcessBuilder(Listen.command(port));
-		if (markedAsOurs) {
-			builder.environment().putAll(ChildMarkers.stamp(java.util.Map.of(), java.util.Map.of(), this.installation,
-					ChildKind.MCP, "server"));
-		}
-		Process process = builder.start();
-		await().atMost(Duration.ofSeconds(20)).until(() -> accepts(port));
-		return process;
+	private Canary listener(boolean markedAsOurs) throws Exception {
+		Map<String, String> markers = markedAsOurs
+				? ChildMarkers.stamp(Map.of(), Map.of(), owner(), ChildKind.MCP, "server") : Map.of();
+		return Canary.listening(this.temp.resolve("canary"), markers);
 	}
 
-	private static boolean accepts(int port) {
-		try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
-			return true;
-		}
-		catch (java.io.IOException ex) {
-			return false;
-		}
+	private TestSupervisor supervisor(ChildSpec... children) {
+		return new TestSupervisor(this.temp, this.installation, OrphanPolicy.STOP, List.of(children), (builder) -> {
+		});
 	}
 
-	private ChildSpec server(int port) {
+	private static ChildSpec server(int port) {
 		return ChildSpec.builder("server", Listen.command(port)).kind(ChildKind.MCP).port(port).build();
 	}
 
 	@Test
 	void listenerIsFoundWithItsPid() throws Exception {
-		int port = Listen.freePort();
-		this.holder = listen(port, false);
-		PortListener listener = new PortListeners().find(port).orElseThrow();
-		assertThat(listener.pid()).isEqualTo(this.holder.pid());
-		assertThat(new PortListeners().find(Listen.freePort())).isEmpty();
+		try (Canary holder = listener(false)) {
+			assertThat(new PortListeners().find(holder.port()).orElseThrow().pid()).isEqualTo(holder.pid());
+		}
 	}
 
 	@Test
-	void foreignListenerFailsTheChildAndIsLeftAlive() throws Exception {
-		int port = Listen.freePort();
-		this.holder = listen(port, false);
-		try (TestSupervisor test = new TestSupervisor(this.temp, this.installation, OrphanPolicy.STOP,
-				List.of(server(port), ChildSpec.builder("other", List.of("sleep", "600")).build()), (b) -> {
-				})) {
-			test.supervisor().startAutostart();
-			ChildSnapshot server = test.supervisor().snapshot("server").orElseThrow();
-			assertThat(server.state()).isEqualTo(ChildState.FAILED);
-			assertThat(server.lastError()).contains("port " + port).contains("pid " + this.holder.pid()).contains("java");
-			assertThat(test.supervisor().snapshot("other").orElseThrow().state()).isEqualTo(ChildState.RUNNING);
-			assertThat(this.holder.isAlive()).isTrue();
+	void portWithoutAListenerHasNone() throws Exception {
+		assertThat(new PortListeners().find(Listen.unusedPort())).isEmpty();
+	}
+
+	@Test
+	void foreignListenerFailsTheChildNamingItAndIsNeverSignalled() throws Exception {
+		try (Canary holder = listener(false)) {
+			try (TestSupervisor test = supervisor(server(holder.port()),
+					ChildSpec.builder("other", List.of("sleep", "600")).build())) {
+				test.supervisor().startAutostart();
+				ChildSnapshot server = test.supervisor().snapshot("server").orElseThrow();
+				assertThat(server.state()).isEqualTo(ChildState.FAILED);
+				// Its pid, user and executable name, never its command line (arguments can carry secrets).
+				assertThat(server.lastError()).contains("port " + holder.port())
+					.contains("pid " + holder.pid())
+					.contains("user " + System.getProperty("user.name"))
+					.contains("executable java")
+					.doesNotContain(Listen.class.getName())
+					.doesNotContain("--record");
+				assertThat(test.supervisor().snapshot("other").orElseThrow().state()).isEqualTo(ChildState.RUNNING);
+				holder.assertUntouched();
+			}
+			holder.assertUntouched();
 		}
-		assertThat(this.holder.isAlive()).isTrue();
 	}
 
 	@Test
 	void ourOrphanOnThePortIsReclaimedAndTheChildStarts() throws Exception {
-		int port = Listen.freePort();
-		this.holder = listen(port, true);
-		try (TestSupervisor test = new TestSupervisor(this.temp, this.installation, OrphanPolicy.STOP,
-				List.of(server(port)), (b) -> {
-				})) {
-			assertThat(test.supervisor().start("server").state()).isEqualTo(ChildState.STARTING);
-			await().atMost(Duration.ofSeconds(20)).until(() -> !this.holder.isAlive());
-			await().atMost(Duration.ofSeconds(20))
+		int port = Listen.unusedPort();
+		ProcessBuilder builder = new ProcessBuilder(Listen.command(port)).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+		builder.environment().putAll(ChildMarkers.stamp(Map.of(), Map.of(), owner(), ChildKind.MCP, "server"));
+		Process orphan = builder.start();
+		try (TestSupervisor test = supervisor(server(port))) {
+			await().atMost(Duration.ofSeconds(30)).until(() -> new PortListeners().find(port).isPresent());
+			ChildSnapshot started = test.supervisor().start("server");
+			assertThat(started.state()).isEqualTo(ChildState.STARTING);
+			await().atMost(Duration.ofSeconds(20)).until(() -> !orphan.isAlive());
+			await().atMost(Duration.ofSeconds(30))
 				.until(() -> test.supervisor().snapshot("server").orElseThrow().state() == ChildState.RUNNING);
 			assertThat(new PortListeners().find(port).orElseThrow().pid())
 				.isEqualTo(test.supervisor().snapshot("server").orElseThrow().pid());
+		}
+		finally {
+			orphan.destroyForcibly();
+			orphan.waitFor();
 		}
 	}
 
 	@Test
 	void childThatNeverListensFailsItsStartAfterTheStartupTimeout() throws Exception {
-		int port = Listen.freePort();
+		int port = Listen.unusedPort();
 		ChildSpec spec = ChildSpec.builder("server", List.of("sleep", "600"))
 			.port(port)
 			.startupTimeout(Duration.ofMillis(500))
-			.restart(dev.tether.supervisor.RestartPolicy.NEVER)
+			.restart(RestartPolicy.NEVER)
 			.build();
-		try (TestSupervisor test = new TestSupervisor(this.temp, this.installation, OrphanPolicy.STOP, List.of(spec),
-				(b) -> {
-				})) {
+		try (TestSupervisor test = supervisor(spec)) {
 			long pid = test.supervisor().start("server").pid();
-			await().atMost(Duration.ofSeconds(5))
+			await().atMost(Duration.ofSeconds(20))
 				.until(() -> test.supervisor().snapshot("server").orElseThrow().state() == ChildState.EXITED);
 			assertThat(test.supervisor().snapshot("server").orElseThrow().lastError())
 				.contains("did not accept connections on port " + port);
-			assertThat(LiveProcesses.isAlive(pid)).isFalse();
+			await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(pid));
 		}
 	}
 

@@ -5,15 +5,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.ChildMarkers;
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
@@ -21,11 +25,13 @@ import dev.tether.supervisor.OrphanPolicy;
 import dev.tether.supervisor.ReconciliationReport;
 import dev.tether.supervisor.StopOutcome;
 import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
+import dev.tether.supervisor.testsupport.Canary;
 import dev.tether.supervisor.testsupport.LiveProcesses;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
 import dev.tether.supervisor.testsupport.Orphans;
+import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,7 +43,7 @@ class ReconciliationTests {
 	@TempDir
 	Path temp;
 
-	private final String installation = NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID();
+	private final String installation = TestRun.installationId("reconcile");
 
 	private final Orphans orphans = new Orphans();
 
@@ -46,6 +52,13 @@ class ReconciliationTests {
 	@AfterEach
 	void endOrphans() {
 		this.orphans.close();
+	}
+
+	/** This installation with the instance id of the state directory, as a previous run stamped its children. */
+	private Owner owner() {
+		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+			return new Owner(this.installation, registry.instanceId());
+		}
 	}
 
 	private RegistryRow row(String name, long pid) {
@@ -67,22 +80,24 @@ class ReconciliationTests {
 
 	@Test
 	void rowWhosePidNamesAnUnrelatedProcessIsDroppedWithoutASignal() throws Exception {
-		long unrelated = this.orphans.unmarked();
-		writeRows(row("worker", unrelated));
-		try (TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
-			ReconciliationReport report = test.supervisor().reconcile();
-			assertThat(report.notOurs()).isEqualTo(1);
-			assertThat(report.stopped()).isZero();
-			assertThat(LiveProcesses.isAlive(unrelated)).isTrue();
-		}
-		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
-			assertThat(registry.load()).isEmpty();
+		try (Canary unrelated = Canary.orphan(this.temp.resolve("canary"), Map.of())) {
+			writeRows(row("worker", unrelated.pid()));
+			try (TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
+				ReconciliationReport report = test.supervisor().reconcile();
+				assertThat(report.notOurs()).isEqualTo(1);
+				assertThat(report.stopped()).isZero();
+				unrelated.assertUntouched();
+			}
+			try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+				assertThat(registry.load()).isEmpty();
+			}
+			unrelated.assertUntouched();
 		}
 	}
 
 	@Test
 	void rowOfOurOrphanIsStopped() throws Exception {
-		long orphan = this.orphans.marked(this.installation, ChildKind.AGENT, "worker");
+		long orphan = this.orphans.marked(owner(), ChildKind.AGENT, "worker");
 		assertThat(LiveProcesses.stat(orphan).orElseThrow().ppid()).isNotEqualTo(ProcessHandle.current().pid());
 		writeRows(row("worker", orphan));
 		try (TestSupervisor test = supervisor(OrphanPolicy.STOP,
@@ -90,32 +105,79 @@ class ReconciliationTests {
 			ReconciliationReport report = test.supervisor().reconcile();
 			assertThat(report.ours()).isEqualTo(1);
 			assertThat(report.stopped()).isEqualTo(1);
-			assertThat(LiveProcesses.isAlive(orphan)).isFalse();
+			await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(orphan));
 			assertThat(test.supervisor().lastReconciliation()).contains(report);
 		}
 	}
 
 	@Test
 	void markedOrphansWithoutARowAreFoundAndStopped() throws Exception {
-		long orphan = this.orphans.marked(this.installation, ChildKind.MCP, "files");
-		long grandchild = this.orphans.markedGrandchild(this.installation, "worker");
+		long orphan = this.orphans.marked(owner(), ChildKind.MCP, "files");
+		long groupMember = this.orphans.markedGroupMember(owner(), "worker");
 		try (TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
 			ReconciliationReport report = test.supervisor().reconcile();
 			assertThat(report.ours()).isEqualTo(2);
 			assertThat(report.stopped()).isEqualTo(2);
-			assertThat(LiveProcesses.isAlive(orphan)).isFalse();
-			assertThat(LiveProcesses.isAlive(grandchild)).isFalse();
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> !LiveProcesses.isAlive(orphan) && !LiveProcesses.isAlive(groupMember));
+		}
+	}
+
+	@ParameterizedTest(name = "of another {0}")
+	@ValueSource(strings = { "installation", "instance" })
+	void markedProcessOfAnotherOwnerIsUntouched(String differs) throws Exception {
+		Owner ours = owner();
+		Owner other = differs.equals("installation") ? new Owner(ours.installationId() + "-other", ours.instanceId())
+				: new Owner(ours.installationId(), "elsewhere");
+		Map<String, String> markers = ChildMarkers.stamp(Map.of(), Map.of(), other, ChildKind.AGENT, "worker");
+		try (Canary canary = Canary.orphan(this.temp.resolve("canary"), markers);
+				TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
+			ReconciliationReport report = test.supervisor().reconcile();
+			assertThat(report.ours()).isZero();
+			assertThat(report.stopped()).isZero();
+			canary.assertUntouched();
 		}
 	}
 
 	@Test
-	void markedProcessOfAnotherInstallationIsUntouched() throws Exception {
-		long other = this.orphans.marked(this.installation + "-other", ChildKind.AGENT, "worker");
-		try (TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
-			ReconciliationReport report = test.supervisor().reconcile();
-			assertThat(report.ours()).isZero();
-			assertThat(report.stopped()).isZero();
-			assertThat(LiveProcesses.isAlive(other)).isTrue();
+	void startAskedForDuringReconciliationWaitsForItAndIsNeverTakenForAnOrphan() throws Exception {
+		// The canary orphan ignores TERM, so reconciliation lasts the orphan's stop timeout.
+		Map<String, String> markers = ChildMarkers.stamp(Map.of(), Map.of(), owner(), ChildKind.AGENT, "slow");
+		Path record = this.temp.resolve("worker.record");
+		try (Canary orphan = Canary.orphan(this.temp.resolve("orphan"), markers);
+				TestSupervisor test = supervisor(OrphanPolicy.STOP,
+						ChildSpec.builder("slow", List.of("sleep", "600")).stopTimeout(Duration.ofSeconds(2)).build(),
+						ChildSpec.builder("worker", Canary.command(record)).stopTimeout(Duration.ofSeconds(1)).build())) {
+			CompletableFuture<ReconciliationReport> reconciliation = CompletableFuture
+				.supplyAsync(test.supervisor()::reconcile);
+			await().atMost(Duration.ofSeconds(10)).until(() -> orphan.signals().contains("TERM"));
+			ChildSnapshot asked = test.supervisor().start("worker");
+			assertThat(asked.state()).isEqualTo(ChildState.STARTING);
+			assertThat(asked.pid()).isNull();
+			ReconciliationReport report = reconciliation.get();
+			assertThat(report.ours()).isEqualTo(1);
+			assertThat(report.stopped()).isEqualTo(1);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> test.supervisor().snapshot("worker").orElseThrow().state() == ChildState.RUNNING);
+			Canary.observe(record).assertUntouched();
+		}
+	}
+
+	@Test
+	void adoptedOrphanThatWipesItsEnvironmentIsStillStopped() throws Exception {
+		// Verified by its markers when adopted; from then on its pid and start time prove it.
+		Path wipe = this.temp.resolve("wipe");
+		long orphan = this.orphans.markedThenWiped(owner(), "worker", wipe);
+		writeRows(row("worker", orphan));
+		try (TestSupervisor test = supervisor(OrphanPolicy.ADOPT,
+				ChildSpec.builder("worker", List.of("sleep", "600")).build())) {
+			assertThat(test.supervisor().reconcile().adopted()).isEqualTo(1);
+			Files.createFile(wipe);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> LiveProcesses.isRunning(orphan, "sleep") && LiveProcesses.environ(orphan).isEmpty());
+			assertThat(test.supervisor().stop("worker")).isEqualTo(StopOutcome.EXITED);
+			await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(orphan));
+			assertThat(test.supervisor().snapshot("worker").orElseThrow().lastError()).isNull();
 		}
 	}
 
@@ -127,13 +189,18 @@ class ReconciliationTests {
 				this.probe.bootId().orElseThrow(), "RUNNING", Instant.now(), 0, null));
 		try (TestSupervisor test = supervisor(OrphanPolicy.STOP)) {
 			ReconciliationReport report = test.supervisor().reconcile();
-			assertThat(report.gone() + report.notOurs()).isEqualTo(1);
+			assertThat(report.gone()).isEqualTo(1);
+			assertThat(report.notOurs()).isZero();
+			assertThat(report.stopped()).isZero();
+		}
+		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+			assertThat(registry.load()).isEmpty();
 		}
 	}
 
 	@Test
 	void orphanIsAdoptedWhenConfiguredAndStoppedLater() throws Exception {
-		long orphan = this.orphans.marked(this.installation, ChildKind.AGENT, "worker");
+		long orphan = this.orphans.marked(owner(), ChildKind.AGENT, "worker");
 		writeRows(row("worker", orphan));
 		try (TestSupervisor test = supervisor(OrphanPolicy.ADOPT,
 				ChildSpec.builder("worker", List.of("sleep", "600")).build())) {
@@ -144,21 +211,21 @@ class ReconciliationTests {
 			assertThat(adopted.pid()).isEqualTo(orphan);
 			assertThat(adopted.adopted()).isTrue();
 			assertThat(test.supervisor().stop("worker")).isEqualTo(StopOutcome.EXITED);
-			assertThat(LiveProcesses.isAlive(orphan)).isFalse();
+			await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(orphan));
 			assertThat(test.supervisor().snapshot("worker").orElseThrow().lastExit().outcome()).isEqualTo("unknown");
 		}
 	}
 
 	@Test
 	void adoptedOrphanThatDiesIsSeenThroughProc() throws Exception {
-		long orphan = this.orphans.marked(this.installation, ChildKind.AGENT, "worker");
+		long orphan = this.orphans.marked(owner(), ChildKind.AGENT, "worker");
 		writeRows(row("worker", orphan));
 		try (TestSupervisor test = supervisor(OrphanPolicy.ADOPT, ChildSpec.builder("worker", List.of("sleep", "600"))
 			.restart(dev.tether.supervisor.RestartPolicy.NEVER)
 			.build())) {
 			test.supervisor().reconcile();
 			ProcessHandle.of(orphan).orElseThrow().destroyForcibly();
-			await().atMost(Duration.ofSeconds(5))
+			await().atMost(Duration.ofSeconds(10))
 				.until(() -> test.supervisor().snapshot("worker").orElseThrow().state() == ChildState.EXITED);
 		}
 	}
@@ -166,12 +233,12 @@ class ReconciliationTests {
 	@Test
 	void corruptRegistryIsMovedAsideAndStartProceeds() throws Exception {
 		Files.writeString(this.temp.resolve("registry.json"), "{\"version\": 1, \"rows\": [ {\"name\": ");
-		long orphan = this.orphans.marked(this.installation, ChildKind.AGENT, "worker");
+		long orphan = this.orphans.marked(owner(), ChildKind.AGENT, "worker");
 		try (TestSupervisor test = supervisor(OrphanPolicy.STOP,
 				ChildSpec.builder("worker", List.of("sleep", "600")).build())) {
 			ReconciliationReport report = test.supervisor().reconcile();
 			assertThat(report.stopped()).isEqualTo(1);
-			assertThat(LiveProcesses.isAlive(orphan)).isFalse();
+			await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(orphan));
 			assertThat(test.supervisor().start("worker").state()).isEqualTo(ChildState.RUNNING);
 		}
 		try (var entries = Files.list(this.temp)) {

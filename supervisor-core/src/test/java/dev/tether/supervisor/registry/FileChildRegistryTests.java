@@ -10,6 +10,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.tether.supervisor.testsupport.SecondJvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -24,19 +30,37 @@ class FileChildRegistryTests {
 			"RUNNING", Instant.parse("2026-11-29T08:00:00Z"), 2, 8080);
 
 	@Test
-	void rowsRoundTripInTheDocumentedShapeWithMode0600() throws Exception {
+	void rowsRoundTrip() {
 		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
 			registry.save(List.of(ROW));
 			assertThat(registry.load()).containsExactly(ROW);
 		}
+	}
+
+	@Test
+	void fileHasTheDocumentedShape() throws Exception {
+		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+			registry.save(List.of(ROW));
+		}
+		JsonNode file = JsonMapper.builder().build().readTree(this.temp.resolve("registry.json").toFile());
+		assertThat(file.get("version").asInt()).isEqualTo(1);
+		assertThat(file.get("rows")).hasSize(1);
+		JsonNode row = file.get("rows").get(0);
+		assertThat(row.propertyNames()).containsExactlyInAnyOrder("name", "kind", "installationId", "pid", "pgid",
+				"startTime", "bootId", "state", "spawnedAt", "restarts", "port");
+		assertThat(row.get("installationId").asString()).isEqualTo("prod");
+		assertThat(row.get("startTime").asLong()).isEqualTo(987654L);
+		assertThat(row.get("spawnedAt").asString()).isEqualTo("2026-11-29T08:00:00Z");
+		assertThat(row.get("port").asInt()).isEqualTo(8080);
+	}
+
+	@Test
+	void fileIsWrittenWithMode0600AndNoTemporaryFileRemains() throws Exception {
+		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+			registry.save(List.of(ROW));
+		}
 		Path file = this.temp.resolve("registry.json");
 		assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
-		String json = Files.readString(file);
-		assertThat(json).contains("\"version\" : 1")
-			.contains("\"installationId\" : \"prod\"")
-			.contains("\"startTime\" : 987654")
-			.contains("\"spawnedAt\" : \"2026-11-29T08:00:00Z\"")
-			.contains("\"port\" : 8080");
 		assertThat(this.temp.resolve("registry.json.tmp")).doesNotExist();
 	}
 
@@ -64,37 +88,72 @@ class FileChildRegistryTests {
 		FileChildRegistry.open(this.temp).close();
 	}
 
-	@Test
-	void garbageTruncatedAndDirectoryRegistriesAreMovedAsideNotDeleted() throws Exception {
-		for (String content : new String[] { "garbage", "{\"version\": 1, \"rows\": [", "{\"version\": 99, \"rows\": []}",
-				"{\"version\": 1, \"rows\": [null]}", "{\"version\": 1, \"rows\": [{\"name\": \"greeter\"}]}",
-				"{\"version\": 1, \"rows\": [{\"pid\": \"4242\", \"pgid\": 4242, \"restarts\": 0}]}",
-				"{\"version\": 1, \"rows\": [{\"pid\": 1, \"pgid\": 1, \"restarts\": 0, \"spawnedAt\": \"noon\"}]}",
-				"{\"version\": 1, \"rows\": []} trailing" }) {
-			Path directory = Files.createTempDirectory(this.temp, "state");
-			Files.writeString(directory.resolve("registry.json"), content);
-			try (FileChildRegistry registry = FileChildRegistry.open(directory)) {
-				assertThat(registry.load()).isEmpty();
-				assertThat(Files.readString(registry.movedAside())).isEqualTo(content);
-				registry.save(List.of(ROW));
-				assertThat(registry.load()).containsExactly(ROW);
-			}
+	@ParameterizedTest
+	@ValueSource(strings = { "garbage", "{\"version\": 1, \"rows\": [", "{\"version\": 99, \"rows\": []}",
+			"{\"version\": 1, \"rows\": [null]}", "{\"version\": 1, \"rows\": [{\"name\": \"greeter\"}]}",
+			"{\"version\": 1, \"rows\": [{\"name\": \"a\", \"kind\": \"agent\", \"installationId\": \"prod\", "
+					+ "\"state\": \"RUNNING\", \"pid\": \"4242\", \"pgid\": 4242, \"restarts\": 0}]}",
+			"{\"version\": 1, \"rows\": [{\"name\": \"a\", \"kind\": \"agent\", \"installationId\": \"prod\", "
+					+ "\"state\": \"RUNNING\", \"pid\": 1, \"pgid\": 1, \"restarts\": 0, \"spawnedAt\": \"noon\"}]}",
+			"{\"version\": 1, \"rows\": []} trailing" })
+	void unreadableRegistryIsMovedAsideNotDeletedAndReplaced(String content) throws Exception {
+		Files.writeString(this.temp.resolve("registry.json"), content);
+		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+			assertThat(registry.load()).isEmpty();
+			assertThat(Files.readString(registry.movedAside())).isEqualTo(content);
+			registry.save(List.of(ROW));
+			assertThat(registry.load()).containsExactly(ROW);
 		}
-		Path directory = Files.createTempDirectory(this.temp, "state");
-		Files.createDirectories(directory.resolve("registry.json").resolve("inside"));
-		try (FileChildRegistry registry = FileChildRegistry.open(directory)) {
+	}
+
+	@Test
+	void directoryInPlaceOfTheRegistryIsMovedAsideNotDeleted() throws Exception {
+		Files.createDirectories(this.temp.resolve("registry.json").resolve("inside"));
+		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
 			assertThat(registry.load()).isEmpty();
 			assertThat(registry.movedAside().resolve("inside")).isDirectory();
 		}
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "/proc/self/tether-state", "/proc/self" })
+	void unwritableStateDirectoryIsAClearErrorNamingIt(String directory) {
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> FileChildRegistry.open(Path.of(directory)))
+			.withMessageContaining(directory);
+	}
+
 	@Test
-	void unwritableStateDirectoryIsAClearError() {
-		assertThatExceptionOfType(IllegalStateException.class)
-			.isThrownBy(() -> FileChildRegistry.open(Path.of("/proc/self/tether-state")))
-			.withMessageContaining("/proc/self/tether-state");
-		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> FileChildRegistry.open(Path.of("/proc/self")))
-			.withMessageContaining("is not writable");
+	void jvmKilledWhileSavingLeavesAWholeRegistryAndTheNextOpenWorks() throws Exception {
+		Path state = this.temp.resolve("state");
+		int lastSaved;
+		try (SecondJvm saver = SecondJvm.start(RegistrySaverJvm.class, this.temp.resolve("saver.log"),
+				state.toString())) {
+			// Why 20 saves: the JVM is then saving in a tight loop, so the kill lands in the middle of one.
+			lastSaved = Integer.parseInt(saver.readUntilCount("SAVED", 20));
+			saver.kill9();
+		}
+		try (FileChildRegistry registry = FileChildRegistry.open(state)) {
+			List<RegistryRow> rows = registry.load();
+			assertThat(registry.movedAside()).as("a registry that did not parse").isNull();
+			assertThat(rows).hasSize(RegistrySaverJvm.ROWS);
+			int saved = rows.get(0).restarts();
+			assertThat(saved).isGreaterThanOrEqualTo(lastSaved);
+			assertThat(rows).isEqualTo(RegistrySaverJvm.rows(saved));
+			assertThat(state.resolve("registry.json.tmp")).doesNotExist();
+		}
+	}
+
+	@Test
+	void staleTemporaryFileOfAKilledSaveIsRemovedAtOpenAndTheRegistryIsIntact() throws Exception {
+		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+			registry.save(List.of(ROW));
+		}
+		Path stale = Files.writeString(this.temp.resolve("registry.json.tmp"), "{\"version\": 1, \"rows\": [ {\"na");
+		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+			assertThat(stale).doesNotExist();
+			assertThat(registry.load()).containsExactly(ROW);
+			assertThat(registry.movedAside()).isNull();
+		}
 	}
 
 }

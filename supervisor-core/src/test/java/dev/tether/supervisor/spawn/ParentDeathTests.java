@@ -1,80 +1,79 @@
 package dev.tether.supervisor.spawn;
 
-import java.io.File;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-import dev.tether.supervisor.testsupport.JavaCommand;
+import dev.tether.supervisor.ChildMarkers;
+import dev.tether.supervisor.ParentDeathMechanism;
+import dev.tether.supervisor.testsupport.LiveProcesses;
+import dev.tether.supervisor.testsupport.SecondJvm;
+import dev.tether.supervisor.testsupport.SpawnerJvm;
+import dev.tether.supervisor.testsupport.SupervisorJvm;
+import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+/**
+ * The promise when the spawning JVM is killed with SIGKILL: its children end, whatever it was doing.
+ */
 @EnabledOnOs(OS.LINUX)
 class ParentDeathTests {
 
-	/** A uid that has no passwd entry on any machine this runs on, as a container's --user 12345 has. */
-	private static final int UID_WITHOUT_NAME = 54321;
+	// Why generous: the parent-death signal is immediate, but a loaded machine may take a while to run the exits.
+	private static final Duration CHILDREN_GONE = Duration.ofSeconds(10);
 
 	@TempDir
 	Path temp;
 
-	@Test
-	void launcherIsChosenForAUidWithoutAPasswdEntry() throws Exception {
-		Path setpriv = Path.of("/usr/bin/setpriv");
-		boolean root = Files.readAllLines(Path.of("/proc/self/status")).stream()
-			.anyMatch((line) -> line.matches("Uid:\\s+0\\s.*"));
-		if (!root || !Files.isExecutable(setpriv)) {
-			System.out.println("Skipped: running as another uid needs root and " + setpriv + " (root: " + root + ")");
-			Assumptions.abort("needs root and setpriv to run as another uid");
-		}
-		assertThat(Files.readAllLines(Path.of("/etc/passwd"))).noneMatch((line) -> line.split(":")[2].equals(
-				Integer.toString(UID_WITHOUT_NAME)));
-		// Why copies: the other uid cannot read root's ~/.m2, where the class path's jars live.
-		Files.setPosixFilePermissions(this.temp, PosixFilePermissions.fromString("rwxr-xr-x"));
-		Path home = Files.createDirectory(this.temp.resolve("home"));
-		Files.setAttribute(home, "unix:uid", UID_WITHOUT_NAME);
-		Files.setAttribute(home, "unix:gid", UID_WITHOUT_NAME);
-		List<String> command = new ArrayList<>(List.of(setpriv.toString(), "--reuid=" + UID_WITHOUT_NAME,
-				"--regid=" + UID_WITHOUT_NAME, "--clear-groups", "--"));
-		command.addAll(JavaCommand.of("-Djava.io.tmpdir=" + home, "-cp", readableClassPath(),
-				ParentDeathUidCheck.class.getName(), home.resolve("bin").toString()));
-		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-		try {
-			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-			assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-			assertThat(output).contains("MECHANISM launcher");
-		}
-		finally {
-			process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+	@ParameterizedTest
+	@EnumSource(value = ParentDeathMechanism.class, names = { "LAUNCHER", "SETPRIV" })
+	void childrenDieWhenTheSpawningJvmIsKilled(ParentDeathMechanism mechanism) throws Exception {
+		String installation = TestRun.installationId("parent-death");
+		try (SecondJvm jvm = SecondJvm.start(SpawnerJvm.class, this.temp.resolve("jvm.log"), mechanism.id(), "5",
+				installation, this.temp.toString())) {
+			Map<String, String> printed = jvm.readUntil("MECHANISM", "PIDS");
+			assertThat(printed).as(() -> LiveProcesses.readIfPresent(this.temp.resolve("jvm.log")))
+				.containsEntry("MECHANISM", mechanism.id());
+			List<Long> children = Arrays.stream(printed.get("PIDS").split(" ")).map(Long::valueOf).toList();
+			assertThat(children).hasSize(5);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> children.stream().allMatch((child) -> LiveProcesses.isRunning(child, "sleep")));
+			List<long[]> identities = children.stream()
+				.map((child) -> new long[] { child, LiveProcesses.stat(child).orElseThrow().startTime() })
+				.toList();
+			jvm.kill9();
+			await().atMost(CHILDREN_GONE)
+				.pollInterval(Duration.ofMillis(10))
+				.until(() -> identities.stream().noneMatch((child) -> LiveProcesses.isAlive(child[0], child[1])));
 		}
 	}
 
-	private String readableClassPath() throws Exception {
-		Path jars = Files.createDirectory(this.temp.resolve("jars"));
-		List<String> entries = new ArrayList<>();
-		for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-			Path path = Path.of(entry);
-			if (Files.isRegularFile(path) && entry.endsWith(".jar")) {
-				Path copy = jars.resolve(entries.size() + "-" + path.getFileName());
-				Files.copy(path, copy);
-				Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rw-r--r--"));
-				entries.add(copy.toString());
-			}
-			else {
-				entries.add(entry);
-			}
+	@Test
+	void supervisorJvmKilledInTheMiddleOfARestartLoopLeavesNothingAndStartsNothingLater() throws Exception {
+		String installation = TestRun.installationId("restart-loop");
+		String marker = ChildMarkers.INSTALLATION_ENV + "=" + installation;
+		try (SecondJvm jvm = SecondJvm.start(SupervisorJvm.class, this.temp.resolve("jvm.log"), installation,
+				this.temp.resolve("state").toString())) {
+			// Three starts seen: the loop is running, a restart is either pending or being spawned right now.
+			jvm.readUntilCount("STARTED", 3);
+			jvm.kill9();
+			await("every child of the killed supervisor gone").atMost(CHILDREN_GONE)
+				.until(() -> LiveProcesses.withEnvironmentEntry(marker).isEmpty());
+			await("nothing of the killed supervisor started later").during(Duration.ofSeconds(1))
+				.atMost(Duration.ofSeconds(15))
+				.until(() -> LiveProcesses.withEnvironmentEntry(marker).isEmpty());
 		}
-		return String.join(File.pathSeparator, entries);
 	}
 
 }

@@ -22,15 +22,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.tether.supervisor.ChildMarkers;
 import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.identity.ProcStat;
 import dev.tether.supervisor.reaper.Reaper;
 import dev.tether.supervisor.testsupport.LiveProcesses;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
-import dev.tether.supervisor.testsupport.SecondJvm;
-import dev.tether.supervisor.testsupport.SupervisorJvm;
 import dev.tether.supervisor.testsupport.TestSpawns;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,17 +60,29 @@ class SpawnerTests {
 	}
 
 	@Test
-	void childLeadsItsOwnSessionAndGroupAndHoldsOnlyStandardDescriptors() throws Exception {
-		long pid = this.spawns.spawn("alone", "sleep", "600").pid();
-		await().atMost(Duration.ofSeconds(5)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
+	void childIsAChildOfTheJvmLeadingItsOwnSessionAndGroup() throws Exception {
+		long pid = spawnSleeping("alone");
 		ProcStat stat = LiveProcesses.stat(pid).orElseThrow();
 		assertThat(stat.pgrp()).isEqualTo(pid);
 		assertThat(stat.session()).isEqualTo(pid);
 		assertThat(stat.ppid()).isEqualTo(ProcessHandle.current().pid());
+	}
+
+	@Test
+	void childHoldsOnlyStdinFromDevNullAndStdoutAndStderrToItsLog() throws Exception {
+		long pid = spawnSleeping("alone");
 		assertThat(LiveProcesses.descriptors(pid)).containsExactly(0, 1, 2);
-		assertThat(Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "fd", "0"))).isEqualTo(Path.of("/dev/null"));
-		assertThat(Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "fd", "1")))
-			.isEqualTo(this.temp.resolve("alone.log").toRealPath());
+		Path fds = Path.of("/proc", Long.toString(pid), "fd");
+		Path log = this.temp.resolve("alone.log").toRealPath();
+		assertThat(Files.readSymbolicLink(fds.resolve("0"))).isEqualTo(Path.of("/dev/null"));
+		assertThat(Files.readSymbolicLink(fds.resolve("1"))).isEqualTo(log);
+		assertThat(Files.readSymbolicLink(fds.resolve("2"))).isEqualTo(log);
+	}
+
+	private long spawnSleeping(String name) throws SpawnException {
+		long pid = this.spawns.spawn(name, "sleep", "600").pid();
+		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
+		return pid;
 	}
 
 	@Test
@@ -79,7 +90,7 @@ class SpawnerTests {
 		Path log = this.temp.resolve("echo.log");
 		Files.writeString(log, "before\n");
 		long pid = this.spawns.spawn("echo", "sh", "-c", "echo out; echo err >&2").pid();
-		await().atMost(Duration.ofSeconds(5)).until(() -> this.spawns.exitOf(pid) != null);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.spawns.exitOf(pid) != null);
 		assertThat(Files.readAllLines(log)).containsExactly("before", "out", "err");
 		assertThat(this.spawns.exitOf(pid).code()).isZero();
 	}
@@ -108,26 +119,31 @@ class SpawnerTests {
 		}
 	}
 
-	@Test
-	void missingBinaryIsReportedByNameAndTheNextSpawnWorks() throws Exception {
-		assertThatExceptionOfType(SpawnException.class)
-			.isThrownBy(() -> this.spawns.spawn("missing", "no-such-binary-" + UUID.randomUUID()))
-			.withMessageContaining("no-such-binary-")
-			.withMessageContaining("not found on PATH");
-		assertThatExceptionOfType(SpawnException.class)
-			.isThrownBy(() -> this.spawns.spawn("missing", "/nonexistent/tool"))
-			.withMessageContaining("/nonexistent/tool")
-			.withMessageContaining("does not exist");
-		long pid = this.spawns.spawn("after", "sleep", "600").pid();
-		assertThat(LiveProcesses.isAlive(pid)).isTrue();
+	@ParameterizedTest
+	@CsvSource({ "no-such-binary-tether-test, not found on PATH", "/nonexistent/tool, does not exist" })
+	void missingExecutableIsReportedByName(String executable, String reason) {
+		assertThatExceptionOfType(SpawnException.class).isThrownBy(() -> this.spawns.spawn("missing", executable))
+			.withMessageContaining(executable)
+			.withMessageContaining(reason);
 	}
 
 	@Test
-	void nonExecutableFileAndMissingDirectoryAreReportedByName() throws Exception {
+	void aFailedSpawnLeavesTheSpawnerWorking() throws Exception {
+		assertThatExceptionOfType(SpawnException.class)
+			.isThrownBy(() -> this.spawns.spawn("missing", "no-such-binary-" + UUID.randomUUID()));
+		assertThat(spawnSleeping("after")).isPositive();
+	}
+
+	@Test
+	void nonExecutableFileIsReportedByName() throws Exception {
 		Path script = Files.writeString(this.temp.resolve("script.sh"), "#!/bin/sh\n");
 		assertThatExceptionOfType(SpawnException.class).isThrownBy(() -> this.spawns.spawn("plain", script.toString()))
 			.withMessageContaining("is not executable")
 			.withMessageContaining(script.toString());
+	}
+
+	@Test
+	void missingWorkingDirectoryIsReportedByName() {
 		Path missing = this.temp.resolve("no-such-directory");
 		assertThatExceptionOfType(SpawnException.class)
 			.isThrownBy(() -> this.spawns.spawner()
@@ -151,7 +167,7 @@ class SpawnerTests {
 		caller.start();
 		caller.join();
 		long child = pid.get();
-		await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> LiveProcesses.isAlive(child));
+		await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(15)).until(() -> LiveProcesses.isAlive(child));
 	}
 
 	@Test
@@ -170,7 +186,7 @@ class SpawnerTests {
 			assertThatExceptionOfType(SpawnException.class).isThrownBy(() -> spawner.spawn(request, (p, s) -> exited.countDown()))
 				.withMessageContaining("cannot start the supervisor-spawner thread");
 			spawner.spawn(request, (p, s) -> exited.countDown());
-			assertThat(exited.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+			assertThat(exited.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
 			assertThat(attempts).hasValue(2);
 		}
 	}
@@ -212,37 +228,5 @@ class SpawnerTests {
 		assertThat(output).contains("supervisor is gone");
 		assertThat(witness).doesNotExist();
 	}
-
-	@Test
-	void childrenDieWithinOneSecondOfTheSupervisorJvmBeingKilled() throws Exception {
-		assertChildrenDieWithKilledSupervisor(ParentDeathMechanism.LAUNCHER);
-	}
-
-	@Test
-	void childrenDieWithinOneSecondOfTheSupervisorJvmBeingKilledWithSetpriv() throws Exception {
-		assertChildrenDieWithKilledSupervisor(ParentDeathMechanism.SETPRIV);
-	}
-
-	private void assertChildrenDieWithKilledSupervisor(ParentDeathMechanism mechanism) throws Exception {
-		String installation = NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID();
-		try (SecondJvm jvm = SecondJvm.start(SupervisorJvm.class, this.temp.resolve("jvm.log"), mechanism.id(), "5",
-				installation, this.temp.toString())) {
-			Map<String, String> printed = jvm.readUntil("MECHANISM", "PIDS");
-			assertThat(printed).as(() -> LiveProcesses.readIfPresent(this.temp.resolve("jvm.log")))
-				.containsEntry("MECHANISM", mechanism.id());
-			List<long[]> children = new ArrayList<>();
-			for (String pid : printed.get("PIDS").split(" ")) {
-				long child = Long.parseLong(pid);
-				await().atMost(Duration.ofSeconds(5)).until(() -> LiveProcesses.isRunning(child, "sleep"));
-				children.add(new long[] { child, LiveProcesses.stat(child).orElseThrow().startTime() });
-			}
-			assertThat(children).hasSize(5);
-			jvm.kill9();
-			await().atMost(Duration.ofSeconds(1))
-				.pollInterval(Duration.ofMillis(10))
-				.until(() -> children.stream().noneMatch((child) -> LiveProcesses.isAlive(child[0], child[1])));
-		}
-	}
-
 
 }

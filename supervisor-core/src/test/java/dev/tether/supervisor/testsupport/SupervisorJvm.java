@@ -1,22 +1,25 @@
 package dev.tether.supervisor.testsupport;
 
 import java.nio.file.Path;
-import java.util.EnumSet;
+import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
-import dev.tether.supervisor.ChildKind;
-import dev.tether.supervisor.ChildMarkers;
-import dev.tether.supervisor.ParentDeathMechanism;
-import dev.tether.supervisor.spawn.SpawnRequest;
+import dev.tether.supervisor.ChildEvent;
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.spawn.Spawner;
 
 /**
- * A second JVM for tests that kill the supervisor with SIGKILL. It spawns children, prints
- * {@code MECHANISM <m>} and {@code PIDS <pid>...}, then waits to be killed.
+ * A second JVM running a real {@link Supervisor}, ticked every 20 ms, over one child in a restart loop (it lives
+ * 200 ms, fails, and is restarted after a 20 ms backoff, forever). Prints {@code STARTED <pid>} for every start,
+ * then waits to be killed.
  * <p>
- * Arguments: {@code <launcher|setpriv> <count> <installation-id> <log-directory>}.
+ * Arguments: {@code <installation-id> <state-directory>}.
  */
 public final class SupervisorJvm {
 
@@ -24,24 +27,25 @@ public final class SupervisorJvm {
 	}
 
 	public static void main(String[] args) throws Exception {
-		ParentDeathMechanism mechanism = ParentDeathMechanism.valueOf(args[0].toUpperCase());
-		int count = Integer.parseInt(args[1]);
-		String installationId = args[2];
-		Path logs = Path.of(args[3]);
-		Spawner spawner = new Spawner(15, EnumSet.of(mechanism), logs.resolve("launcher"));
-		StringBuilder pids = new StringBuilder("PIDS");
-		for (int i = 0; i < count; i++) {
-			String name = "child-" + i;
-			Map<String, String> env = ChildMarkers.stamp(System.getenv(), Map.of(), installationId, ChildKind.AGENT,
-					name);
-			long pid = spawner.spawn(new SpawnRequest(List.of("sleep", "600"), env, null, logs.resolve(name + ".log"),
-					null), (p, status) -> {
-					}).pid();
-			pids.append(' ').append(pid);
-		}
-		System.out.println("MECHANISM " + spawner.parentDeathMechanism().id());
-		System.out.println(pids);
-		System.out.flush();
+		Path state = Path.of(args[1]);
+		ChildSpec looping = ChildSpecs.restartedForever("looping", List.of("sh", "-c", "sleep 0.2; exit 1"),
+				Duration.ofMillis(20));
+		Supervisor supervisor = Supervisor.builder()
+			.installationId(args[0])
+			.spawner(new Spawner(15, state.resolve("launcher")))
+			.registry(FileChildRegistry.open(state))
+			.logDirectory(state.resolve("logs"))
+			.listener((event) -> {
+				if (event.type() == ChildEvent.Type.STARTED) {
+					System.out.println("STARTED " + event.child().pid());
+					System.out.flush();
+				}
+			})
+			.child(looping)
+			.build();
+		ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+		ticker.scheduleWithFixedDelay(supervisor::tick, 20, 20, TimeUnit.MILLISECONDS);
+		supervisor.start("looping");
 		new CountDownLatch(1).await();
 	}
 

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.awaitility.Awaitility;
@@ -14,6 +13,7 @@ import org.awaitility.Awaitility;
 import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.ChildMarkers;
 import dev.tether.supervisor.ExitStatus;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.reaper.Reaper;
 import dev.tether.supervisor.spawn.SpawnException;
 import dev.tether.supervisor.spawn.SpawnRequest;
@@ -29,7 +29,7 @@ public final class TestSpawns implements AutoCloseable {
 
 	private final Path logDirectory;
 
-	private final String installationId = NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID();
+	private final Owner owner = new Owner(TestRun.installationId("spawns"), "spawns");
 
 	private final List<Long> spawned = new ArrayList<>();
 
@@ -41,7 +41,12 @@ public final class TestSpawns implements AutoCloseable {
 	}
 
 	public String installationId() {
-		return this.installationId;
+		return this.owner.installationId();
+	}
+
+	/** The installation and instance every child of these spawns carries. */
+	public Owner owner() {
+		return this.owner;
 	}
 
 	public Spawner spawner() {
@@ -50,7 +55,7 @@ public final class TestSpawns implements AutoCloseable {
 
 	/** The environment of a marked child. */
 	public Map<String, String> environment(ChildKind kind, String name) {
-		return ChildMarkers.stamp(System.getenv(), Map.of(), this.installationId, kind, name);
+		return ChildMarkers.stamp(System.getenv(), Map.of(), this.owner, kind, name);
 	}
 
 	public SpawnedChild spawn(String name, String... command) throws SpawnException {

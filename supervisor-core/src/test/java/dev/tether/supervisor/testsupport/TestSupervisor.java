@@ -2,7 +2,6 @@ package dev.tether.supervisor.testsupport;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -32,8 +31,10 @@ public final class TestSupervisor implements AutoCloseable {
 
 	private final Path stateDirectory;
 
+	private final FileChildRegistry registry;
+
 	public TestSupervisor(Path stateDirectory, List<ChildSpec> children) {
-		this(stateDirectory, NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID(), OrphanPolicy.STOP,
+		this(stateDirectory, TestRun.installationId("supervisor"), OrphanPolicy.STOP,
 				children, (builder) -> {
 				});
 	}
@@ -42,10 +43,11 @@ public final class TestSupervisor implements AutoCloseable {
 			Consumer<Supervisor.Builder> customizer) {
 		this.installationId = installationId;
 		this.stateDirectory = stateDirectory;
+		this.registry = FileChildRegistry.open(stateDirectory);
 		Supervisor.Builder builder = Supervisor.builder()
 			.installationId(installationId)
 			.spawner(new Spawner(15, stateDirectory.resolve("launcher")))
-			.registry(FileChildRegistry.open(stateDirectory))
+			.registry(this.registry)
 			.logDirectory(stateDirectory.resolve("logs"))
 			.orphanPolicy(policy)
 			.listener(this.events::add);
@@ -80,6 +82,8 @@ public final class TestSupervisor implements AutoCloseable {
 		this.ticker.shutdown();
 		this.ticker.awaitTermination(5, TimeUnit.SECONDS);
 		this.supervisor.close();
+		// Why: a customizer may have given the supervisor a registry of its own; this one is released either way.
+		this.registry.close();
 	}
 
 }

@@ -3,11 +3,27 @@ package dev.tether.supervisor.boot;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
+import dev.tether.supervisor.os.UnsafeDirectoryException;
+
 /**
  * Explains an unusable supervisor configuration at startup, naming the property.
  */
 class InvalidSupervisorConfigurationFailureAnalyzer
 		extends AbstractFailureAnalyzer<InvalidSupervisorConfigurationException> {
+
+	private static final String STATE_DIRECTORY = "supervisor.state-directory";
+
+	@Override
+	public FailureAnalysis analyze(Throwable failure) {
+		// Why here: the core refuses a state directory that another user could change without knowing the property
+		// that named it.
+		UnsafeDirectoryException unsafe = findCause(failure, UnsafeDirectoryException.class);
+		if (unsafe != null) {
+			return analyze(failure, new InvalidSupervisorConfigurationException(STATE_DIRECTORY, unsafe.getMessage(),
+					unsafe));
+		}
+		return super.analyze(failure);
+	}
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidSupervisorConfigurationException cause) {

@@ -19,9 +19,7 @@ import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorListener;
 import dev.tether.supervisor.boot.event.ChildLifecycleEvent;
-import dev.tether.supervisor.identity.IdentityProbe;
 import dev.tether.supervisor.os.Posix;
-import dev.tether.supervisor.reaper.Reaper;
 import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.spawn.Spawner;
@@ -67,8 +65,6 @@ public final class SupervisorAutoConfiguration {
 		Supervisor.Builder builder = Supervisor.builder()
 			.installationId(settings.installationId())
 			.spawner(new Spawner(settings.parentDeathSignal(), settings.stateDirectory().resolve("bin")))
-			.probe(IdentityProbe.forPlatform())
-			.reaper(Reaper.shared())
 			.registry(registry)
 			.orphanPolicy(properties.getReconcile().getOrphans())
 			.logDirectory(settings.stateDirectory().resolve("logs"));

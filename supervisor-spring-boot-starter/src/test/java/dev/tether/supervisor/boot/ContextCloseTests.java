@@ -3,7 +3,6 @@ package dev.tether.supervisor.boot;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,7 +17,7 @@ import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.testsupport.LiveProcesses;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -33,7 +32,7 @@ class ContextCloseTests {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
 			.web(WebApplicationType.NONE)
 			.properties("supervisor.state-directory=" + this.temp,
-					"supervisor.installation-id=" + NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID(),
+					"supervisor.installation-id=" + TestRun.installationId("starter"),
 					"supervisor.children.polite.command=sleep,600",
 					"supervisor.children.stubborn.command=sh,-c,trap '' TERM; sleep 600 & wait",
 					"supervisor.children.stubborn.stop-timeout=1s")

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +30,7 @@ import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.boot.event.ChildLifecycleEvent;
 import dev.tether.supervisor.boot.event.ChildStartedEvent;
 import dev.tether.supervisor.testsupport.LiveProcesses;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -68,7 +67,7 @@ class SupervisorApplicationTests {
 	static void stateDirectory(DynamicPropertyRegistry registry) {
 		registry.add("supervisor.state-directory", () -> state.toString());
 		registry.add("supervisor.installation-id",
-				() -> NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID());
+				() -> TestRun.installationId("starter"));
 	}
 
 	private HttpResponse<String> get(String path) throws Exception {
@@ -100,7 +99,12 @@ class SupervisorApplicationTests {
 		assertThat(response.statusCode()).isEqualTo(200);
 		JsonNode body = this.json.readTree(response.body());
 		assertThat(body.propertyNames()).containsExactlyInAnyOrder("installationId", "parentDeathSignal",
-				"identityVerification", "reconciliation", "children");
+				"identityVerification", "spawn", "reconciliation", "children");
+		assertThat(body.get("spawn").propertyNames()).containsExactlyInAnyOrder("method", "workingDirectory",
+				"closeDescriptors");
+		assertThat(body.get("spawn").get("method").asString()).isEqualTo("posix_spawnp");
+		assertThat(body.get("spawn").get("workingDirectory").asString()).isIn("spawn-action", "launcher");
+		assertThat(body.get("spawn").get("closeDescriptors").asString()).isIn("closefrom", "close-each");
 		assertThat(body.get("installationId").asString()).startsWith("test-");
 		assertThat(body.get("parentDeathSignal").asString()).isEqualTo("launcher");
 		assertThat(body.get("identityVerification").asBoolean()).isTrue();

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.regex.Pattern;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -36,7 +35,7 @@ import dev.tether.supervisor.reconcile.Reconciler;
 import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.spawn.Spawner;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,7 +53,7 @@ class SupervisorAutoConfigurationTests {
 					SupervisorEndpointAutoConfiguration.class, SupervisorHealthAutoConfiguration.class,
 					SupervisorMetricsAutoConfiguration.class))
 			.withPropertyValues("supervisor.state-directory=" + this.temp, "management.endpoints.web.exposure.include=children",
-					"supervisor.installation-id=" + NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID());
+					"supervisor.installation-id=" + TestRun.installationId("starter"));
 	}
 
 	@Test
@@ -311,8 +310,6 @@ class SupervisorAutoConfigurationTests {
 			return Supervisor.builder()
 				.installationId("test-user")
 				.spawner(new Spawner(15, userBeansTemp.resolve("launcher")))
-				.probe(IdentityProbe.forPlatform())
-				.reaper(Reaper.shared())
 				.registry(registry)
 				.logDirectory(userBeansTemp.resolve("logs"))
 				.build();

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +38,7 @@ import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.boot.event.ChildStoppedEvent;
 import dev.tether.supervisor.testsupport.Listen;
 import dev.tether.supervisor.testsupport.LiveProcesses;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -50,7 +49,7 @@ class SupervisorLifecycleTests {
 	Path temp;
 
 	private String installationId() {
-		return NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID();
+		return TestRun.installationId("starter");
 	}
 
 	@Test
@@ -70,7 +69,7 @@ class SupervisorLifecycleTests {
 
 	@Test
 	void aRequestInFlightAtShutdownStillReachesItsChild() throws Exception {
-		int childPort = Listen.freePort();
+		int childPort = Listen.unusedPort();
 		List<String> properties = new ArrayList<>(List.of("server.port=0", "server.shutdown=graceful",
 				"supervisor.state-directory=" + this.temp, "supervisor.installation-id=" + installationId(),
 				"supervisor.children.listener.port=" + childPort, "supervisor.children.listener.stop-timeout=5s",

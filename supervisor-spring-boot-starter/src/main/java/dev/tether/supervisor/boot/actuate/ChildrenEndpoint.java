@@ -17,6 +17,7 @@ import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.ReconciliationReport;
 import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.spawn.SpawnFeatures;
 
 /**
  * {@code /actuator/children}: the supervised children, how they are tied to the JVM, and the last reconciliation.
@@ -34,7 +35,7 @@ public class ChildrenEndpoint {
 	@ReadOperation
 	public ChildrenDescriptor children() {
 		return new ChildrenDescriptor(this.supervisor.installationId(), this.supervisor.parentDeathMechanism().id(),
-				this.supervisor.identityVerification(),
+				this.supervisor.identityVerification(), this.supervisor.spawnFeatures(),
 				this.supervisor.lastReconciliation().map(ReconciliationDescriptor::of).orElse(null),
 				this.supervisor.snapshots().stream().map(ChildDescriptor::of).toList());
 	}
@@ -72,12 +73,13 @@ public class ChildrenEndpoint {
 	 * @param installationId the installation id
 	 * @param parentDeathSignal {@code launcher}, {@code setpriv} or {@code none}
 	 * @param identityVerification whether identity can be verified here
+	 * @param spawn how children are spawned here (method, working directory, descriptors)
 	 * @param reconciliation the last reconciliation, or {@code null}
 	 * @param children every child
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record ChildrenDescriptor(String installationId, String parentDeathSignal, boolean identityVerification,
-			@Nullable ReconciliationDescriptor reconciliation, List<ChildDescriptor> children) {
+			SpawnFeatures spawn, @Nullable ReconciliationDescriptor reconciliation, List<ChildDescriptor> children) {
 	}
 
 	/**

@@ -7,8 +7,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
@@ -25,8 +23,8 @@ import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
 import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.FileChildRegistry;
-import dev.tether.supervisor.registry.RegistryRow;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.ObservedRegistry;
+import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -45,7 +43,7 @@ class SupervisorHealthTests {
 			.withConfiguration(
 					AutoConfigurations.of(SupervisorAutoConfiguration.class, SupervisorHealthAutoConfiguration.class))
 			.withPropertyValues("supervisor.state-directory=" + this.temp,
-					"supervisor.installation-id=" + NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID());
+					"supervisor.installation-id=" + TestRun.installationId("starter"));
 	}
 
 	@Test
@@ -75,7 +73,8 @@ class SupervisorHealthTests {
 
 	@Test
 	void registryThatCannotBeSavedIsShownInTheDetailsAndKeepsTheHealthUp() {
-		FailingRegistry registry = new FailingRegistry(FileChildRegistry.open(this.temp.resolve("registry")));
+		ObservedRegistry registry = new ObservedRegistry(FileChildRegistry.open(this.temp.resolve("registry")));
+		registry.failSaves(true);
 		runner().withBean(ChildRegistry.class, () -> registry)
 			.withPropertyValues("supervisor.children.worker.command=sleep,600")
 			.run((context) -> {
@@ -87,42 +86,11 @@ class SupervisorHealthTests {
 				Health failing = indicator.health(true);
 				assertThat(failing.getStatus().getCode()).isEqualTo("UP");
 				assertThat(failing.getDetails()).containsEntry("problem", "No space left on device");
-				registry.failing = false;
+				registry.failSaves(false);
 				supervisor.tick();
 				assertThat(indicator.health(true).getDetails()).isEmpty();
 				supervisor.stop("worker");
 			});
-	}
-
-	/** A real registry whose saves fail until told otherwise, as on a full disk. */
-	private static final class FailingRegistry implements ChildRegistry {
-
-		private final ChildRegistry delegate;
-
-		volatile boolean failing = true;
-
-		FailingRegistry(ChildRegistry delegate) {
-			this.delegate = delegate;
-		}
-
-		@Override
-		public List<RegistryRow> load() {
-			return this.delegate.load();
-		}
-
-		@Override
-		public void save(List<RegistryRow> rows) {
-			if (this.failing) {
-				throw new IllegalStateException("No space left on device");
-			}
-			this.delegate.save(rows);
-		}
-
-		@Override
-		public void close() {
-			this.delegate.close();
-		}
-
 	}
 
 }

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -21,10 +20,11 @@ import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
 import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
 import dev.tether.supervisor.testsupport.LiveProcesses;
-import dev.tether.supervisor.testsupport.NoLeakedChildrenExtension;
+import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.Orphans;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,7 +35,7 @@ class SupervisorMetricsTests {
 	@TempDir
 	Path temp;
 
-	private final String installation = NoLeakedChildrenExtension.TEST_INSTALLATION_PREFIX + UUID.randomUUID();
+	private final String installation = TestRun.installationId("starter");
 
 	private final Orphans orphans = new Orphans();
 
@@ -46,9 +46,10 @@ class SupervisorMetricsTests {
 
 	@Test
 	void restartsOfAnEarlierRunAreNotCountedAgainAfterAdoption() throws Exception {
-		long orphan = this.orphans.marked(this.installation, ChildKind.AGENT, "worker");
-		long startTime = LiveProcesses.stat(orphan).orElseThrow().startTime();
+		long orphan;
 		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+			orphan = this.orphans.marked(new Owner(this.installation, registry.instanceId()), ChildKind.AGENT, "worker");
+			long startTime = LiveProcesses.stat(orphan).orElseThrow().startTime();
 			registry.save(List.of(new RegistryRow("worker", "agent", this.installation, orphan, orphan, startTime,
 					IdentityProbe.forPlatform().bootId().orElseThrow(), "RUNNING", Instant.now(), 3, null)));
 		}

@@ -1,4 +1,4 @@
-package dev.tether.supervisor;
+package dev.tether.supervisor.testsupport;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -10,16 +10,31 @@ import dev.tether.supervisor.registry.RegistryRow;
  * A real registry whose saves fail while {@link #failing} is set (as on a full disk, which a test cannot make
  * portably) and which counts how often it is closed.
  */
-final class ObservedRegistry implements ChildRegistry {
+public final class ObservedRegistry implements ChildRegistry {
 
 	private final ChildRegistry delegate;
 
-	final AtomicInteger closes = new AtomicInteger();
+	private final AtomicInteger closes = new AtomicInteger();
 
-	volatile boolean failing;
+	private volatile boolean failing;
 
-	ObservedRegistry(ChildRegistry delegate) {
+	public ObservedRegistry(ChildRegistry delegate) {
 		this.delegate = delegate;
+	}
+
+	/** Makes every save fail with "No space left on device" until called with {@code false}. */
+	public void failSaves(boolean failing) {
+		this.failing = failing;
+	}
+
+	/** How often it was closed. */
+	public int closes() {
+		return this.closes.get();
+	}
+
+	@Override
+	public String instanceId() {
+		return this.delegate.instanceId();
 	}
 
 	@Override

@@ -1,0 +1,57 @@
+package dev.tether.supervisor.registry;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * The instance id of a state directory: a random id written once to {@code <state-directory>/instance-id} and read
+ * by every later run, so the orphans of earlier runs of this instance are recognised and those of any other
+ * instance (even with the same installation id) never are.
+ */
+final class InstanceIdFile {
+
+	private static final String FILE = "instance-id";
+
+	private static final Pattern VALID = Pattern.compile("[0-9a-f]{32}");
+
+	private InstanceIdFile() {
+	}
+
+	/**
+	 * Reads the instance id, creating it on first use. Call it holding the state directory's lock.
+	 * @throws IOException naming the file when it cannot be read or written, or holds something else than an id
+	 */
+	static String readOrCreate(Path directory) throws IOException {
+		Path file = directory.resolve(FILE);
+		if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+			String created = UUID.randomUUID().toString().replace("-", "");
+			Path temporary = Files.createTempFile(directory, FILE, ".tmp",
+					PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+			Files.writeString(temporary, created + "\n", StandardCharsets.US_ASCII);
+			try {
+				Files.move(temporary, file);
+				return created;
+			}
+			catch (FileAlreadyExistsException ex) {
+				Files.deleteIfExists(temporary);
+			}
+		}
+		if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+			throw new IOException(file + " is not a regular file");
+		}
+		String id = Files.readString(file, StandardCharsets.US_ASCII).trim();
+		if (!VALID.matcher(id).matches()) {
+			throw new IOException(file + " does not hold an instance id (32 hexadecimal digits); move it aside to start"
+					+ " a new instance, which will not recognise the children of the old one");
+		}
+		return id;
+	}
+
+}
