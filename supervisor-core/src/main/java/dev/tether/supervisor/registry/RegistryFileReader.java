@@ -12,9 +12,9 @@ import tools.jackson.core.JsonToken;
 import tools.jackson.core.exc.StreamReadException;
 
 /**
- * Reads {@code registry.json} token by token. Why not data binding: reconciliation reads the file once, at startup,
- * in a cold JVM, where binding's first use (introspecting the row type, building its deserializers) took 50–250 ms
- * of a 1,000-row load; reading the tokens takes a few milliseconds. Unknown properties are skipped (a newer writer
+ * Reads {@code registry.json} token by token. Why not data binding: its first use in a JVM introspects the row
+ * type and builds deserializers, and reconciliation reads the file once, at startup, in a cold JVM; reading the
+ * tokens about halves the load of 1,000 rows (see docs/benchmarks.md). Unknown properties are skipped (a newer writer
  * may add some); anything else that is not a registry of this version is an error, so the file is moved aside.
  * The row's nullness is kept: {@code startTime}, {@code bootId}, {@code spawnedAt} and {@code port} may be null.
  */
