@@ -3,6 +3,7 @@
  *
  *   tether-launcher [--chdir <directory>] <signal-number> <supervisor-pid> <executable-path> <argv0> [args...]
  *   tether-launcher --self-test          exits 0 (the supervisor's check that this binary runs here)
+ *   tether-launcher [--chdir <directory>] --shepherd ...   stays as the command's shepherd (see tether-shepherd.c)
  *
  * --chdir changes directory before the command runs, for a glibc without posix_spawn_file_actions_addchdir_np
  * (older than 2.29).
@@ -19,7 +20,9 @@
 #include <unistd.h>
 #include <dirent.h>
 
-static void say(const char *a, const char *b) {
+#include "tether-launcher.h"
+
+void say(const char *a, const char *b) {
     /* Why: no stdio, so the static binary stays small and nothing is buffered across exec. */
     write(2, "tether-launcher: ", 17);
     write(2, a, strlen(a));
@@ -27,7 +30,7 @@ static void say(const char *a, const char *b) {
     write(2, "\n", 1);
 }
 
-static void close_from_3(void) {
+void close_from_3(void) {
 #ifdef SYS_close_range
     if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0) {
         return;
@@ -48,6 +51,16 @@ static void close_from_3(void) {
     closedir(d);
 }
 
+static int enter(const char *directory) {
+    if (chdir(directory) == 0) {
+        return 0;
+    }
+    const char *reason = strerror(errno);
+    say("cannot change directory to ", directory);
+    say("chdir: ", reason);
+    return -1;
+}
+
 int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "--self-test") == 0) {
         return 0;
@@ -57,6 +70,13 @@ int main(int argc, char **argv) {
         directory = argv[2];
         argv += 2;
         argc -= 2;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--shepherd") == 0) {
+        /* Why before the shepherd starts: its command inherits the directory. */
+        if (directory && enter(directory) != 0) {
+            return 125;
+        }
+        return shepherd_main(argc - 1, &argv[1]);
     }
     if (argc < 5) {
         say("usage: tether-launcher [--chdir <directory>] <signal> <supervisor-pid> <executable> <argv0> [args...]",
@@ -74,10 +94,7 @@ int main(int argc, char **argv) {
         say("supervisor is gone, not starting ", argv[3]);
         return 126;
     }
-    if (directory && chdir(directory) != 0) {
-        const char *reason = strerror(errno);
-        say("cannot change directory to ", directory);
-        say("chdir: ", reason);
+    if (directory && enter(directory) != 0) {
         return 125;
     }
     close_from_3();

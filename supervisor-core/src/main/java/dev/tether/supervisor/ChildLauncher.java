@@ -63,8 +63,8 @@ final class ChildLauncher {
 		long started = System.nanoTime();
 		SpawnedChild spawned;
 		try {
-			spawned = this.spawner.spawn(new SpawnRequest(spec.command(), environment, spec.workingDirectory(), log, null),
-					onExit);
+			spawned = this.spawner.spawn(new SpawnRequest(spec.command(), environment, spec.workingDirectory(), log, null,
+					spec.containDescendants()), onExit);
 		}
 		catch (SpawnException ex) {
 			child.launchFailed(ex.getMessage(), Duration.ofNanos(System.nanoTime() - started));

@@ -10,6 +10,7 @@ import dev.tether.supervisor.identity.ProcessSignaller;
 import dev.tether.supervisor.identity.Verdict;
 import dev.tether.supervisor.os.Posix;
 import dev.tether.supervisor.reaper.Reaper;
+import dev.tether.supervisor.spawn.Shepherd;
 import dev.tether.supervisor.stop.AdoptedProcess;
 import dev.tether.supervisor.stop.StopTarget;
 
@@ -17,16 +18,17 @@ import dev.tether.supervisor.stop.StopTarget;
  * The process a child runs as: one we spawned (our unreaped child, its identity proven by the kernel), or one
  * adopted from a previous run (proven by its markers, start time and boot id, and watched through {@code /proc}).
  *
- * @param pid its pid, which is also its process group
+ * @param pid its pid, which is also its process group: the command's, or its shepherd's when it has one
  * @param handle the JDK's handle where {@link ProcessBuilder} spawned it (no native spawn here), else {@code null}
  * @param adopted whether it was adopted rather than spawned by this JVM
+ * @param shepherd whether {@code pid} is a shepherd that runs the command and contains its descendants
  * @param startTime its start time in clock ticks, when readable
  * @param bootId the boot id it was recorded under, when readable
  * @param startedAt when it was spawned
  * @param startedNanos the supervisor clock's reading then
  */
-record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, @Nullable Long startTime,
-		@Nullable String bootId, Instant startedAt, long startedNanos) {
+record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, boolean shepherd,
+		@Nullable Long startTime, @Nullable String bootId, Instant startedAt, long startedNanos) {
 
 	ExpectedIdentity identity(Owner owner, ChildSpec spec) {
 		return new ExpectedIdentity(this.pid, owner, spec.kind(), spec.name(), this.startTime, this.bootId);
@@ -42,17 +44,23 @@ record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, @
 		if (this.adopted) {
 			return new AdoptedProcess(identity(owner, spec), signaller);
 		}
-		return new OwnChild(this.pid, this.handle, reaper);
+		return new OwnChild(this.pid, this.handle, this.shepherd, reaper);
 	}
 
-	/** Our own, not yet reaped child. */
-	private record OwnChild(long pid, @Nullable ProcessHandle handle, Reaper reaper) implements StopTarget {
+	/**
+	 * Our own, not yet reaped child. A shepherd forwards every signal to its command's group, except SIGKILL, which
+	 * it cannot catch: the ladder's SIGKILL becomes the shepherd's request to kill the whole tree, and only a shepherd
+	 * that does not end after it is killed itself (its command then gets its parent-death signal).
+	 */
+	private record OwnChild(long pid, @Nullable ProcessHandle handle, boolean shepherd, Reaper reaper)
+			implements StopTarget {
 
 		@Override
 		public Verdict signal(int signal) {
 			ProcessHandle jdkHandle = this.handle;
 			if (jdkHandle == null) {
-				return this.reaper.signalGroupUnreaped(this.pid, signal) ? Verdict.OURS : Verdict.GONE;
+				int sent = (this.shepherd && signal == Posix.SIGKILL) ? Shepherd.KILL_TREE_SIGNAL : signal;
+				return this.reaper.signalGroupUnreaped(this.pid, sent) ? Verdict.OURS : Verdict.GONE;
 			}
 			// Why: without the native path (not Linux) the JDK's handle of our unreaped child is the proof, and it
 			// can only ask (TERM) or force (KILL).
@@ -61,6 +69,11 @@ record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, @
 			}
 			boolean sent = (signal == Posix.SIGKILL) ? jdkHandle.destroyForcibly() : jdkHandle.destroy();
 			return (sent || jdkHandle.isAlive()) ? Verdict.OURS : Verdict.GONE;
+		}
+
+		@Override
+		public boolean killHarder() {
+			return this.shepherd && this.reaper.signalGroupUnreaped(this.pid, Posix.SIGKILL);
 		}
 
 		/** Never seen here: the reaper delivers our child's exit to its owner. */

@@ -29,13 +29,15 @@ import java.util.regex.Pattern;
  * @param stopSignal the signal that asks it to stop
  * @param stopTimeout how long it may take to stop before SIGKILL
  * @param logFile where stdout and stderr are appended, or {@code null} for the supervisor's default
+ * @param containDescendants whether every descendant of the child ends with it and with the supervisor, through a
+ * shepherd process (where the launcher is in force; elsewhere only the child's process group is contained)
  * @throws InvalidChildSpecException naming the setting when a value is unusable; every duration must be positive and
  * at most {@link #MAX_DURATION}
  */
 public record ChildSpec(String name, ChildKind kind, List<String> command, Map<String, String> environment,
 		Path workingDirectory, boolean autostart, Integer port, Duration startupTimeout, RestartPolicy restart,
 		Backoff backoff, int maxRestarts, Duration restartWindow, Duration stableAfter, int stopSignal,
-		Duration stopTimeout, Path logFile) {
+		Duration stopTimeout, Path logFile, boolean containDescendants) {
 
 	/**
 	 * The longest duration any setting accepts. Why: durations become nanosecond deadlines, and a bound far below
@@ -231,6 +233,8 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 
 		private Path logFile;
 
+		private boolean containDescendants = true;
+
 		private Builder(String name, List<String> command) {
 			this.name = name;
 			this.command = command;
@@ -326,10 +330,16 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 			return this;
 		}
 
+		public Builder containDescendants(boolean containDescendants) {
+			this.containDescendants = containDescendants;
+			return this;
+		}
+
 		public ChildSpec build() {
 			return new ChildSpec(this.name, this.kind, this.command, this.environment, this.workingDirectory,
 					this.autostart, this.port, this.startupTimeout, this.restart, this.backoff, this.maxRestarts,
-					this.restartWindow, this.stableAfter, this.stopSignal, this.stopTimeout, this.logFile);
+					this.restartWindow, this.stableAfter, this.stopSignal, this.stopTimeout, this.logFile,
+					this.containDescendants);
 		}
 
 	}

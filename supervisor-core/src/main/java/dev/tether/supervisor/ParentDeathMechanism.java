@@ -19,4 +19,13 @@ public enum ParentDeathMechanism {
 		return name().toLowerCase(java.util.Locale.ROOT);
 	}
 
+	/**
+	 * How the descendants of children are contained with this mechanism, as the endpoint shows it: {@code shepherd}
+	 * (the launcher's shepherd ends every descendant with the child or the JVM) or {@code group} (only the child,
+	 * leading its process group, is tied to the JVM's life).
+	 */
+	public String descendants() {
+		return (this == LAUNCHER) ? "shepherd" : "group";
+	}
+
 }

@@ -2,6 +2,7 @@ package dev.tether.supervisor;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
@@ -11,6 +12,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.tether.supervisor.reconcile.Reconciler;
 import dev.tether.supervisor.registry.RegistryRow;
+import dev.tether.supervisor.spawn.Shepherd;
 import dev.tether.supervisor.spawn.SpawnedChild;
 import dev.tether.supervisor.stop.Stop;
 import dev.tether.supervisor.stop.StopLadder;
@@ -56,6 +58,8 @@ final class SupervisedChild {
 	private boolean launchWanted;
 
 	private boolean launchInFlight;
+
+	private @Nullable Long commandPid;
 
 	SupervisedChild(ChildSpec spec, EventOutbox outbox, LongSupplier clock) {
 		this.spec = spec;
@@ -128,8 +132,9 @@ final class SupervisedChild {
 	void launched(SpawnedChild spawned, @Nullable Long startTime, @Nullable String bootId, long nowNanos) {
 		this.launchWanted = false;
 		this.startupTimedOut = false;
-		this.process = new ChildProcess(spawned.pid(), spawned.handle(), false, startTime, bootId, Instant.now(),
-				nowNanos);
+		this.process = new ChildProcess(spawned.pid(), spawned.handle(), false, spawned.shepherd(), startTime, bootId,
+				Instant.now(), nowNanos);
+		this.commandPid = null;
 		this.state = (this.spec.port() != null) ? ChildState.STARTING : ChildState.RUNNING;
 		logger.info("Child '{}' started as pid {}", name(), spawned.pid());
 		emit(ChildEvent.Type.STARTED, null, spawned.duration(), null, null, null);
@@ -317,7 +322,7 @@ final class SupervisedChild {
 	void adopt(Reconciler.Adoption adoption, long nowNanos) {
 		Instant spawnedAt = (adoption.row().spawnedAt() != null) ? adoption.row().spawnedAt() : Instant.now();
 		long uptimeNanos = Math.max(0, Duration.between(spawnedAt, Instant.now()).toNanos());
-		this.process = new ChildProcess(adoption.identity().pid(), null, true, adoption.identity().startTime(),
+		this.process = new ChildProcess(adoption.identity().pid(), null, true, false, adoption.identity().startTime(),
 				adoption.identity().bootId(), spawnedAt, nowNanos - uptimeNanos);
 		this.restarts = adoption.row().restarts();
 		this.state = ChildState.RUNNING;
@@ -343,11 +348,27 @@ final class SupervisedChild {
 		ChildProcess current = this.process;
 		if (current == null) {
 			return new ChildSnapshot(name(), this.spec.kind(), this.state, null, null, 0, this.restarts,
-					this.spec.port(), this.lastExit, this.lastError, false);
+					this.spec.port(), this.lastExit, this.lastError, false, null);
 		}
 		long uptime = Math.max(0, Duration.ofNanos(nowNanos - current.startedNanos()).toSeconds());
-		return new ChildSnapshot(name(), this.spec.kind(), this.state, current.pid(), current.startedAt(), uptime,
-				this.restarts, this.spec.port(), this.lastExit, this.lastError, current.adopted());
+		return new ChildSnapshot(name(), this.spec.kind(), this.state, commandPid(current), current.startedAt(),
+				uptime, this.restarts, this.spec.port(), this.lastExit, this.lastError, current.adopted(),
+				current.shepherd() ? current.pid() : null);
+	}
+
+	/**
+	 * The command's pid: the process's own, or under a shepherd its first child, learnt once it has forked (kept,
+	 * since later children of a shepherd are re-parented orphans).
+	 */
+	private @Nullable Long commandPid(ChildProcess current) {
+		if (!current.shepherd()) {
+			return current.pid();
+		}
+		if (this.commandPid == null) {
+			OptionalLong learnt = Shepherd.commandPid(current.pid());
+			this.commandPid = learnt.isPresent() ? learnt.getAsLong() : null;
+		}
+		return this.commandPid;
 	}
 
 	private void emit(ChildEvent.Type type, @Nullable ExitStatus exit, @Nullable Duration spawnDuration,

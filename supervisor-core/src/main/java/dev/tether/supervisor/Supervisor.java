@@ -30,6 +30,7 @@ import dev.tether.supervisor.reaper.Reaper;
 import dev.tether.supervisor.reconcile.Reconciler;
 import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
+import dev.tether.supervisor.spawn.Shepherd;
 import dev.tether.supervisor.spawn.SpawnFeatures;
 import dev.tether.supervisor.spawn.Spawner;
 import dev.tether.supervisor.stop.StopLadder;
@@ -239,6 +240,11 @@ public final class Supervisor implements AutoCloseable {
 		ChildSnapshot launched = launchWanted().get(name);
 		this.outbox.dispatch();
 		saveRegistry();
+		if (launched != null && launched.shepherdPid() != null && launched.pid() == null) {
+			// Why here, holding no lock: a shepherd forks its command within a moment of its own start.
+			Shepherd.awaitCommand(launched.shepherdPid());
+			launched = snapshot(name).orElseThrow();
+		}
 		return (launched != null) ? launched : snapshot(name).orElseThrow();
 	}
 

@@ -1,5 +1,6 @@
 package dev.tether.supervisor;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,12 +58,16 @@ class SupervisorLockingTests {
 	@Test
 	void snapshotsAnswerAtOnceWhileAStopLadderWaitsOnAChildThatIgnoresTerm() throws Exception {
 		ManualClock clock = new ManualClock();
-		ChildSpec spec = ChildSpec.builder("stubborn", List.of("sh", "-c", "trap '' TERM; while :; do sleep 1; done"))
+		Path ready = this.temp.resolve("ready");
+		ChildSpec spec = ChildSpec
+			.builder("stubborn", List.of("sh", "-c", "trap '' TERM; touch " + ready + "; while :; do sleep 1; done"))
 			.stopTimeout(Duration.ofSeconds(10))
 			.build();
 		try (TestSupervisor test = new TestSupervisor(this.temp, this.installation, OrphanPolicy.STOP, List.of(spec),
 				(builder) -> builder.clock(clock))) {
 			test.supervisor().start("stubborn");
+			// Why wait: a stop signal that lands before the trap is set would simply end the child.
+			await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(ready));
 			CompletableFuture<StopOutcome> stop = CompletableFuture.supplyAsync(() -> test.supervisor().stop("stubborn"));
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> test.supervisor().snapshot("stubborn").orElseThrow().state() == ChildState.STOPPING);

@@ -252,12 +252,14 @@ class SupervisorTests {
 
 	@Test
 	void childThatClearsItsEnvironmentAndIgnoresTermIsKilledAtClose() throws Exception {
-		TestSupervisor test = new TestSupervisor(this.temp, List.of(child("hidden", "sh", "-c",
-				"exec env -i /bin/sh -c 'trap \"\" TERM; while :; do sleep 1; done'")
+		Path ready = this.temp.resolve("ready");
+		TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), List.of(child("hidden", "sh", "-c",
+				"exec env -i /bin/sh -c 'trap \"\" TERM; /usr/bin/touch " + ready + "; while :; do /bin/sleep 1; done'")
 			.stopTimeout(Duration.ofSeconds(1))
 			.build()));
 		long pid = test.supervisor().start("hidden").pid();
-		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.environ(pid).isEmpty());
+		await().atMost(Duration.ofSeconds(10)).until(() -> ready.toFile().exists());
+		assertThat(LiveProcesses.environ(pid)).isEmpty();
 		test.close();
 		await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(pid));
 		assertThat(test.events("hidden", ChildEvent.Type.STOPPED).get(0).stopOutcome()).isEqualTo(StopOutcome.KILLED);
@@ -299,6 +301,8 @@ class SupervisorTests {
 				"setsid sh -c 'touch " + detached + "; exec sleep 600' </dev/null >/dev/null 2>&1 & "
 						+ "while [ ! -f " + detached + " ]; do sleep 0.01; done; exit 0")
 			.restart(RestartPolicy.NEVER)
+			// Why: under a shepherd the daemon would end with the forker; this is the stop at close without one.
+			.containDescendants(false)
 			.build()));
 		long forker = test.supervisor().start("forker").pid();
 		await().atMost(Duration.ofSeconds(10))

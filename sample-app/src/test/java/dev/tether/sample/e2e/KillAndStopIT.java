@@ -21,6 +21,8 @@ class KillAndStopIT extends FaultScenarioSupport {
 	// Why generous: the parent-death signal is immediate, but a loaded machine may take a while to run the exits.
 	private static final Duration CHILDREN_GONE = Duration.ofSeconds(10);
 
+	private static final String WITHOUT_SHEPHERDS = "defaults:\n  contain-descendants: false";
+
 	@Test
 	void killMinus9EndsEveryDirectChildAndTheNextStartEndsTheGrandchildren() throws Exception {
 		StringBuilder children = new StringBuilder();
@@ -28,7 +30,8 @@ class KillAndStopIT extends FaultScenarioSupport {
 			String command = (i % 4 == 0) ? "[\"sh\", \"-c\", \"sleep 600 & exec sleep 600\"]" : "[\"sleep\", \"600\"]";
 			children.append("c").append(i).append(":\n  command: ").append(command).append('\n');
 		}
-		Path config = config("kill9", children.toString());
+		// Why without shepherds: this is the containment by process group alone, as with contain-descendants false.
+		Path config = config("kill9", children.toString(), WITHOUT_SHEPHERDS);
 		List<Long> direct;
 		try (SampleAppProcess app = SampleAppProcess.started(config, log("kill9-first"))) {
 			await().atMost(Duration.ofSeconds(30)).until(() -> app.childPids().size() == 20);
@@ -51,12 +54,30 @@ class KillAndStopIT extends FaultScenarioSupport {
 	}
 
 	@Test
+	void killMinus9EndsEveryProcessOfEveryTreeUnderShepherdsWithoutANextStart() throws Exception {
+		StringBuilder children = new StringBuilder();
+		for (int i = 0; i < 10; i++) {
+			children.append("c").append(i)
+				.append(":\n  command: [\"sh\", \"-c\", \"sleep 600 & setsid sleep 600 & wait\"]\n");
+		}
+		try (SampleAppProcess app = SampleAppProcess.started(config("kill9-shepherds", children.toString()),
+				log("kill9-shepherds"))) {
+			// Per child: its shepherd, the shell, the background sleep and the daemon.
+			await().atMost(Duration.ofSeconds(30)).until(() -> ours().size() == 40);
+			app.kill9();
+			await("every process of every tree gone").atMost(CHILDREN_GONE)
+				.pollInterval(Duration.ofMillis(10))
+				.until(() -> ours().isEmpty());
+		}
+	}
+
+	@Test
 	void daemonsThatLeaveTheirGroupAreEndedAtStopAndAtTheNextStart() throws Exception {
 		Path config = config("daemons", """
 				forker:
 				  command: ["sh", "-c", "setsid sleep 600 </dev/null >/dev/null 2>&1 & exit 0"]
 				  restart: never
-				""");
+				""", WITHOUT_SHEPHERDS);
 		try (SampleAppProcess app = SampleAppProcess.started(config, log("daemons-stop"))) {
 			await().atMost(Duration.ofSeconds(30)).until(() -> ours().size() == 1 && app.state("forker").equals("EXITED"));
 			long daemon = ours().get(0);

@@ -101,7 +101,8 @@ class RestartAndLoadIT extends FaultScenarioSupport {
 			await().atMost(Duration.ofSeconds(90))
 				.pollInterval(Duration.ofMillis(500))
 				.until(() -> app.childrenIn("RUNNING") == 200);
-			assertThat(ours()).hasSize(200);
+			// Why 400: each child is its command and the shepherd it runs under.
+			assertThat(ours()).hasSize(400);
 			assertThat(app.threads()).as("threads with 200 children vs none started").isLessThan(idleThreads + 20);
 			app.terminate();
 			assertThat(app.awaitExit(Duration.ofSeconds(60))).isTrue();

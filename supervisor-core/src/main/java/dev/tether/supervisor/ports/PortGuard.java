@@ -24,6 +24,9 @@ public final class PortGuard {
 
 	private static final int CONNECT_TIMEOUT_MILLIS = 100;
 
+	/** How a shepherd shows in {@code /proc/<pid>/stat}: the launcher stays itself in its shepherd mode. */
+	private static final String SHEPHERD_COMMAND = "tether-launcher";
+
 	private final PortListeners listeners = new PortListeners();
 
 	private final IdentityProbe probe;
@@ -58,8 +61,27 @@ public final class PortGuard {
 		if (stat.isPresent() && this.probe.verify(identity) == Verdict.OURS) {
 			return new PortClaim.HeldByOurs(identity);
 		}
+		Optional<ExpectedIdentity> shepherd = stat.flatMap((held) -> shepherdOf(held, owner, kind, name));
+		if (shepherd.isPresent()) {
+			return new PortClaim.HeldByOurs(shepherd.get());
+		}
 		return new PortClaim.HeldByOther("port " + port + " is held by pid " + holder + " (user " + owner(holder)
 				+ ", executable " + stat.map(ProcStat::command).orElse("?") + "), which is not ours");
+	}
+
+	/**
+	 * The holder's parent when it is this child's shepherd (of this run or a previous one): the command may have
+	 * cleared or rewritten its own environment, but the shepherd's keeps the markers. Stopping the shepherd stops
+	 * the command.
+	 */
+	private Optional<ExpectedIdentity> shepherdOf(ProcStat holder, Owner owner, ChildKind kind, String name) {
+		Optional<ProcStat> parent = this.probe.stat(holder.ppid());
+		if (parent.isEmpty() || !parent.get().command().equals(SHEPHERD_COMMAND)) {
+			return Optional.empty();
+		}
+		ExpectedIdentity identity = new ExpectedIdentity(holder.ppid(), owner, kind, name, parent.get().startTime(),
+				null);
+		return (this.probe.verify(identity) == Verdict.OURS) ? Optional.of(identity) : Optional.empty();
 	}
 
 	/** Whether something accepts TCP connections on the port on the loopback interface now. */
@@ -92,7 +114,7 @@ public final class PortGuard {
 		/**
 		 * An orphan of this child from a previous run holds it.
 		 *
-		 * @param holder its verified identity
+		 * @param holder its verified identity: the holder's, or that of the shepherd the holder runs under
 		 */
 		record HeldByOurs(ExpectedIdentity holder) implements PortClaim {
 		}

@@ -34,6 +34,8 @@ final class ParentDeath {
 
 	private static final String LAUNCHER = "tether-launcher";
 
+	private static final String SHEPHERD_MODE = "--shepherd";
+
 	private final ParentDeathMechanism mechanism;
 
 	private final int signal;
@@ -129,6 +131,28 @@ final class ParentDeath {
 			}
 			case NONE -> argv.addAll(command);
 		}
+		return argv;
+	}
+
+	/**
+	 * The argv of a spawn through the launcher's shepherd mode, which stays as the process spawned and contains
+	 * every descendant of the command (see {@code tether-shepherd.c}); only with the launcher in force.
+	 */
+	List<String> shepherdArgv(Path executable, List<String> command, @Nullable Path workingDirectory) {
+		if (this.mechanism != ParentDeathMechanism.LAUNCHER) {
+			throw new IllegalStateException("A shepherd needs the launcher, not " + this.mechanism.id());
+		}
+		List<String> argv = new ArrayList<>();
+		argv.add(this.program.toString());
+		if (workingDirectory != null) {
+			argv.add("--chdir");
+			argv.add(workingDirectory.toString());
+		}
+		argv.add(SHEPHERD_MODE);
+		argv.add(Integer.toString(this.signal));
+		argv.add(Long.toString(this.supervisorPid));
+		argv.add(executable.toString());
+		argv.addAll(command);
 		return argv;
 	}
 

@@ -15,9 +15,11 @@ import org.jspecify.annotations.Nullable;
  * @param workingDirectory where it runs, or {@code null} for the JVM's working directory
  * @param logFile where its stdout and stderr are appended
  * @param stdin what it reads, or {@code null} for {@code /dev/null}
+ * @param containDescendants whether the command runs under a shepherd that ends all of its descendants with it
+ * (honoured where the launcher is in force, see {@link Spawner#shepherds()})
  */
 public record SpawnRequest(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory,
-		Path logFile, @Nullable Path stdin) {
+		Path logFile, @Nullable Path stdin, boolean containDescendants) {
 
 	public SpawnRequest {
 		if (command == null || command.isEmpty() || command.get(0).isBlank()) {
@@ -25,6 +27,12 @@ public record SpawnRequest(List<String> command, Map<String, String> environment
 		}
 		command = List.copyOf(command);
 		environment = Map.copyOf(environment);
+	}
+
+	/** A request without a shepherd: only the command itself is tied to the supervisor. */
+	public SpawnRequest(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory,
+			Path logFile, @Nullable Path stdin) {
+		this(command, environment, workingDirectory, logFile, stdin, false);
 	}
 
 }

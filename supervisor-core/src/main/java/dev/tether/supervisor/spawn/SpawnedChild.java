@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
  * @param handle the JDK's handle where the child was started by {@link ProcessBuilder} (platforms without the
  * native path), otherwise {@code null}
  * @param duration how long the spawn took, queueing included
+ * @param shepherd whether {@code pid} is the command's shepherd rather than the command itself
  */
-public record SpawnedChild(long pid, @Nullable ProcessHandle handle, Duration duration) {
+public record SpawnedChild(long pid, @Nullable ProcessHandle handle, Duration duration, boolean shepherd) {
 }

@@ -79,8 +79,11 @@ public final class Spawner implements AutoCloseable {
 		this.reaper = reaper;
 		this.threadFactory = threadFactory;
 		if (this.nativeSpawn) {
-			logger.info("Children are spawned with posix_spawnp; parent-death signal: {}; working directory set by {}; "
-					+ "inherited descriptors closed by {}", this.parentDeath.mechanism().id(),
+			logger.info("Children are spawned with posix_spawnp; parent-death signal: {}; descendants contained by: {}; "
+					+ "working directory set by {}; inherited descriptors closed by {}", this.parentDeath.mechanism().id(),
+					shepherds() ? "shepherd" : "group (no shepherd without the launcher: contain-descendants has no "
+							+ "effect, and a descendant that leaves its child's process group survives a JVM killed "
+							+ "with SIGKILL)",
 					this.workingDirectoryChange.description(),
 					PosixSpawn.hasClosefromAction() ? "posix_spawn_file_actions_addclosefrom_np"
 							: "one close action per open descriptor (this glibc has no "
@@ -111,6 +114,14 @@ public final class Spawner implements AutoCloseable {
 	/** The mechanism that ties children to this JVM's life. */
 	public ParentDeathMechanism parentDeathMechanism() {
 		return this.parentDeath.mechanism();
+	}
+
+	/**
+	 * Whether children that ask for it get a shepherd (the launcher is in force); otherwise only each command's own
+	 * process group is tied to the supervisor.
+	 */
+	public boolean shepherds() {
+		return this.parentDeath.mechanism() == ParentDeathMechanism.LAUNCHER;
 	}
 
 	/**
@@ -271,8 +282,11 @@ public final class Spawner implements AutoCloseable {
 			// Why: without the chdir file action the launcher changes directory, and the spawn is given none.
 			boolean byLauncher = Spawner.this.workingDirectoryChange == WorkingDirectoryChange.LAUNCHER;
 			Path workingDirectory = this.request.workingDirectory();
-			List<String> argv = Spawner.this.parentDeath.argv(this.executable, this.request.command(),
-					byLauncher ? workingDirectory : null);
+			Path launcherChdir = byLauncher ? workingDirectory : null;
+			boolean shepherd = this.request.containDescendants() && shepherds();
+			List<String> argv = shepherd
+					? Spawner.this.parentDeath.shepherdArgv(this.executable, this.request.command(), launcherChdir)
+					: Spawner.this.parentDeath.argv(this.executable, this.request.command(), launcherChdir);
 			List<String> env = new ArrayList<>(this.request.environment().size());
 			for (Map.Entry<String, String> entry : this.request.environment().entrySet()) {
 				env.add(entry.getKey() + "=" + entry.getValue());
@@ -288,7 +302,7 @@ public final class Spawner implements AutoCloseable {
 			catch (NativeSpawnException ex) {
 				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);
 			}
-			return new SpawnedChild(pid, null, Duration.ofNanos(System.nanoTime() - this.queued));
+			return new SpawnedChild(pid, null, Duration.ofNanos(System.nanoTime() - this.queued), shepherd);
 		}
 
 		private SpawnedChild spawnWithProcessBuilder() throws SpawnException {
@@ -308,7 +322,8 @@ public final class Spawner implements AutoCloseable {
 				Process process = builder.start();
 				long pid = process.pid();
 				process.onExit().thenAccept((ended) -> deliver(pid, ExitStatus.exited(ended.exitValue())));
-				return new SpawnedChild(pid, process.toHandle(), Duration.ofNanos(System.nanoTime() - this.queued));
+				return new SpawnedChild(pid, process.toHandle(), Duration.ofNanos(System.nanoTime() - this.queued),
+						false);
 			}
 			catch (IOException ex) {
 				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);

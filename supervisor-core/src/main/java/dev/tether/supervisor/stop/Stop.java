@@ -28,6 +28,8 @@ public final class Stop {
 
 	private boolean killSent;
 
+	private boolean killedHarder;
+
 	private @Nullable StopOutcome outcome;
 
 	Stop(StopTarget target, long killAtNanos, @Nullable StopOutcome outcome) {
@@ -57,7 +59,13 @@ public final class Stop {
 			}
 		}
 		else if (this.killSent && nowNanos - this.giveUpAtNanos >= 0) {
-			this.outcome = StopOutcome.SURVIVED;
+			if (!this.killedHarder && this.target.killHarder()) {
+				this.killedHarder = true;
+				this.giveUpAtNanos = nowNanos + KILL_GRACE.toNanos();
+			}
+			else {
+				this.outcome = StopOutcome.SURVIVED;
+			}
 		}
 		return this.outcome;
 	}

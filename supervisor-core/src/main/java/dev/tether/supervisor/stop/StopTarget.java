@@ -18,4 +18,13 @@ public interface StopTarget {
 	/** Whether the process has ended. */
 	boolean hasEnded();
 
+	/**
+	 * The last resort when the process did not end within the grace after SIGKILL: for a shepherd, whose SIGKILL is
+	 * a request to kill its tree, SIGKILL to the shepherd itself.
+	 * @return whether anything was sent (the ladder then waits another grace)
+	 */
+	default boolean killHarder() {
+		return false;
+	}
+
 }

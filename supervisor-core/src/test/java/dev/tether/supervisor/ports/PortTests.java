@@ -2,8 +2,11 @@ package dev.tether.supervisor.ports;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -16,9 +19,14 @@ import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.OrphanPolicy;
 import dev.tether.supervisor.RestartPolicy;
+import dev.tether.supervisor.reaper.Reaper;
 import dev.tether.supervisor.registry.FileChildRegistry;
+import dev.tether.supervisor.spawn.Shepherd;
+import dev.tether.supervisor.spawn.SpawnRequest;
+import dev.tether.supervisor.spawn.Spawner;
 import dev.tether.supervisor.testsupport.Canary;
 import dev.tether.supervisor.testsupport.Listen;
 import dev.tether.supervisor.testsupport.LiveProcesses;
@@ -111,6 +119,34 @@ class PortTests {
 		finally {
 			orphan.destroyForcibly();
 			orphan.waitFor();
+		}
+	}
+
+	@Test
+	void ourOrphanThatClearedItsEnvironmentUnderAShepherdIsReclaimedAndTheChildStarts() throws Exception {
+		int port = Listen.unusedPort();
+		List<String> command = new ArrayList<>(List.of("env", "-i"));
+		command.addAll(Listen.command(port));
+		Map<String, String> markers = ChildMarkers.stamp(System.getenv(), Map.of(), owner(), ChildKind.MCP, "server");
+		CompletableFuture<ExitStatus> orphanExit = new CompletableFuture<>();
+		// Why a spawner of its own: it stands for the previous run, whose shepherd is still there.
+		Spawner previous = new Spawner(15, this.temp.resolve("previous"));
+		long shepherd = previous.spawn(new SpawnRequest(command, markers, null, this.temp.resolve("orphan.log"), null,
+				true), (pid, status) -> orphanExit.complete(status)).pid();
+		try (TestSupervisor test = supervisor(server(port))) {
+			await().atMost(Duration.ofSeconds(30)).until(() -> new PortListeners().find(port).isPresent());
+			long holder = new PortListeners().find(port).orElseThrow().pid();
+			assertThat(LiveProcesses.environ(holder)).isEmpty();
+			assertThat(LiveProcesses.stat(holder).orElseThrow().ppid()).isEqualTo(shepherd);
+			test.supervisor().start("server");
+			orphanExit.get(20, TimeUnit.SECONDS);
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> test.supervisor().snapshot("server").orElseThrow().state() == ChildState.RUNNING);
+		}
+		finally {
+			Reaper.shared().signalGroupUnreaped(shepherd, Shepherd.KILL_TREE_SIGNAL);
+			orphanExit.get(20, TimeUnit.SECONDS);
+			previous.close();
 		}
 	}
 

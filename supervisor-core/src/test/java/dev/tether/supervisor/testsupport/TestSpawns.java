@@ -59,8 +59,17 @@ public final class TestSpawns implements AutoCloseable {
 	}
 
 	public SpawnedChild spawn(String name, String... command) throws SpawnException {
+		return spawn(name, false, command);
+	}
+
+	/** Spawns a child under a shepherd that contains all of its descendants. */
+	public SpawnedChild spawnShepherded(String name, String... command) throws SpawnException {
+		return spawn(name, true, command);
+	}
+
+	private SpawnedChild spawn(String name, boolean containDescendants, String... command) throws SpawnException {
 		SpawnedChild child = this.spawner.spawn(new SpawnRequest(List.of(command), environment(ChildKind.AGENT, name),
-				null, this.logDirectory.resolve(name + ".log"), null), this.exits::put);
+				null, this.logDirectory.resolve(name + ".log"), null, containDescendants), this.exits::put);
 		synchronized (this.spawned) {
 			this.spawned.add(child.pid());
 		}

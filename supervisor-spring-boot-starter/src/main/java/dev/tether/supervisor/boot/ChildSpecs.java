@@ -86,6 +86,8 @@ final class ChildSpecs {
 					(signal) -> builder.stopSignal(signalNumber(signal)));
 			apply("stop-timeout", SupervisorProperties.Child::getStopTimeout, builder::stopTimeout);
 			apply("log.file", (settings) -> settings.getLog().getFile(), builder::logFile);
+			apply("contain-descendants", SupervisorProperties.Child::getContainDescendants,
+					builder::containDescendants);
 			ChildSpec spec;
 			try {
 				spec = builder.build();

@@ -206,6 +206,12 @@ public class SupervisorProperties {
 		 */
 		private @Nullable Duration stopTimeout;
 
+		/**
+		 * Whether every descendant of the child ends with it and with the application, through a shepherd process
+		 * (Linux with the parent-death launcher; elsewhere only the child's process group is contained).
+		 */
+		private @Nullable Boolean containDescendants;
+
 		private final Log log = new Log();
 
 		public @Nullable ChildKind getKind() {
@@ -314,6 +320,14 @@ public class SupervisorProperties {
 
 		public void setStopTimeout(@Nullable Duration stopTimeout) {
 			this.stopTimeout = stopTimeout;
+		}
+
+		public @Nullable Boolean getContainDescendants() {
+			return this.containDescendants;
+		}
+
+		public void setContainDescendants(@Nullable Boolean containDescendants) {
+			this.containDescendants = containDescendants;
 		}
 
 		public Log getLog() {

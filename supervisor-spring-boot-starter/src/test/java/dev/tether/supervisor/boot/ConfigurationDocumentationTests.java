@@ -75,6 +75,7 @@ class ConfigurationDocumentationTests {
 		builderDefaults.put("stable-after", spec.stableAfter());
 		builderDefaults.put("stop-signal", spec.stopSignal());
 		builderDefaults.put("stop-timeout", spec.stopTimeout());
+		builderDefaults.put("contain-descendants", spec.containDescendants());
 		Map<String, String> metadataDefaults = new LinkedHashMap<>();
 		metadata().forEach((property, entry) -> {
 			JsonNode defaultValue = entry.get("defaultValue");

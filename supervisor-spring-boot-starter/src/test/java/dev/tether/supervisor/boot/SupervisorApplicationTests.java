@@ -98,7 +98,7 @@ class SupervisorApplicationTests {
 		HttpResponse<String> response = get("/actuator/children");
 		assertThat(response.statusCode()).isEqualTo(200);
 		JsonNode body = this.json.readTree(response.body());
-		assertThat(body.propertyNames()).containsExactlyInAnyOrder("installationId", "parentDeathSignal",
+		assertThat(body.propertyNames()).containsExactlyInAnyOrder("installationId", "parentDeathSignal", "descendants",
 				"identityVerification", "spawn", "reconciliation", "children");
 		assertThat(body.get("spawn").propertyNames()).containsExactlyInAnyOrder("method", "workingDirectory",
 				"closeDescriptors");
@@ -107,21 +107,24 @@ class SupervisorApplicationTests {
 		assertThat(body.get("spawn").get("closeDescriptors").asString()).isIn("closefrom", "close-each");
 		assertThat(body.get("installationId").asString()).startsWith("test-");
 		assertThat(body.get("parentDeathSignal").asString()).isEqualTo("launcher");
+		assertThat(body.get("descendants").asString()).isEqualTo("shepherd");
 		assertThat(body.get("identityVerification").asBoolean()).isTrue();
 		assertThat(body.get("reconciliation").propertyNames()).containsExactlyInAnyOrder("at", "ours", "notOurs", "gone",
 				"unverifiable", "stopped", "adopted");
 		JsonNode greeter = child(body, "greeter");
-		assertThat(greeter.propertyNames()).containsExactlyInAnyOrder("name", "kind", "state", "pid", "startedAt",
-				"uptimeSeconds", "restarts", "port", "lastExit", "lastError");
+		assertThat(greeter.propertyNames()).containsExactlyInAnyOrder("name", "kind", "state", "pid", "shepherdPid",
+				"startedAt", "uptimeSeconds", "restarts", "port", "lastExit", "lastError");
 		assertThat(greeter.get("kind").asString()).isEqualTo("agent");
 		assertThat(greeter.get("state").asString()).isEqualTo("RUNNING");
 		assertThat(greeter.get("pid").asLong()).isPositive();
+		assertThat(greeter.get("shepherdPid").asLong()).isPositive().isNotEqualTo(greeter.get("pid").asLong());
 		assertThat(greeter.get("lastExit").isNull()).isTrue();
 		assertThat(greeter.get("port").isNull()).isTrue();
 		assertThat(child(body, "files").get("kind").asString()).isEqualTo("mcp");
 		JsonNode idle = child(body, "idle");
 		assertThat(idle.get("state").asString()).isEqualTo("STOPPED");
 		assertThat(idle.get("pid").isNull()).isTrue();
+		assertThat(idle.get("shepherdPid").isNull()).isTrue();
 		assertThat(response.body()).doesNotContain("TETHER_").doesNotContain("environment");
 		assertThat(get("/actuator/children/greeter").statusCode()).isEqualTo(200);
 		assertThat(get("/actuator/children/nobody").statusCode()).isEqualTo(404);

@@ -35,7 +35,8 @@ public class ChildrenEndpoint {
 	@ReadOperation
 	public ChildrenDescriptor children() {
 		return new ChildrenDescriptor(this.supervisor.installationId(), this.supervisor.parentDeathMechanism().id(),
-				this.supervisor.identityVerification(), this.supervisor.spawnFeatures(),
+				this.supervisor.parentDeathMechanism().descendants(), this.supervisor.identityVerification(),
+				this.supervisor.spawnFeatures(),
 				this.supervisor.lastReconciliation().map(ReconciliationDescriptor::of).orElse(null),
 				this.supervisor.snapshots().stream().map(ChildDescriptor::of).toList());
 	}
@@ -72,14 +73,16 @@ public class ChildrenEndpoint {
 	 *
 	 * @param installationId the installation id
 	 * @param parentDeathSignal {@code launcher}, {@code setpriv} or {@code none}
+	 * @param descendants how the descendants of children are contained: {@code shepherd} or {@code group}
 	 * @param identityVerification whether identity can be verified here
 	 * @param spawn how children are spawned here (method, working directory, descriptors)
 	 * @param reconciliation the last reconciliation, or {@code null}
 	 * @param children every child
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record ChildrenDescriptor(String installationId, String parentDeathSignal, boolean identityVerification,
-			SpawnFeatures spawn, @Nullable ReconciliationDescriptor reconciliation, List<ChildDescriptor> children) {
+	public record ChildrenDescriptor(String installationId, String parentDeathSignal, String descendants,
+			boolean identityVerification, SpawnFeatures spawn, @Nullable ReconciliationDescriptor reconciliation,
+			List<ChildDescriptor> children) {
 	}
 
 	/**
@@ -88,7 +91,8 @@ public class ChildrenEndpoint {
 	 * @param name its name
 	 * @param kind {@code agent} or {@code mcp}
 	 * @param state its state
-	 * @param pid its pid, or {@code null}
+	 * @param pid its command's pid, or {@code null}
+	 * @param shepherdPid the pid of its shepherd, or {@code null} without one
 	 * @param startedAt when its process started (ISO-8601), or {@code null}
 	 * @param uptimeSeconds seconds since then
 	 * @param restarts restarts by its policy
@@ -98,12 +102,12 @@ public class ChildrenEndpoint {
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record ChildDescriptor(String name, String kind, String state, @Nullable Long pid,
-			@Nullable String startedAt, long uptimeSeconds, int restarts, @Nullable Integer port,
+			@Nullable Long shepherdPid, @Nullable String startedAt, long uptimeSeconds, int restarts, @Nullable Integer port,
 			@Nullable ExitDescriptor lastExit, @Nullable String lastError) {
 
 		static ChildDescriptor of(ChildSnapshot child) {
 			return new ChildDescriptor(child.name(), child.kind().id(), child.state().name(), child.pid(),
-					(child.startedAt() != null) ? child.startedAt().toString() : null, child.uptimeSeconds(),
+					child.shepherdPid(), (child.startedAt() != null) ? child.startedAt().toString() : null, child.uptimeSeconds(),
 					child.restarts(), child.port(), ExitDescriptor.of(child.lastExit()), child.lastError());
 		}
 

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -48,12 +49,16 @@ class SupervisorHealthTests {
 
 	@Test
 	void healthAnswersAtOnceWhileAStopLadderWaitsOnAChildThatIgnoresTerm() {
-		runner().withPropertyValues("supervisor.children.stubborn.command=sh,-c,trap '' TERM; while :; do sleep 1; done",
+		Path ready = this.temp.resolve("ready");
+		runner().withPropertyValues(
+				"supervisor.children.stubborn.command=sh,-c,trap '' TERM; touch " + ready + "; while :; do sleep 1; done",
 				"supervisor.children.stubborn.stop-timeout=4s")
 			.run((context) -> {
 				Supervisor supervisor = context.getBean(Supervisor.class);
 				SupervisorHealthContributor health = context.getBean(SupervisorHealthContributor.class);
 				supervisor.start("stubborn");
+				// Why wait: a stop signal that lands before the trap is set would simply end the child.
+				await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(ready));
 				CompletableFuture<StopOutcome> stop = CompletableFuture.supplyAsync(() -> supervisor.stop("stubborn"));
 				await().atMost(Duration.ofSeconds(10))
 					.until(() -> supervisor.snapshot("stubborn").orElseThrow().state() == ChildState.STOPPING);

@@ -1,0 +1,55 @@
+package dev.tether.supervisor.testsupport;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.registry.FileChildRegistry;
+import dev.tether.supervisor.spawn.Spawner;
+
+/**
+ * A second JVM running a real {@link Supervisor}, ticked every 20 ms, over children that run one shell script
+ * (by default {@link #TREE}: each leaves a background grandchild and a daemon in a session of its own). Prints
+ * {@code STARTED} once every child is running, then waits to be killed.
+ * <p>
+ * Arguments: {@code <installation-id> <state-directory> <children> [<contain-descendants> <script>]}.
+ */
+public final class TreeSupervisorJvm {
+
+	/** The command of every child: a grandchild, a daemon in a new session, then waiting for both. */
+	public static final String TREE = "sleep 600 & setsid sleep 600 & wait";
+
+	private TreeSupervisorJvm() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		Path state = Path.of(args[1]);
+		Supervisor.Builder builder = Supervisor.builder()
+			.installationId(args[0])
+			.spawner(new Spawner(15, state.resolve("launcher")))
+			.registry(FileChildRegistry.open(state))
+			.logDirectory(state.resolve("logs"));
+		int children = Integer.parseInt(args[2]);
+		boolean containDescendants = (args.length <= 3) || Boolean.parseBoolean(args[3]);
+		String script = (args.length > 4) ? args[4] : TREE;
+		for (int i = 0; i < children; i++) {
+			builder.child(ChildSpec.builder("tree-" + i, List.of("sh", "-c", script))
+				.workingDirectory(state)
+				.containDescendants(containDescendants)
+				.build());
+		}
+		Supervisor supervisor = builder.build();
+		ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+		ticker.scheduleWithFixedDelay(supervisor::tick, 20, 20, TimeUnit.MILLISECONDS);
+		supervisor.startAutostart();
+		System.out.println("STARTED " + children);
+		System.out.flush();
+		new CountDownLatch(1).await();
+	}
+
+}
