@@ -8,10 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.OrphanPolicy;
@@ -40,6 +40,8 @@ final class SupervisorRows {
 	private static final List<String> TERM_IGNORING = List.of("/bin/sh", "-c", "trap '' TERM; exec /bin/sleep 600");
 
 	private static final Duration AWAIT = Duration.ofSeconds(60);
+
+	private static final IdentityProbe PROBE = IdentityProbe.forPlatform();
 
 	private final Results results;
 
@@ -92,10 +94,11 @@ final class SupervisorRows {
 		try (Supervisor supervisor = supervisor(n, TERM_IGNORING, Duration.ofSeconds(1))) {
 			supervisor.startAutostart();
 			awaitAll(supervisor, ChildState.RUNNING);
-			for (ChildSnapshot child : supervisor.snapshots()) {
-				// Why: until sh has run its trap and exec'd, a SIGTERM would still end it at once.
-				awaitCommand(child.pid(), "sleep");
-			}
+			// Why: until sh has run its trap and exec'd, a SIGTERM would still end it at once; and a child's command
+			// pid is known a moment after it is RUNNING when a shepherd starts it.
+			awaitUntil(() -> supervisor.snapshots().stream().allMatch((child) -> child.pid() != null
+					&& PROBE.stat(child.pid()).map((stat) -> stat.command().equals("sleep")).orElse(false)),
+					"every child's command is sleep");
 			CompletableFuture<Void> stopping = CompletableFuture.runAsync(supervisor::stopAll);
 			List<Double> latencies = new ArrayList<>();
 			while (!stopping.isDone()) {
@@ -115,9 +118,8 @@ final class SupervisorRows {
 	void reconciliation(int n) throws Exception {
 		List<Process> unrelated = new ArrayList<>(n);
 		try {
-			IdentityProbe probe = IdentityProbe.forPlatform();
 			List<RegistryRow> rows = new ArrayList<>(n);
-			String bootId = probe.bootId().orElse(null);
+			String bootId = PROBE.bootId().orElse(null);
 			for (int i = 0; i < n; i++) {
 				Process process = new ProcessBuilder(SLEEPER).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
 				unrelated.add(process);
@@ -125,7 +127,7 @@ final class SupervisorRows {
 				rows.add(new RegistryRow("child-" + i, "agent", "bench", process.pid(), process.pid(), startTime, bootId,
 						"RUNNING", Instant.now(), 0, null));
 			}
-			ProcessSignaller signaller = new ProcessSignaller(probe);
+			ProcessSignaller signaller = new ProcessSignaller(PROBE);
 			try (FileChildRegistry registry = FileChildRegistry.open(Files.createTempDirectory(this.work, "state"))) {
 				registry.save(rows);
 				long started = System.nanoTime();
@@ -187,29 +189,27 @@ final class SupervisorRows {
 		return builder.build();
 	}
 
+	/** Until every child is in that state with its command's pid known (a shepherd reports it a moment later). */
 	private static void awaitAll(Supervisor supervisor, ChildState state) {
+		awaitUntil(() -> supervisor.snapshots()
+			.stream()
+			.allMatch((child) -> child.state() == state && child.pid() != null), "children all " + state + " with a pid");
+	}
+
+	private static void awaitUntil(BooleanSupplier condition, String what) {
 		long deadline = System.nanoTime() + AWAIT.toNanos();
-		while (!supervisor.snapshots().stream().allMatch((child) -> child.state() == state)) {
+		while (!condition.getAsBoolean()) {
 			if (System.nanoTime() > deadline) {
-				throw new IllegalStateException("children not all " + state + " within " + AWAIT);
+				throw new IllegalStateException("not reached within " + AWAIT + ": " + what);
 			}
 			Thread.onSpinWait();
 		}
 	}
 
-	private static ProcStat awaitCommand(Long pid, String command) {
-		IdentityProbe probe = IdentityProbe.forPlatform();
-		long deadline = System.nanoTime() + AWAIT.toNanos();
-		while (true) {
-			ProcStat stat = probe.stat(pid).orElseThrow(() -> new IllegalStateException("pid " + pid + " is gone"));
-			if (stat.command().equals(command)) {
-				return stat;
-			}
-			if (System.nanoTime() > deadline) {
-				throw new IllegalStateException("pid " + pid + " did not exec " + command + " within " + AWAIT);
-			}
-			Thread.onSpinWait();
-		}
+	private static ProcStat awaitCommand(long pid, String command) {
+		awaitUntil(() -> PROBE.stat(pid).map((stat) -> stat.command().equals(command)).orElse(false),
+				"pid " + pid + " runs " + command);
+		return PROBE.stat(pid).orElseThrow(() -> new IllegalStateException("pid " + pid + " is gone"));
 	}
 
 }
