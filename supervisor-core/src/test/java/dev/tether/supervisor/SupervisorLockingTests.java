@@ -158,8 +158,9 @@ class SupervisorLockingTests {
 				.until(() -> test.events("contended", ChildEvent.Type.STARTED).size()
 						== test.events("contended", ChildEvent.Type.STOPPED).size()
 								+ test.events("contended", ChildEvent.Type.EXITED).size());
+			// The process each start made: its shepherd where there is one (the command's pid may not be known yet).
 			List<Long> pids = test.events("contended", ChildEvent.Type.STARTED).stream()
-				.map((event) -> event.child().pid())
+				.map((event) -> (event.child().shepherdPid() != null) ? event.child().shepherdPid() : event.child().pid())
 				.toList();
 			assertThat(pids).doesNotHaveDuplicates();
 			await().atMost(Duration.ofSeconds(10)).until(() -> pids.stream().noneMatch(LiveProcesses::isAlive));

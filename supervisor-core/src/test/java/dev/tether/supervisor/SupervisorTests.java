@@ -29,6 +29,12 @@ class SupervisorTests {
 		return TestRun.installationId("supervisor");
 	}
 
+	/** The pid of the child's command once it is known (under a shepherd, a moment after the start). */
+	private static long runningPid(TestSupervisor test, String name) {
+		return await().atMost(Duration.ofSeconds(10))
+			.until(() -> test.supervisor().snapshot(name).orElseThrow().pid(), (pid) -> pid != null);
+	}
+
 	private static ChildSpec.Builder child(String name, String... command) {
 		return ChildSpec.builder(name, List.of(command));
 	}
@@ -135,7 +141,7 @@ class SupervisorTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("settles", ChildEvent.Type.RESTARTING).size() == 1);
 			clock.advance(Duration.ofMillis(200));
 			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("settles", ChildEvent.Type.STARTED).size() == 2);
-			long pid = test.events("settles", ChildEvent.Type.STARTED).get(1).child().pid();
+			long pid = runningPid(test, "settles");
 			await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
 			clock.advance(Duration.ofSeconds(30));
 			test.supervisor().tick();
@@ -163,7 +169,7 @@ class SupervisorTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("unstable", ChildEvent.Type.STARTED).size() == 2);
 			clock.advance(Duration.ofSeconds(29));
 			test.supervisor().tick();
-			ProcessHandle.of(test.events("unstable", ChildEvent.Type.STARTED).get(1).child().pid()).orElseThrow()
+			ProcessHandle.of(runningPid(test, "unstable")).orElseThrow()
 				.destroyForcibly();
 			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("unstable", ChildEvent.Type.RESTARTING).size() == 2);
 			assertThat(test.events("unstable", ChildEvent.Type.RESTARTING).get(1).restartDelay())

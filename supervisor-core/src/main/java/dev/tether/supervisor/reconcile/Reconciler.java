@@ -79,7 +79,10 @@ public class Reconciler {
 				case OURS -> ours.add(new Candidate(identity, row));
 				case NOT_OURS -> notOurs++;
 				case GONE -> gone++;
-				case UNVERIFIABLE -> unverifiable++;
+				case UNVERIFIABLE -> {
+					unverifiable++;
+					leftAlone(row.pid(), row.name());
+				}
 			}
 		}
 		for (MarkedProcess marked : this.probe.scanMarked(owner, Set.copyOf(seen))) {
@@ -98,6 +101,7 @@ public class Reconciler {
 			}
 			else if (verdict == Verdict.UNVERIFIABLE) {
 				unverifiable++;
+				leftAlone(marked.pid(), marked.name());
 			}
 		}
 		List<Adoption> adoptions = new ArrayList<>();
@@ -127,6 +131,11 @@ public class Reconciler {
 			logger.warn("{} process(es) of a previous run could not be verified and were left alone", unverifiable);
 		}
 		return new Result(report, adoptions);
+	}
+
+	private static void leftAlone(long pid, String name) {
+		logger.warn("pid {} (child '{}' of a previous run) could not be verified and is left alone; end it by hand if "
+				+ "it is yours", pid, name);
 	}
 
 	private boolean isGroupLeader(ExpectedIdentity identity) {

@@ -4,6 +4,7 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 import dev.tether.supervisor.os.UnsafeDirectoryException;
+import dev.tether.supervisor.registry.RegistryLockedException;
 
 /**
  * Explains an unusable supervisor configuration at startup, naming the property.
@@ -21,6 +22,13 @@ class InvalidSupervisorConfigurationFailureAnalyzer
 		if (unsafe != null) {
 			return analyze(failure, new InvalidSupervisorConfigurationException(STATE_DIRECTORY, unsafe.getMessage(),
 					unsafe));
+		}
+		// Why: a second supervisor on a state directory in use is a configuration mistake too (two instances, or
+		// two contexts), and the property is what to change.
+		RegistryLockedException locked = findCause(failure, RegistryLockedException.class);
+		if (locked != null) {
+			return analyze(failure, new InvalidSupervisorConfigurationException(STATE_DIRECTORY, locked.getMessage(),
+					locked));
 		}
 		return super.analyze(failure);
 	}
