@@ -1,12 +1,13 @@
 #!/bin/sh
 # Runs the benchmarks: Tether next to ProcessBuilder, commons-exec, zt-exec, NuProcess and posix_spawn in C.
 #   benchmarks/run.sh [rounds] [long-n] [short-n] [memory-n] [latency-n]      (defaults: 3 500 500 1000 100)
-# Prints a markdown report on stdout.
+# Prints a markdown report on stdout. ONLY=word,word runs only the phases whose names hold one of the words
+# (e.g. ONLY=reconciliation,autostart benchmarks/run.sh 5).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$root/mvnw" -q -B -Pbenchmarks -pl benchmarks -am package -DskipTests >&2
 "${CC:-cc}" -O2 -o "$work/spawn-limit" "$root/benchmarks/src/main/c/spawn-limit.c"
-exec java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Xms512m -Xmx512m -XX:+AlwaysPreTouch -cp "$root/benchmarks/target/classes:$root/benchmarks/target/lib/*" \
+exec java -Dbenchmarks.only="${ONLY:-}" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Xms512m -Xmx512m -XX:+AlwaysPreTouch -cp "$root/benchmarks/target/classes:$root/benchmarks/target/lib/*" \
   dev.tether.benchmarks.Benchmarks "$work/spawn-limit" "$work" "$@"

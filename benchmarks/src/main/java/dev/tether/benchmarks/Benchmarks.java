@@ -7,35 +7,26 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import dev.tether.supervisor.ChildSpec;
-import dev.tether.supervisor.OrphanPolicy;
-import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.identity.IdentityProbe;
 import dev.tether.supervisor.identity.ProcStat;
-import dev.tether.supervisor.identity.ProcessSignaller;
 import dev.tether.supervisor.os.PosixSpawn;
 import dev.tether.supervisor.reaper.Reaper;
-import dev.tether.supervisor.reconcile.Reconciler;
-import dev.tether.supervisor.reconcile.StopLadder;
-import dev.tether.supervisor.registry.FileChildRegistry;
-import dev.tether.supervisor.registry.RegistryRow;
 
 /**
  * Measures, in one run and side by side, Tether's spawn next to ProcessBuilder, commons-exec, zt-exec, NuProcess
- * and posix_spawn in C; then what only Tether does (parent death, reconciliation, the tick).
+ * and posix_spawn in C; then what only Tether does (parent death, autostart, {@code snapshots()} while children
+ * stop, reconciliation, the tick, an application's start with many children).
  * <p>
- * Arguments: {@code <spawn-limit-binary> <work-directory> [rounds] [long-n] [short-n] [memory-n] [latency-n]}.
+ * Arguments: {@code <spawn-limit-binary> <work-directory> [rounds] [long-n] [short-n] [memory-n] [latency-n]}; the
+ * system property {@code benchmarks.only} (comma-separated words) runs only the phases whose names hold one.
  */
 public final class Benchmarks {
 
@@ -70,7 +61,8 @@ public final class Benchmarks {
 		int latencyN = intArg(args, 6, 100);
 		Benchmarks benchmarks = new Benchmarks(limit, work);
 		List<Subject> subjects = Subjects.all(work);
-		Instant started = Instant.now();
+		SupervisorRows scale = new SupervisorRows(benchmarks.results, work, subjects.get(0));
+		long started = System.nanoTime();
 		for (int round = 1; round <= rounds; round++) {
 			System.err.printf("round %d of %d%n", round, rounds);
 			for (Subject subject : subjects) {
@@ -82,17 +74,24 @@ public final class Benchmarks {
 			timed("Tether binding alone", () -> benchmarks.bindingAlone(longN));
 			timed("C limit", () -> benchmarks.limit(longN, shortN, latencyN));
 			timed("parent death", () -> benchmarks.parentDeath(latencyN));
-			timed("reconciliation", () -> benchmarks.reconciliation(1000));
-			timed("tick", () -> benchmarks.tick(1000));
+			timed("autostart", () -> scale.autostart(1000));
+			timed("snapshots while stopping", () -> scale.snapshotsWhileStopping(latencyN));
+			timed("reconciliation", () -> scale.reconciliation(1000));
+			timed("tick", () -> scale.tick(1000));
+			timed("application start", () -> benchmarks.applicationStart(1000));
 		}
 		subjects.forEach(Subject::close);
-		System.out.printf("## Results: %d rounds, %d cores, %s, %s%n", rounds, Runtime.getRuntime().availableProcessors(),
+		System.out.printf("## Results: %d rounds, %d cores, %s, %d s%n", rounds, Runtime.getRuntime().availableProcessors(),
 				System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
-				Duration.between(started, Instant.now()).toSeconds() + " s");
+				TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
 		System.out.println(benchmarks.results.toMarkdown());
 	}
 
 	private static void timed(String phase, Phase work) throws Exception {
+		String only = System.getProperty("benchmarks.only", "");
+		if (!only.isBlank() && Arrays.stream(only.split(",")).noneMatch((word) -> phase.contains(word.trim()))) {
+			return;
+		}
 		long started = System.nanoTime();
 		work.run();
 		System.err.printf("  %-32s %6.1f s%n", phase, (System.nanoTime() - started) / 1e9);
@@ -192,6 +191,58 @@ public final class Benchmarks {
 				(rssAfter - rssBefore) / (double) n);
 	}
 
+	/**
+	 * A Spring Boot application's start with {@code n} children configured against one, each in a fresh JVM (a warm
+	 * JVM hides most of what configuring costs), and the part of the difference that is Spring's {@code Binder}.
+	 */
+	private void applicationStart(int n) throws Exception {
+		// Why the quicker of two alternating starts: one JVM start varies by seconds on a shared machine, more than
+		// the difference measured; the quicker start is the one least disturbed.
+		Map<String, Long> one = startApplication(1);
+		Map<String, Long> many = startApplication(n);
+		quicker(one, startApplication(1));
+		quicker(many, startApplication(n));
+		String metric = "Application start, " + n + " children configured minus one (fresh JVMs, autostart off)";
+		this.results.add(metric, "ms, target ≤ 2000", "Tether starter", many.get("READY") - one.get("READY"));
+		this.results.add(metric, "ms, target ≤ 2000", "of which Spring's Binder (supervisor.*)",
+				many.get("BIND") - one.get("BIND"));
+		this.results.add(metric, "ms, target ≤ 2000", "of which loading application.yml",
+				many.get("YAML") - one.get("YAML"));
+		this.results.add(metric, "ms, target ≤ 2000", "of which parsing configuration classes",
+				many.get("CONDITIONS") - one.get("CONDITIONS"));
+		this.results.add("Application start, absolute (fresh JVM)", "ms, lower is better", "1 child", one.get("READY"));
+		this.results.add("Application start, absolute (fresh JVM)", "ms, lower is better", n + " children",
+				many.get("READY"));
+	}
+
+	private static void quicker(Map<String, Long> kept, Map<String, Long> other) {
+		if (other.get("READY") < kept.get("READY")) {
+			kept.putAll(other);
+		}
+	}
+
+	private Map<String, Long> startApplication(int children) throws Exception {
+		Process jvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+				BootStartApp.class.getName(), Integer.toString(children), this.work.toString())
+			.redirectError(ProcessBuilder.Redirect.INHERIT)
+			.start();
+		String output = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+		if (!jvm.waitFor(120, TimeUnit.SECONDS) || jvm.exitValue() != 0) {
+			jvm.destroyForcibly().waitFor();
+			throw new IllegalStateException("application with " + children + " children failed: " + output);
+		}
+		Map<String, Long> figures = new HashMap<>();
+		output.lines()
+			.map((line) -> line.split(" "))
+			.filter((parts) -> parts.length == 2 && parts[1].matches("[0-9]+"))
+			.forEach((parts) -> figures.put(parts[0], Long.parseLong(parts[1])));
+		if (!figures.keySet().containsAll(List.of("READY", "BIND", "YAML", "CONDITIONS"))) {
+			throw new IllegalStateException("application with " + children + " children printed no figures: " + output);
+		}
+		return figures;
+	}
+
 	private void exitLatency(Subject subject, int n) throws Exception {
 		List<Subject.Started> children = new ArrayList<>(n);
 		for (int i = 0; i < n; i++) {
@@ -277,71 +328,7 @@ public final class Benchmarks {
 		return PROBE.stat(pid).map((stat) -> !stat.isZombie() && stat.startTime() == startTime).orElse(false);
 	}
 
-	/** Reconciles 1,000 rows whose pids name live processes that are not ours (the full verification path). */
-	private void reconciliation(int n) throws Exception {
-		List<Process> unrelated = new ArrayList<>(n);
-		List<RegistryRow> rows = new ArrayList<>(n);
-		String bootId = PROBE.bootId().orElse(null);
-		for (int i = 0; i < n; i++) {
-			Process process = new ProcessBuilder(SLEEPER).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-			unrelated.add(process);
-			Long startTime = PROBE.stat(process.pid()).map(ProcStat::startTime).orElse(null);
-			rows.add(new RegistryRow("child-" + i, "agent", "bench", process.pid(), process.pid(), startTime, bootId,
-					"RUNNING", Instant.now(), 0, null));
-		}
-		Path state = Files.createTempDirectory(this.work, "state");
-		try (FileChildRegistry registry = FileChildRegistry.open(state)) {
-			registry.save(rows);
-			long started = System.nanoTime();
-			List<RegistryRow> loaded = registry.load();
-			double loadMillis = (System.nanoTime() - started) / 1e6;
-			Reconciler.Result result = new Reconciler(new ProcessSignaller(PROBE)).reconcile("bench", loaded,
-					OrphanPolicy.STOP, (name) -> false,
-					(identity) -> new StopLadder.Target(identity, 15, Duration.ofSeconds(1)),
-					Set.of());
-			double millis = (System.nanoTime() - started) / 1e6;
-			if (result.report().notOurs() != n) {
-				throw new IllegalStateException("expected " + n + " rows not ours, got " + result.report());
-			}
-			this.results.add("Reconciliation of " + n + " rows (load + verify + /proc scan)", "ms, lower is better",
-					"Tether", millis);
-			this.results.add("Registry load of " + n + " rows (part of the reconciliation above)", "ms, lower is better",
-					"Tether", loadMillis);
-		}
-		for (Process process : unrelated) {
-			process.destroyForcibly();
-		}
-		for (Process process : unrelated) {
-			process.waitFor();
-		}
-	}
-
-	/** The cost of one supervision tick with {@code n} live children. */
-	private void tick(int n) throws Exception {
-		Path state = Files.createTempDirectory(this.work, "state");
-		Supervisor.Builder builder = Supervisor.builder()
-			.installationId("bench-tick")
-			.spawner(new dev.tether.supervisor.spawn.Spawner(15, this.work.resolve("launcher")))
-			.registry(FileChildRegistry.open(state))
-			.logDirectory(Path.of("/dev"));
-		for (int i = 0; i < n; i++) {
-			builder.child(ChildSpec.builder("child-" + i, SLEEPER).logFile(Path.of("/dev/null")).build());
-		}
-		Supervisor supervisor = builder.build();
-		supervisor.startAutostart();
-		supervisor.tick();
-		List<Double> ticks = new ArrayList<>();
-		for (int i = 0; i < 50; i++) {
-			long started = System.nanoTime();
-			supervisor.tick();
-			ticks.add((System.nanoTime() - started) / 1e6);
-		}
-		this.results.add("Tick with " + n + " live children, median of 50", "ms, lower is better", "Tether",
-				Results.median(ticks));
-		supervisor.close();
-	}
-
-	private static void killAll(List<Subject.Started> children) throws Exception {
+	static void killAll(List<Subject.Started> children) throws Exception {
 		for (Subject.Started child : children) {
 			ProcessHandle.of(child.pid()).ifPresent(ProcessHandle::destroyForcibly);
 		}

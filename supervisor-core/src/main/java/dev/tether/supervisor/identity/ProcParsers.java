@@ -47,19 +47,36 @@ public final class ProcParsers {
 		if (open < 0 || close < open || close + 2 > content.length()) {
 			return Optional.empty();
 		}
-		String[] fields = content.substring(close + 2).trim().split(" ");
-		// fields[0] is field 3 (state) of the stat line.
-		if (fields.length <= STAT_START_TIME - STAT_STATE || fields[0].length() != 1) {
+		String rest = content.substring(close + 2).trim();
+		// Why a scan, not split(" "): this runs for every row at reconciliation and every process in a marker scan;
+		// only five fields are wanted, so the others are skipped without being cut out. fieldStarts[i] is field i + 3.
+		int[] fieldStarts = new int[STAT_START_TIME - STAT_STATE + 1];
+		int fields = 1;
+		for (int i = 0; i < rest.length() && fields < fieldStarts.length; i++) {
+			if (rest.charAt(i) == ' ') {
+				fieldStarts[fields++] = i + 1;
+			}
+		}
+		if (fields <= STAT_START_TIME - STAT_STATE || fieldLength(rest, fieldStarts[0]) != 1) {
 			return Optional.empty();
 		}
 		try {
-			return Optional.of(new ProcStat(pid, content.substring(open + 1, close), fields[0].charAt(0),
-					Long.parseLong(fields[1]), Long.parseLong(fields[2]), Long.parseLong(fields[3]),
-					Long.parseLong(fields[STAT_START_TIME - STAT_STATE])));
+			return Optional.of(new ProcStat(pid, content.substring(open + 1, close), rest.charAt(0),
+					field(rest, fieldStarts[1]), field(rest, fieldStarts[2]), field(rest, fieldStarts[3]),
+					field(rest, fieldStarts[STAT_START_TIME - STAT_STATE])));
 		}
 		catch (NumberFormatException ex) {
 			return Optional.empty();
 		}
+	}
+
+	private static long field(String fields, int start) {
+		return Long.parseLong(fields, start, start + fieldLength(fields, start), 10);
+	}
+
+	private static int fieldLength(String fields, int start) {
+		int end = fields.indexOf(' ', start);
+		return ((end < 0) ? fields.length() : end) - start;
 	}
 
 	/** The boot id, trimmed; empty when the content is blank. */

@@ -21,6 +21,7 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.tether.supervisor.os.PrivateDirectory;
@@ -183,9 +184,8 @@ public final class FileChildRegistry implements ChildRegistry {
 				try (InputStream in = Files.newInputStream(this.file, LinkOption.NOFOLLOW_LINKS)) {
 					bytes = in.readAllBytes();
 				}
-				RegistryFile content = JSON.readValue(bytes, RegistryFile.class);
-				if (content != null && content.version() == VERSION && content.rows() != null) {
-					return List.copyOf(content.rows());
+				try (JsonParser parser = JSON.createParser(bytes)) {
+					return List.copyOf(RegistryFileReader.read(parser, VERSION));
 				}
 			}
 		}

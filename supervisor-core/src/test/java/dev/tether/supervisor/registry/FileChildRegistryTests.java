@@ -65,6 +65,20 @@ class FileChildRegistryTests {
 	}
 
 	@Test
+	void propertiesOfANewerWriterAreSkipped() throws Exception {
+		Files.writeString(this.temp.resolve("registry.json"), """
+				{"version": 1, "writer": {"name": "next"}, "rows": [{"name": "greeter", "kind": "agent",
+				"installationId": "prod", "pid": 4242, "pgid": 4242, "startTime": 987654, "bootId": "boot-1",
+				"state": "RUNNING", "spawnedAt": "2026-11-29T08:00:00Z", "restarts": 2, "port": 8080,
+				"cgroup": ["a", {"b": null}]}]}
+				""");
+		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
+			assertThat(registry.load()).containsExactly(ROW);
+			assertThat(registry.movedAside()).isNull();
+		}
+	}
+
+	@Test
 	void secondHolderFailsNamingTheDirectoryAndTheHolder() {
 		try (FileChildRegistry first = FileChildRegistry.open(this.temp)) {
 			assertThatExceptionOfType(RegistryLockedException.class).isThrownBy(() -> FileChildRegistry.open(this.temp))
@@ -75,7 +89,13 @@ class FileChildRegistryTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "garbage", "{\"version\": 1, \"rows\": [", "{\"version\": 99, \"rows\": []}" })
+	@ValueSource(strings = { "garbage", "{\"version\": 1, \"rows\": [", "{\"version\": 99, \"rows\": []}",
+			"{\"version\": 1, \"rows\": [null]}", "{\"version\": 1, \"rows\": [{\"name\": \"greeter\"}]}",
+			"{\"version\": 1, \"rows\": [{\"name\": \"a\", \"kind\": \"agent\", \"installationId\": \"prod\", "
+					+ "\"state\": \"RUNNING\", \"pid\": \"4242\", \"pgid\": 4242, \"restarts\": 0}]}",
+			"{\"version\": 1, \"rows\": [{\"name\": \"a\", \"kind\": \"agent\", \"installationId\": \"prod\", "
+					+ "\"state\": \"RUNNING\", \"pid\": 1, \"pgid\": 1, \"restarts\": 0, \"spawnedAt\": \"noon\"}]}",
+			"{\"version\": 1, \"rows\": []} trailing" })
 	void unreadableRegistryIsMovedAsideNotDeletedAndReplaced(String content) throws Exception {
 		Files.writeString(this.temp.resolve("registry.json"), content);
 		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
