@@ -29,7 +29,8 @@ class IsolationIT extends FaultScenarioSupport {
 		Path record = this.temp.resolve("worker.record");
 		// Why JSON: a YAML flow sequence that carries the canary's script with its quotes and newlines escaped.
 		String command = JsonMapper.builder().build().writeValueAsString(Canary.command(record));
-		Path config = config("two", "worker:\n  command: " + command + "\n");
+		// Why a short stop timeout: the canary ignores TERM, so the first app's stop of it waits for the SIGKILL.
+		Path config = config("two", "worker:\n  command: " + command + "\n  stop-timeout: 1s\n");
 		try (SampleAppProcess first = SampleAppProcess.started(config, log("first"))) {
 			await().atMost(Duration.ofSeconds(30)).until(() -> first.state("worker").equals("RUNNING"));
 			Canary worker = Canary.observe(record);

@@ -146,7 +146,7 @@ class ReconciliationTests {
 		Path record = this.temp.resolve("worker.record");
 		try (Canary orphan = Canary.orphan(this.temp.resolve("orphan"), markers);
 				TestSupervisor test = supervisor(OrphanPolicy.STOP,
-						ChildSpec.builder("slow", List.of("sleep", "600")).stopTimeout(Duration.ofSeconds(2)).build(),
+						ChildSpec.builder("slow", List.of("sleep", "600")).stopTimeout(Duration.ofSeconds(1)).build(),
 						ChildSpec.builder("worker", Canary.command(record)).stopTimeout(Duration.ofSeconds(1)).build())) {
 			CompletableFuture<ReconciliationReport> reconciliation = CompletableFuture
 				.supplyAsync(test.supervisor()::reconcile);
