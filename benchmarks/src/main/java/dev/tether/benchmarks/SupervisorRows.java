@@ -16,6 +16,7 @@ import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.OrphanPolicy;
 import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.SupervisorBuilder;
 import dev.tether.supervisor.identity.IdentityProbe;
 import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.identity.ProcStat;
@@ -175,7 +176,7 @@ final class SupervisorRows {
 	/** A supervisor of its own state directory and installation, with {@code n} autostarted children. */
 	private Supervisor supervisor(int n, List<String> command, Duration stopTimeout) throws Exception {
 		this.supervisors++;
-		Supervisor.Builder builder = Supervisor.builder()
+		SupervisorBuilder builder = Supervisor.builder()
 			.installationId("bench-" + ProcessHandle.current().pid() + "-" + this.supervisors)
 			.spawner(new Spawner(15, this.work.resolve("launcher")))
 			.registry(FileChildRegistry.open(Files.createTempDirectory(this.work, "state")))

@@ -1,6 +1,5 @@
 package dev.tether.supervisor;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -91,7 +90,7 @@ public final class Supervisor implements AutoCloseable {
 
 	private int reconciling;
 
-	private Supervisor(Builder builder) {
+	Supervisor(SupervisorBuilder builder) {
 		this.registry = Objects.requireNonNull(builder.registry, "registry");
 		this.owner = new Owner(Objects.requireNonNull(builder.installationId, "installationId"),
 				this.registry.instanceId());
@@ -111,8 +110,8 @@ public final class Supervisor implements AutoCloseable {
 		builder.children.forEach(this::register);
 	}
 
-	public static Builder builder() {
-		return new Builder();
+	public static SupervisorBuilder builder() {
+		return new SupervisorBuilder();
 	}
 
 	/** The installation id stamped into every child. */
@@ -500,82 +499,6 @@ public final class Supervisor implements AutoCloseable {
 		finally {
 			this.closed.complete(null);
 		}
-	}
-
-	/** Builds a {@link Supervisor}. */
-	public static final class Builder {
-
-		private String installationId = "default";
-
-		private @Nullable Spawner spawner;
-
-		private @Nullable ChildRegistry registry;
-
-		private OrphanPolicy orphanPolicy = OrphanPolicy.STOP;
-
-		private @Nullable Path logDirectory;
-
-		private LongSupplier clock = System::nanoTime;
-
-		private final List<SupervisorListener> listeners = new ArrayList<>();
-
-		private final List<ChildSpec> children = new ArrayList<>();
-
-		private Builder() {
-		}
-
-		public Builder installationId(String installationId) {
-			this.installationId = installationId;
-			return this;
-		}
-
-		public Builder spawner(Spawner spawner) {
-			this.spawner = spawner;
-			return this;
-		}
-
-
-
-		public Builder registry(ChildRegistry registry) {
-			this.registry = registry;
-			return this;
-		}
-
-
-		public Builder orphanPolicy(OrphanPolicy orphanPolicy) {
-			this.orphanPolicy = orphanPolicy;
-			return this;
-		}
-
-		/** Where child logs go unless a child names its own file. */
-		public Builder logDirectory(Path logDirectory) {
-			this.logDirectory = logDirectory;
-			return this;
-		}
-
-		/**
-		 * The monotonic clock, in nanoseconds, that backoff, the breaker window, stable-after, startup and stop
-		 * timeouts are measured with ({@link System#nanoTime()} by default; a test can pass one it moves itself).
-		 */
-		public Builder clock(LongSupplier nanoTime) {
-			this.clock = nanoTime;
-			return this;
-		}
-
-		public Builder listener(SupervisorListener listener) {
-			this.listeners.add(listener);
-			return this;
-		}
-
-		public Builder child(ChildSpec spec) {
-			this.children.add(spec);
-			return this;
-		}
-
-		public Supervisor build() {
-			return new Supervisor(this);
-		}
-
 	}
 
 }

@@ -12,6 +12,7 @@ import dev.tether.supervisor.ChildEvent;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.OrphanPolicy;
 import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.SupervisorBuilder;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.spawn.Spawner;
 
@@ -40,11 +41,11 @@ public final class TestSupervisor implements AutoCloseable {
 	}
 
 	public TestSupervisor(Path stateDirectory, String installationId, OrphanPolicy policy, List<ChildSpec> children,
-			Consumer<Supervisor.Builder> customizer) {
+			Consumer<SupervisorBuilder> customizer) {
 		this.installationId = installationId;
 		this.stateDirectory = stateDirectory;
 		this.registry = FileChildRegistry.open(stateDirectory);
-		Supervisor.Builder builder = Supervisor.builder()
+		SupervisorBuilder builder = Supervisor.builder()
 			.installationId(installationId)
 			.spawner(new Spawner(15, stateDirectory.resolve("launcher")))
 			.registry(this.registry)

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.SupervisorBuilder;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.spawn.Spawner;
 
@@ -29,7 +30,7 @@ public final class TreeSupervisorJvm {
 
 	public static void main(String[] args) throws Exception {
 		Path state = Path.of(args[1]);
-		Supervisor.Builder builder = Supervisor.builder()
+		SupervisorBuilder builder = Supervisor.builder()
 			.installationId(args[0])
 			.spawner(new Spawner(15, state.resolve("launcher")))
 			.registry(FileChildRegistry.open(state))

@@ -17,6 +17,7 @@ import org.springframework.core.env.Environment;
 
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.SupervisorBuilder;
 import dev.tether.supervisor.SupervisorListener;
 import dev.tether.supervisor.boot.event.ChildLifecycleEvent;
 import dev.tether.supervisor.os.Posix;
@@ -62,7 +63,7 @@ public final class SupervisorAutoConfiguration {
 		List<ChildSpec> children = ChildSpecs.from(properties);
 		// Why no spawner bean: it is the supervisor's own (the supervisor closes it), and its thread starts with the
 		// first spawn, so nothing is left behind when a later check fails.
-		Supervisor.Builder builder = Supervisor.builder()
+		SupervisorBuilder builder = Supervisor.builder()
 			.installationId(settings.installationId())
 			.spawner(new Spawner(settings.parentDeathSignal(), settings.stateDirectory().resolve("bin")))
 			.registry(registry)

@@ -1,0 +1,86 @@
+package dev.tether.supervisor;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.tether.supervisor.registry.ChildRegistry;
+import dev.tether.supervisor.spawn.Spawner;
+
+/**
+ * Builds a {@link Supervisor}: {@code Supervisor.builder()...build()}.
+ */
+public final class SupervisorBuilder {
+
+	String installationId = "default";
+
+	@Nullable Spawner spawner;
+
+	@Nullable ChildRegistry registry;
+
+	OrphanPolicy orphanPolicy = OrphanPolicy.STOP;
+
+	@Nullable Path logDirectory;
+
+	LongSupplier clock = System::nanoTime;
+
+	final List<SupervisorListener> listeners = new ArrayList<>();
+
+	final List<ChildSpec> children = new ArrayList<>();
+
+	SupervisorBuilder() {
+	}
+
+	public SupervisorBuilder installationId(String installationId) {
+		this.installationId = installationId;
+		return this;
+	}
+
+	public SupervisorBuilder spawner(Spawner spawner) {
+		this.spawner = spawner;
+		return this;
+	}
+
+	public SupervisorBuilder registry(ChildRegistry registry) {
+		this.registry = registry;
+		return this;
+	}
+
+	public SupervisorBuilder orphanPolicy(OrphanPolicy orphanPolicy) {
+		this.orphanPolicy = orphanPolicy;
+		return this;
+	}
+
+	/** Where child logs go unless a child names its own file. */
+	public SupervisorBuilder logDirectory(Path logDirectory) {
+		this.logDirectory = logDirectory;
+		return this;
+	}
+
+	/**
+	 * The monotonic clock, in nanoseconds, that backoff, the breaker window, stable-after, startup and stop
+	 * timeouts are measured with ({@link System#nanoTime()} by default; a test can pass one it moves itself).
+	 */
+	public SupervisorBuilder clock(LongSupplier nanoTime) {
+		this.clock = nanoTime;
+		return this;
+	}
+
+	public SupervisorBuilder listener(SupervisorListener listener) {
+		this.listeners.add(listener);
+		return this;
+	}
+
+	public SupervisorBuilder child(ChildSpec spec) {
+		this.children.add(spec);
+		return this;
+	}
+
+	public Supervisor build() {
+		return new Supervisor(this);
+	}
+
+}
