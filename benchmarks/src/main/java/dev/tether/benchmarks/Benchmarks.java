@@ -1,8 +1,6 @@
 package dev.tether.benchmarks;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,8 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import dev.tether.supervisor.identity.IdentityProbe;
-import dev.tether.supervisor.identity.ProcStat;
+import dev.tether.supervisor.os.Posix;
 import dev.tether.supervisor.os.PosixSpawn;
 import dev.tether.supervisor.reaper.Reaper;
 
@@ -34,9 +31,9 @@ public final class Benchmarks {
 
 	private static final List<String> QUICK = List.of("/bin/true");
 
-	private static final IdentityProbe PROBE = IdentityProbe.forPlatform();
-
 	private final Results results = new Results();
+
+	private final Map<String, Double> longLivedThisRound = new HashMap<>();
 
 	private final Path limit;
 
@@ -62,6 +59,7 @@ public final class Benchmarks {
 		Benchmarks benchmarks = new Benchmarks(limit, work);
 		List<Subject> subjects = Subjects.all(work);
 		SupervisorRows scale = new SupervisorRows(benchmarks.results, work, subjects.get(0));
+		ParentDeathRows parentDeath = new ParentDeathRows(benchmarks.results, work);
 		long started = System.nanoTime();
 		for (int round = 1; round <= rounds; round++) {
 			System.err.printf("round %d of %d%n", round, rounds);
@@ -71,9 +69,10 @@ public final class Benchmarks {
 				timed(subject.name() + " footprint", () -> benchmarks.footprint(subject, memoryN));
 				timed(subject.name() + " exit latency", () -> benchmarks.exitLatency(subject, latencyN));
 			}
+			benchmarks.shepherdSpawnRatios(longN);
 			timed("Tether binding alone", () -> benchmarks.bindingAlone(longN));
 			timed("C limit", () -> benchmarks.limit(longN, shortN, latencyN));
-			timed("parent death", () -> benchmarks.parentDeath(latencyN));
+			timed("parent death", () -> parentDeath.run(latencyN));
 			timed("autostart", () -> scale.autostart(1000));
 			timed("snapshots while stopping", () -> scale.snapshotsWhileStopping(latencyN));
 			timed("reconciliation", () -> scale.reconciliation(1000));
@@ -114,9 +113,29 @@ public final class Benchmarks {
 		for (int i = 0; i < n; i++) {
 			children.add(subject.start(SLEEPER));
 		}
-		double seconds = (System.nanoTime() - started) / 1e9;
-		this.results.add("Long-lived spawn throughput, N=" + n, "spawns/s, higher is better", subject.name(), n / seconds);
+		double rate = n / ((System.nanoTime() - started) / 1e9);
+		this.results.add("Long-lived spawn throughput, N=" + n, "spawns/s, higher is better", subject.name(), rate);
+		this.longLivedThisRound.put(subject.name(), rate);
 		killAll(children);
+	}
+
+	/**
+	 * What the shepherd costs a long-lived spawn, per round: its rate against Tether's without one and against
+	 * ProcessBuilder, all three measured moments apart in the same round.
+	 */
+	private void shepherdSpawnRatios(int n) {
+		Double shepherd = this.longLivedThisRound.get("Tether (shepherd)");
+		Double without = this.longLivedThisRound.get("Tether (no shepherd)");
+		Double processBuilder = this.longLivedThisRound.get("ProcessBuilder");
+		if (shepherd != null && without != null) {
+			this.results.add("Long-lived spawn rate with the shepherd, per round, N=" + n, "ratio, target ≥ 0.8 and > 1",
+					"÷ Tether without it (target ≥ 0.8)", shepherd / without);
+		}
+		if (shepherd != null && processBuilder != null) {
+			this.results.add("Long-lived spawn rate with the shepherd, per round, N=" + n, "ratio, target ≥ 0.8 and > 1",
+					"÷ ProcessBuilder (target > 1)", shepherd / processBuilder);
+		}
+		this.longLivedThisRound.clear();
 	}
 
 	/**
@@ -164,13 +183,15 @@ public final class Benchmarks {
 			.redirectError(ProcessBuilder.Redirect.INHERIT)
 			.start();
 		String[] figures = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim().split(" ");
-		if (jvm.waitFor() != 0 || figures.length != 2) {
+		if (jvm.waitFor() != 0 || figures.length != 3) {
 			throw new IllegalStateException("footprint of " + subject.name() + " failed");
 		}
 		this.results.add("JVM threads added per live child, N=" + n, "threads, lower is better", subject.name(),
 				Double.parseDouble(figures[0]));
 		this.results.add("JVM RSS added per live child, N=" + n, "KB, lower is better", subject.name(),
 				Double.parseDouble(figures[1]));
+		this.results.add("Unique memory of each process spawned (Pss_Anon + VmPTE), average of N=" + n,
+				"KB, lower is better; the shepherd's target ≤ 64", subject.name(), Double.parseDouble(figures[2]));
 	}
 
 	private static void footprintInThisJvm(String name, int n, Path work) throws Exception {
@@ -186,9 +207,13 @@ public final class Benchmarks {
 		}
 		int threadsAfter = ManagementFactory.getThreadMXBean().getThreadCount();
 		long rssAfter = rssKb();
+		long uniqueKb = 0;
+		for (Subject.Started child : children) {
+			uniqueKb += UniqueMemory.settledKb(child.pid());
+		}
 		killAll(children);
-		System.out.printf(java.util.Locale.ROOT, "%.4f %.2f%n", (threadsAfter - threadsBefore) / (double) n,
-				(rssAfter - rssBefore) / (double) n);
+		System.out.printf(java.util.Locale.ROOT, "%.4f %.2f %.2f%n", (threadsAfter - threadsBefore) / (double) n,
+				(rssAfter - rssBefore) / (double) n, uniqueKb / (double) n);
 	}
 
 	/**
@@ -251,7 +276,7 @@ public final class Benchmarks {
 		List<Double> latencies = new ArrayList<>(n);
 		for (Subject.Started child : children) {
 			long killed = System.nanoTime();
-			ProcessHandle.of(child.pid()).ifPresent(ProcessHandle::destroyForcibly);
+			kill(child);
 			latencies.add((child.exitedAt().get(10, TimeUnit.SECONDS) - killed) / 1e6);
 		}
 		recordLatency(subject.name(), latencies);
@@ -289,52 +314,18 @@ public final class Benchmarks {
 		return output.split(" ");
 	}
 
-	/** Kills a supervisor JVM holding {@code n} children and times how long each child survives it. */
-	private void parentDeath(int n) throws Exception {
-		Process jvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-				System.getProperty("java.class.path"), SupervisorProcess.class.getName(), Integer.toString(n),
-				this.work.toString())
-			.redirectError(ProcessBuilder.Redirect.INHERIT)
-			.start();
-		String line = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.US_ASCII)).readLine();
-		List<long[]> children = new ArrayList<>();
-		for (String pid : line.substring("PIDS ".length()).split(" ")) {
-			long child = Long.parseLong(pid);
-			while (PROBE.stat(child).map((stat) -> !stat.command().equals("sleep")).orElse(false)) {
-				Thread.onSpinWait();
-			}
-			children.add(new long[] { child, PROBE.stat(child).map(ProcStat::startTime).orElse(-1L) });
-		}
-		long killed = System.nanoTime();
-		jvm.destroyForcibly();
-		Map<Long, Double> goneAfter = new HashMap<>();
-		long deadline = killed + TimeUnit.SECONDS.toNanos(10);
-		while (goneAfter.size() < children.size() && System.nanoTime() < deadline) {
-			for (long[] child : children) {
-				if (!goneAfter.containsKey(child[0]) && !alive(child[0], child[1])) {
-					goneAfter.put(child[0], (System.nanoTime() - killed) / 1e6);
-				}
-			}
-		}
-		jvm.waitFor();
-		List<Double> times = new ArrayList<>(goneAfter.values());
-		this.results.add("Children gone after kill -9 of the supervisor, p50 over " + n, "ms, lower is better", "Tether",
-				Results.percentile(times, 50));
-		this.results.add("Children gone after kill -9 of the supervisor, p99 over " + n, "ms, lower is better", "Tether",
-				(times.size() == n) ? Results.percentile(times, 99) : Double.POSITIVE_INFINITY);
-	}
-
-	private static boolean alive(long pid, long startTime) {
-		return PROBE.stat(pid).map((stat) -> !stat.isZombie() && stat.startTime() == startTime).orElse(false);
-	}
-
 	static void killAll(List<Subject.Started> children) throws Exception {
 		for (Subject.Started child : children) {
-			ProcessHandle.of(child.pid()).ifPresent(ProcessHandle::destroyForcibly);
+			kill(child);
 		}
 		for (Subject.Started child : children) {
 			child.exitedAt().get(30, TimeUnit.SECONDS);
 		}
+	}
+
+	/** Our own unreaped child, so its pid cannot have been reused before its exit is reported. */
+	private static void kill(Subject.Started child) {
+		Posix.get().kill(child.pid(), child.killSignal());
 	}
 
 	private static long rssKb() throws IOException {

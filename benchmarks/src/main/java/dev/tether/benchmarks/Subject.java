@@ -22,8 +22,16 @@ interface Subject extends AutoCloseable {
 	 *
 	 * @param pid its pid
 	 * @param exitedAt completes with the time the library reported its exit
+	 * @param killSignal what ends it with everything it started: SIGKILL, or a shepherd's kill-tree request
 	 */
-	record Started(long pid, CompletableFuture<Long> exitedAt) {
+	record Started(long pid, CompletableFuture<Long> exitedAt, int killSignal) {
+
+		static final int SIGKILL = 9;
+
+		Started(long pid, CompletableFuture<Long> exitedAt) {
+			this(pid, exitedAt, SIGKILL);
+		}
+
 	}
 
 }

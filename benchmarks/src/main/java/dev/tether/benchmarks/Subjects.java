@@ -21,7 +21,10 @@ import org.zeroturnaround.exec.ProcessExecutor;
 import org.zeroturnaround.exec.StartedProcess;
 import org.zeroturnaround.exec.listener.ProcessListener;
 
+import dev.tether.supervisor.os.Posix;
+import dev.tether.supervisor.spawn.Shepherd;
 import dev.tether.supervisor.spawn.SpawnRequest;
+import dev.tether.supervisor.spawn.SpawnedChild;
 import dev.tether.supervisor.spawn.Spawner;
 
 /**
@@ -35,31 +38,41 @@ final class Subjects {
 	}
 
 	static List<Subject> all(Path work) throws IOException {
-		return List.of(new Tether(work), new PlainProcessBuilder(), new CommonsExec(), new ZtExec(), new NuProcessSubject());
+		return List.of(new Tether(work, false), new Tether(work, true), new PlainProcessBuilder(), new CommonsExec(), new ZtExec(), new NuProcessSubject());
 	}
 
-	/** Tether's supervised spawn: posix_spawnp through the launcher, from its one spawner thread. */
+	/**
+	 * Tether's supervised spawn: posix_spawnp through the launcher, from its one spawner thread; with a shepherd
+	 * ({@code containDescendants} true, what a supervised child gets by default) or without one.
+	 */
 	static final class Tether implements Subject {
 
 		private final Spawner spawner;
 
-		Tether(Path work) throws IOException {
+		private final boolean shepherd;
+
+		Tether(Path work, boolean shepherd) throws IOException {
 			this.spawner = new Spawner(15, Files.createDirectories(work.resolve("launcher")));
+			this.shepherd = shepherd;
 		}
 
 		@Override
 		public String name() {
-			return "Tether";
+			return this.shepherd ? "Tether (shepherd)" : "Tether (no shepherd)";
 		}
 
 		@Override
 		public Started start(List<String> command) throws Exception {
 			CompletableFuture<Long> exited = new CompletableFuture<>();
-			long pid = this.spawner
-				.spawn(new SpawnRequest(command, System.getenv(), null, DEV_NULL.toPath(), null),
-						(p, status) -> exited.complete(System.nanoTime()))
-				.pid();
-			return new Started(pid, exited);
+			SpawnedChild child = this.spawner.spawn(
+					new SpawnRequest(command, System.getenv(), null, DEV_NULL.toPath(), null, this.shepherd),
+					(p, status) -> exited.complete(System.nanoTime()));
+			if (child.shepherd() != this.shepherd) {
+				Posix.get().kill(child.pid(), Started.SIGKILL);
+				throw new IllegalStateException("asked for " + name() + " but got the other (is the launcher in force?)");
+			}
+			// Why the kill-tree request: SIGKILL of a shepherd would leave its command to its parent-death signal.
+			return new Started(child.pid(), exited, this.shepherd ? Shepherd.KILL_TREE_SIGNAL : Started.SIGKILL);
 		}
 
 		@Override
