@@ -9,10 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
@@ -33,6 +30,7 @@ import dev.tether.supervisor.spawn.Shepherd;
 import dev.tether.supervisor.spawn.SpawnFeatures;
 import dev.tether.supervisor.spawn.Spawner;
 import dev.tether.supervisor.stop.StopLadder;
+import dev.tether.supervisor.stop.StopTarget;
 
 /**
  * Starts, stops, restarts and watches children: the public face of supervision and the owner of its lock.
@@ -49,8 +47,6 @@ import dev.tether.supervisor.stop.StopLadder;
 public final class Supervisor implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(Supervisor.class);
-
-	private static final long STOP_POLL_MILLIS = 50;
 
 	private final Owner owner;
 
@@ -281,38 +277,21 @@ public final class Supervisor implements AutoCloseable {
 			for (String name : names) {
 				SupervisedChild child = this.children.get(name);
 				ChildProcess process = child.process();
-				pending.put(name, child.beginStop((process != null)
-						? process.stopTarget(this.reaper, this.signaller, this.owner, child.spec()) : null, now));
+				pending.put(name, child.beginStop((process != null) ? stopTarget(child, process) : null, now));
 			}
 		}
 		this.outbox.dispatch();
 		Map<String, StopOutcome> outcomes = new LinkedHashMap<>();
-		pending.forEach((name, outcome) -> outcomes.put(name, await(outcome)));
+		// Why advance while waiting: the reaped exit normally completes a stop; advancing covers escalation deadlines
+		// and adopted processes without depending on anyone calling tick().
+		pending.forEach((name, outcome) -> outcomes.put(name, StopLadder.await(outcome, () -> {
+			this.reaper.drain();
+			advanceStops();
+		})));
 		this.orphans.sweepExitedGroups();
 		this.outbox.dispatch();
 		saveRegistry();
 		return outcomes;
-	}
-
-	private StopOutcome await(CompletableFuture<StopOutcome> outcome) {
-		while (true) {
-			try {
-				return outcome.get(STOP_POLL_MILLIS, TimeUnit.MILLISECONDS);
-			}
-			catch (TimeoutException ex) {
-				// Why: the reaped exit normally completes the stop; advancing here covers escalation deadlines and
-				// adopted processes without depending on anyone calling tick().
-				this.reaper.drain();
-				advanceStops();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return StopOutcome.SURVIVED;
-			}
-			catch (ExecutionException ex) {
-				throw new IllegalStateException(ex.getCause());
-			}
-		}
 	}
 
 	private void advanceStops() {
@@ -366,8 +345,7 @@ public final class Supervisor implements AutoCloseable {
 					child.ready();
 				}
 				else if (child.startupTimedOut(this.clock.getAsLong()) && process != null) {
-					process.stopTarget(this.reaper, this.signaller, this.owner, child.spec())
-						.signal(Posix.SIGKILL);
+					stopTarget(child, process).signal(Posix.SIGKILL);
 				}
 			}
 		}
@@ -457,6 +435,10 @@ public final class Supervisor implements AutoCloseable {
 			}
 			return rows;
 		});
+	}
+
+	private StopTarget stopTarget(SupervisedChild child, ChildProcess process) {
+		return process.stopTarget(this.reaper, this.signaller, this.owner, child.spec());
 	}
 
 	private @Nullable ChildSpec specOf(String name) {

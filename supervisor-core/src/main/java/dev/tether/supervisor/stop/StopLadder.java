@@ -3,7 +3,10 @@ package dev.tether.supervisor.stop;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.tether.supervisor.StopOutcome;
@@ -19,6 +22,8 @@ import dev.tether.supervisor.os.Posix;
 public final class StopLadder {
 
 	private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+	private static final long AWAIT_POLL_MILLIS = 50;
 
 	private StopLadder() {
 	}
@@ -62,6 +67,29 @@ public final class StopLadder {
 			outcomes.add(outcome);
 		}
 		return outcomes;
+	}
+
+	/**
+	 * Waits for the outcome of stops that their owner advances, calling {@code advance} whenever it has not come
+	 * within a poll interval. Blocks the caller: never call it holding a lock.
+	 * @return the outcome; {@code SURVIVED} when the caller is interrupted first
+	 */
+	public static StopOutcome await(CompletableFuture<StopOutcome> outcome, Runnable advance) {
+		while (true) {
+			try {
+				return outcome.get(AWAIT_POLL_MILLIS, TimeUnit.MILLISECONDS);
+			}
+			catch (TimeoutException ex) {
+				advance.run();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return StopOutcome.SURVIVED;
+			}
+			catch (ExecutionException ex) {
+				throw new IllegalStateException(ex.getCause());
+			}
+		}
 	}
 
 	/**
