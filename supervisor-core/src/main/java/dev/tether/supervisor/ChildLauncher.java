@@ -3,12 +3,14 @@ package dev.tether.supervisor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
 import dev.tether.supervisor.identity.IdentityProbe;
 import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.identity.ProcStat;
+import dev.tether.supervisor.output.ChildOutput;
 import dev.tether.supervisor.ports.PortGuard;
 import dev.tether.supervisor.reaper.Reaper;
 import dev.tether.supervisor.spawn.SpawnException;
@@ -17,10 +19,12 @@ import dev.tether.supervisor.spawn.SpawnedChild;
 import dev.tether.supervisor.spawn.Spawner;
 
 /**
- * Turns a child's spec into a process: checks its port, stamps the markers into its environment, names its log,
+ * Turns a child's spec into a process: checks its port, stamps the markers into its environment, keeps the sinks of its output,
  * and spawns it with its exit routed back to the supervisor.
  */
 final class ChildLauncher {
+
+	private static final Path DEV_NULL = Path.of("/dev/null");
 
 	private final Spawner spawner;
 
@@ -31,6 +35,8 @@ final class ChildLauncher {
 	private final Owner owner;
 
 	private final Path logDirectory;
+
+	private final Map<String, ChildOutput> outputs = new ConcurrentHashMap<>();
 
 	private final @Nullable String bootId;
 
@@ -59,12 +65,14 @@ final class ChildLauncher {
 		ChildSpec spec = child.spec();
 		Map<String, String> environment = ChildMarkers.stamp(System.getenv(), spec.environment(), this.owner, spec.kind(),
 				spec.name());
-		Path log = (spec.logFile() != null) ? spec.logFile() : this.logDirectory.resolve(spec.name() + ".log");
+		ChildOutput output = output(spec);
+		// Why /dev/null: with the file off, output that cannot be captured (no pump here) has nowhere else to go.
+		Path log = (output.file() != null) ? output.file() : DEV_NULL;
 		long started = System.nanoTime();
 		SpawnedChild spawned;
 		try {
 			spawned = this.spawner.spawn(new SpawnRequest(spec.command(), environment, spec.workingDirectory(), log, null,
-					spec.containDescendants()), onExit);
+					spec.containDescendants(), output), onExit);
 		}
 		catch (SpawnException ex) {
 			child.launchFailed(ex.getMessage(), Duration.ofNanos(System.nanoTime() - started));
@@ -72,6 +80,12 @@ final class ChildLauncher {
 		}
 		Long startTime = this.probe.stat(spawned.pid()).map(ProcStat::startTime).orElse(null);
 		child.launched(spawned, startTime, this.bootId, nowNanos);
+	}
+
+	/** The sinks of a child's output, one for its whole life. */
+	ChildOutput output(ChildSpec spec) {
+		return this.outputs.computeIfAbsent(spec.name(),
+				(name) -> new ChildOutput(name, spec.log(), this.logDirectory.resolve(name + ".log")));
 	}
 
 	@Nullable String bootId() {

@@ -7,6 +7,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
+import org.slf4j.event.Level;
+
+import dev.tether.supervisor.output.LogSettings;
+
 /**
  * Everything the supervisor needs to know about one child. Build with {@link #builder(String, List)}; every
  * setting but the name and command has a default, and the {@link Builder} is the one place those defaults are
@@ -28,7 +32,7 @@ import java.util.regex.Pattern;
  * @param stableAfter the uptime that resets backoff and breaker
  * @param stopSignal the signal that asks it to stop
  * @param stopTimeout how long it may take to stop before SIGKILL
- * @param logFile where stdout and stderr are appended, or {@code null} for the supervisor's default
+ * @param log where stdout and stderr go: a rotated file, the application's logging, or both
  * @param containDescendants whether every descendant of the child ends with it and with the supervisor, through a
  * shepherd process (where the launcher is in force; elsewhere only the child's process group is contained)
  * @throws InvalidChildSpecException naming the setting when a value is unusable; every duration must be positive and
@@ -37,13 +41,19 @@ import java.util.regex.Pattern;
 public record ChildSpec(String name, ChildKind kind, List<String> command, Map<String, String> environment,
 		Path workingDirectory, boolean autostart, Integer port, Duration startupTimeout, RestartPolicy restart,
 		Backoff backoff, int maxRestarts, Duration restartWindow, Duration stableAfter, int stopSignal,
-		Duration stopTimeout, Path logFile, boolean containDescendants) {
+		Duration stopTimeout, LogSettings log, boolean containDescendants) {
 
 	/**
 	 * The longest duration any setting accepts. Why: durations become nanosecond deadlines, and a bound far below
 	 * what overflows a {@code long} of nanoseconds (about 292 years) keeps every sum of them exact.
 	 */
 	public static final Duration MAX_DURATION = Duration.ofDays(365);
+
+	/** The shortest limit a line may be cut at. */
+	static final int MIN_LINE_LENGTH = 80;
+
+	/** The most rotated files a child's log may keep. */
+	static final int MAX_LOG_HISTORY = 1000;
 
 	/** Variables with this prefix are the supervisor's markers; a configured one could hide a child. */
 	static final String RESERVED_ENVIRONMENT_PREFIX = "TETHER_";
@@ -85,6 +95,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		if (maxRestarts < 0) {
 			throw new InvalidChildSpecException(name, "max-restarts", "must not be negative");
 		}
+		checkLog(name, log);
 		if (stopSignal <= 0) {
 			throw new InvalidChildSpecException(name, "stop-signal", "must be a signal");
 		}
@@ -93,6 +104,23 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 			throw new InvalidChildSpecException(name, "restart-window",
 					"(" + restartWindow + ") is shorter than the " + needed + " that " + maxRestarts
 							+ " restarts take with this backoff, so the breaker could never open");
+		}
+	}
+
+	private static void checkLog(String name, LogSettings log) {
+		Objects.requireNonNull(log, "log");
+		Objects.requireNonNull(log.stderrLevel(), "log.stderr-level");
+		if (log.maxLineLength() < MIN_LINE_LENGTH) {
+			throw new InvalidChildSpecException(name, "log.max-line-length",
+					"must be at least " + MIN_LINE_LENGTH + " bytes (was " + log.maxLineLength() + ")");
+		}
+		if (log.maxSize() < log.maxLineLength()) {
+			throw new InvalidChildSpecException(name, "log.max-size", "(" + log.maxSize()
+					+ " bytes) must not be smaller than log.max-line-length (" + log.maxLineLength() + " bytes)");
+		}
+		if (log.maxHistory() < 0 || log.maxHistory() > MAX_LOG_HISTORY) {
+			throw new InvalidChildSpecException(name, "log.max-history",
+					"must be between 0 and " + MAX_LOG_HISTORY + " (was " + log.maxHistory() + ")");
 		}
 	}
 
@@ -233,6 +261,18 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 
 		private Path logFile;
 
+		private boolean logFileEnabled = true;
+
+		private long logMaxSize = 10L * 1024 * 1024;
+
+		private int logMaxHistory = 7;
+
+		private boolean logToLogger;
+
+		private Level logStderrLevel = Level.WARN;
+
+		private int logMaxLineLength = 16 * 1024;
+
 		private boolean containDescendants = true;
 
 		private Builder(String name, List<String> command) {
@@ -330,6 +370,36 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 			return this;
 		}
 
+		public Builder logFileEnabled(boolean logFileEnabled) {
+			this.logFileEnabled = logFileEnabled;
+			return this;
+		}
+
+		public Builder logMaxSize(long logMaxSize) {
+			this.logMaxSize = logMaxSize;
+			return this;
+		}
+
+		public Builder logMaxHistory(int logMaxHistory) {
+			this.logMaxHistory = logMaxHistory;
+			return this;
+		}
+
+		public Builder logToLogger(boolean logToLogger) {
+			this.logToLogger = logToLogger;
+			return this;
+		}
+
+		public Builder logStderrLevel(Level logStderrLevel) {
+			this.logStderrLevel = logStderrLevel;
+			return this;
+		}
+
+		public Builder logMaxLineLength(int logMaxLineLength) {
+			this.logMaxLineLength = logMaxLineLength;
+			return this;
+		}
+
 		public Builder containDescendants(boolean containDescendants) {
 			this.containDescendants = containDescendants;
 			return this;
@@ -338,7 +408,9 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		public ChildSpec build() {
 			return new ChildSpec(this.name, this.kind, this.command, this.environment, this.workingDirectory,
 					this.autostart, this.port, this.startupTimeout, this.restart, this.backoff, this.maxRestarts,
-					this.restartWindow, this.stableAfter, this.stopSignal, this.stopTimeout, this.logFile,
+					this.restartWindow, this.stableAfter, this.stopSignal, this.stopTimeout,
+					new LogSettings(this.logFile, this.logFileEnabled, this.logMaxSize, this.logMaxHistory,
+							this.logToLogger, this.logStderrLevel, this.logMaxLineLength),
 					this.containDescendants);
 		}
 

@@ -20,6 +20,7 @@ import dev.tether.supervisor.identity.IdentityProbe;
 import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.identity.ProcessSignaller;
 import dev.tether.supervisor.os.Posix;
+import dev.tether.supervisor.output.ChildOutput;
 import dev.tether.supervisor.ports.PortGuard;
 import dev.tether.supervisor.ports.PortGuard.PortClaim;
 import dev.tether.supervisor.reaper.Reaper;
@@ -171,6 +172,22 @@ public final class Supervisor implements AutoCloseable {
 		synchronized (this.lock) {
 			return Optional.ofNullable(this.children.get(name)).map((child) -> child.snapshot(this.clock.getAsLong()));
 		}
+	}
+
+	/**
+	 * The sinks of one child's output (its file, its logger, what it wrote), if registered. The same object over the
+	 * child's whole life.
+	 */
+	public Optional<ChildOutput> output(String name) {
+		ChildSpec spec;
+		synchronized (this.lock) {
+			SupervisedChild child = this.children.get(name);
+			if (child == null) {
+				return Optional.empty();
+			}
+			spec = child.spec();
+		}
+		return Optional.of(this.launcher.output(spec));
 	}
 
 	/**

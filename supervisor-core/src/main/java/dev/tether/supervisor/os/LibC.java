@@ -1,5 +1,7 @@
 package dev.tether.supervisor.os;
 
+import java.nio.ByteBuffer;
+
 import jnr.ffi.Pointer;
 import jnr.ffi.annotations.In;
 import jnr.ffi.annotations.Out;
@@ -9,7 +11,7 @@ import jnr.ffi.byref.IntByReference;
 /**
  * The glibc functions Tether binds directly with jnr-ffi, because jnr-posix lacks them or loses what they say:
  * {@code posix_spawnp} and its file actions (jnr-posix's wrapper drops the errno and cannot close descriptors),
- * the pidfd system calls and epoll. {@code kill}, {@code waitpid} and {@code strerror} come from jnr-posix. Public
+ * the pidfd system calls, epoll, and the pipes and reads of child output. {@code kill}, {@code waitpid} and {@code strerror} come from jnr-posix. Public
  * only because jnr-ffi generates its implementation; use {@link Posix}.
  */
 public interface LibC {
@@ -51,6 +53,15 @@ public interface LibC {
 	long syscall(long number, long arg1, long arg2, long arg3, long arg4);
 
 	int close(int fd);
+
+	@SaveError
+	int pipe2(@Out int[] fds, int flags);
+
+	@SaveError
+	int fcntl(int fd, int command, int argument);
+
+	@SaveError
+	long read(int fd, @Out ByteBuffer buffer, long count);
 
 	@SaveError
 	int epoll_create1(int flags);

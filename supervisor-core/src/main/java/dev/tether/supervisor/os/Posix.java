@@ -1,11 +1,12 @@
 package dev.tether.supervisor.os;
 
-import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 
 import jnr.constants.platform.Errno;
+import jnr.constants.platform.OpenFlags;
 import jnr.constants.platform.Signal;
 import jnr.ffi.LastError;
 import jnr.ffi.LibraryLoader;
@@ -40,13 +41,12 @@ public final class Posix {
 
 	private static final int PIDFD_SIGNAL_PROCESS_GROUP = 1 << 2;
 
-	private static final int EPOLLIN = 1;
-
-	private static final int EPOLL_CTL_ADD = 1;
-
-	private static final int EPOLL_BATCH = 64;
-
 	private static final int O_CLOEXEC = 02000000;
+
+	/** {@code O_NONBLOCK}: the number differs between architectures. */
+	private static final int O_NONBLOCK = OpenFlags.O_NONBLOCK.intValue();
+
+	private static final int F_SETFL = 4;
 
 	private static final Posix INSTANCE = load();
 
@@ -164,40 +164,47 @@ public final class Posix {
 				: lastErrno();
 	}
 
-	/** A close-on-exec epoll instance, or -1. */
-	public int epollCreate() {
-		return this.libc.epoll_create1(O_CLOEXEC);
-	}
-
-	/** Watches a descriptor for readability (level-triggered). Returns whether it was added. */
-	public boolean epollAdd(int epfd, int fd) {
-		// Why two layouts: struct epoll_event is packed (12 bytes) on x86-64 and naturally aligned (16) elsewhere.
-		boolean packed = System.getProperty("os.arch", "").matches("amd64|x86_64");
-		Pointer event = Memory.allocateDirect(this.runtime, 16, true);
-		event.putInt(0, EPOLLIN);
-		event.putLong(packed ? 4 : 8, fd);
-		try {
-			return this.libc.epoll_ctl(epfd, EPOLL_CTL_ADD, fd, event) == 0;
+	/**
+	 * Opens a pipe for a child's output, both ends close-on-exec: the read end non-blocking (the pump must never wait
+	 * on one child), the write end blocking (a child that outpaces its reader waits, as it would on a terminal).
+	 * @return the read end and the write end
+	 * @throws NativeSpawnException carrying the errno ({@code EMFILE}: this JVM has no descriptor left)
+	 */
+	public int[] pipe() throws NativeSpawnException {
+		int[] ends = new int[2];
+		if (this.libc.pipe2(ends, O_CLOEXEC) != 0) {
+			throw new NativeSpawnException("pipe2", describe(lastErrno()));
 		}
-		finally {
-			Reference.reachabilityFence(event);
+		if (this.libc.fcntl(ends[0], F_SETFL, O_NONBLOCK) != 0) {
+			String reason = describe(lastErrno());
+			close(ends[0]);
+			close(ends[1]);
+			throw new NativeSpawnException("fcntl(O_NONBLOCK)", reason);
 		}
+		return ends;
 	}
 
 	/**
-	 * Waits until at least one watched descriptor is ready.
-	 * @return how many are ready (0 or less when interrupted)
+	 * Reads what a descriptor has into {@code buffer} (a direct buffer), from its position up to its limit; the
+	 * position is not moved.
+	 * @return the bytes read, 0 at end of file, or the errno negated ({@code -EAGAIN}: nothing to read now)
 	 */
-	public int epollWait(int epfd, int timeoutMillis) {
-		Pointer events = Memory.allocateDirect(this.runtime, 16L * EPOLL_BATCH, true);
-		try {
-			return this.libc.epoll_wait(epfd, events, EPOLL_BATCH, timeoutMillis);
+	public int read(int fd, ByteBuffer buffer) {
+		while (true) {
+			long read = this.libc.read(fd, buffer, buffer.remaining());
+			if (read >= 0) {
+				return (int) read;
+			}
+			int errno = lastErrno();
+			if (errno != Errno.EINTR.intValue()) {
+				return -errno;
+			}
 		}
-		finally {
-			// Why: native memory from jnr is freed once its Java object is unreachable; the kernel writes into this
-			// buffer at the end of a wait that may last hours, so it must stay reachable until the call returns.
-			Reference.reachabilityFence(events);
-		}
+	}
+
+	/** {@code EAGAIN}: nothing to read now. */
+	public static int eagain() {
+		return Errno.EAGAIN.intValue();
 	}
 
 	/** Closes a descriptor. */

@@ -11,10 +11,12 @@ import jnr.constants.platform.OpenFlags;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.byref.IntByReference;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One call of glibc's {@code posix_spawnp}: a new session and process group, stdin from a file, stdout and stderr
- * appended to the log, every other descriptor closed, signal mask and dispositions reset.
+ * to the pipes of the output pump or appended to the log, every other descriptor closed, signal mask and
+ * dispositions reset.
  */
 public final class PosixSpawn {
 
@@ -69,8 +71,8 @@ public final class PosixSpawn {
 	 * @return the child's pid
 	 * @throws NativeSpawnException carrying the errno when glibc refuses
 	 */
-	public static long spawn(String executable, List<String> argv, List<String> env, Path stdin, Path log,
-			Path workingDirectory) throws NativeSpawnException {
+	public static long spawn(String executable, List<String> argv, List<String> env, Path stdin, Output output,
+			@Nullable Path workingDirectory) throws NativeSpawnException {
 		Posix posix = Posix.get();
 		LibC libc = posix.libc();
 		jnr.ffi.Runtime runtime = posix.runtime();
@@ -82,10 +84,7 @@ public final class PosixSpawn {
 			check("posix_spawnattr_init", libc.posix_spawnattr_init(attributes));
 			try {
 				check("open " + stdin, libc.posix_spawn_file_actions_addopen(actions, 0, stdin.toString(), O_RDONLY, 0));
-				// Why no links: a link planted as the log would have the child append to whatever it points to.
-				check("open " + log, libc.posix_spawn_file_actions_addopen(actions, 1, log.toString(),
-						O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0600));
-				check("dup2 stdout to stderr", libc.posix_spawn_file_actions_adddup2(actions, 1, 2));
+				addOutput(libc, actions, output);
 				if (workingDirectory != null) {
 					if (!hasChdirAction()) {
 						throw new NativeSpawnException("chdir " + workingDirectory,
@@ -118,9 +117,9 @@ public final class PosixSpawn {
 					Reference.reachabilityFence(nativeArgv);
 					Reference.reachabilityFence(nativeEnv);
 				}
-				if (error == Errno.ELOOP.intValue()) {
+				if (error == Errno.ELOOP.intValue() && output instanceof Output.AppendTo append) {
 					throw new NativeSpawnException("posix_spawnp " + executable, posix.describe(error) + ": the log file "
-							+ log + " is a symbolic link, which is never followed");
+							+ append.file() + " is a symbolic link, which is never followed");
 				}
 				if (error != 0) {
 					throw new NativeSpawnException("posix_spawnp " + executable, posix.describe(error));
@@ -134,6 +133,34 @@ public final class PosixSpawn {
 		finally {
 			libc.posix_spawn_file_actions_destroy(actions);
 		}
+	}
+
+	/** Where the child's stdout and stderr go. */
+	public sealed interface Output {
+
+		/** Both appended to a file, which is created owner-only if missing. */
+		record AppendTo(Path file) implements Output {
+		}
+
+		/** Each onto a descriptor of the JVM (a pipe's write end; the same one for both when they are not told apart). */
+		record Descriptors(int stdout, int stderr) implements Output {
+		}
+
+	}
+
+	private static void addOutput(LibC libc, Pointer actions, Output output) throws NativeSpawnException {
+		if (output instanceof Output.Descriptors descriptors) {
+			check("dup2 " + descriptors.stdout() + " to stdout",
+					libc.posix_spawn_file_actions_adddup2(actions, descriptors.stdout(), 1));
+			check("dup2 " + descriptors.stderr() + " to stderr",
+					libc.posix_spawn_file_actions_adddup2(actions, descriptors.stderr(), 2));
+			return;
+		}
+		Path file = ((Output.AppendTo) output).file();
+		// Why no links: a link planted as the log would have the child append to whatever it points to.
+		check("open " + file, libc.posix_spawn_file_actions_addopen(actions, 1, file.toString(),
+				O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0600));
+		check("dup2 stdout to stderr", libc.posix_spawn_file_actions_adddup2(actions, 1, 2));
 	}
 
 	private static void closeInherited(LibC libc, Pointer actions) throws NativeSpawnException {

@@ -8,12 +8,14 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 import dev.tether.supervisor.ExitStatus;
+import dev.tether.supervisor.os.Epoll;
 import dev.tether.supervisor.os.Posix;
 
 /**
@@ -42,7 +44,7 @@ public final class Reaper {
 
 	private final Map<Long, Integer> pidfds = new HashMap<>();
 
-	private int epoll = -1;
+	private @Nullable Epoll epoll;
 
 	private static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -77,21 +79,21 @@ public final class Reaper {
 		if (!this.posix.isPidfdAvailable()) {
 			return;
 		}
-		if (this.epoll < 0) {
-			int epoll = this.posix.epollCreate();
-			if (epoll < 0) {
+		if (this.epoll == null) {
+			Epoll epoll = Epoll.create(this.posix);
+			if (epoll == null) {
 				return;
 			}
 			this.epoll = epoll;
 			// Why a thread of its own: epoll_wait blocks; it is one thread for every child of every supervisor, and
 			// adding a child to the epoll set needs no wake-up of it.
-			Thread watcher = new Thread(this::watchPidfds, "supervisor-reaper");
+			Thread watcher = new Thread(() -> watchPidfds(epoll), "supervisor-reaper");
 			watcher.setDaemon(true);
 			watcher.start();
 		}
 		int pidfd = this.posix.pidfdOpen(pid);
 		if (pidfd >= 0) {
-			if (this.posix.epollAdd(this.epoll, pidfd)) {
+			if (this.epoll.add(pidfd)) {
 				this.pidfds.put(pid, pidfd);
 			}
 			else {
@@ -100,11 +102,11 @@ public final class Reaper {
 		}
 	}
 
-	private void watchPidfds() {
+	private void watchPidfds(Epoll epoll) {
 		while (true) {
 			// Why the pause: a pidfd that reads as exited before waitpid agrees (or whose exit another drain just took)
 			// must not turn this loop into a spin.
-			if (this.posix.epollWait(this.epoll, -1) > 0 && drain() == 0) {
+			if (epoll.await(-1) > 0 && drain() == 0) {
 				LockSupport.parkNanos(PAUSE_NANOS);
 			}
 		}

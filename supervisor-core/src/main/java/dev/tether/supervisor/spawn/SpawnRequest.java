@@ -6,6 +6,8 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.tether.supervisor.output.ChildOutput;
+
 /**
  * What to spawn.
  *
@@ -13,13 +15,16 @@ import org.jspecify.annotations.Nullable;
  * arguments
  * @param environment the child's whole environment
  * @param workingDirectory where it runs, or {@code null} for the JVM's working directory
- * @param logFile where its stdout and stderr are appended
+ * @param logFile where its stdout and stderr are appended when they are not captured
  * @param stdin what it reads, or {@code null} for {@code /dev/null}
  * @param containDescendants whether the command runs under a shepherd that ends all of its descendants with it
  * (honoured where the launcher is in force, see {@link Spawner#shepherds()})
+ * @param capture the sinks its stdout and stderr are read into through pipes, or {@code null} to append them to
+ * {@code logFile} (they are appended there too where the spawner does not capture, see
+ * {@link Spawner#capturesOutput()})
  */
 public record SpawnRequest(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory,
-		Path logFile, @Nullable Path stdin, boolean containDescendants) {
+		Path logFile, @Nullable Path stdin, boolean containDescendants, @Nullable ChildOutput capture) {
 
 	public SpawnRequest {
 		if (command == null || command.isEmpty() || command.get(0).isBlank()) {
@@ -29,10 +34,16 @@ public record SpawnRequest(List<String> command, Map<String, String> environment
 		environment = Map.copyOf(environment);
 	}
 
+	/** A request whose output is appended to {@code logFile}. */
+	public SpawnRequest(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory,
+			Path logFile, @Nullable Path stdin, boolean containDescendants) {
+		this(command, environment, workingDirectory, logFile, stdin, containDescendants, null);
+	}
+
 	/** A request without a shepherd: only the command itself is tied to the supervisor. */
 	public SpawnRequest(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory,
 			Path logFile, @Nullable Path stdin) {
-		this(command, environment, workingDirectory, logFile, stdin, false);
+		this(command, environment, workingDirectory, logFile, stdin, false, null);
 	}
 
 }

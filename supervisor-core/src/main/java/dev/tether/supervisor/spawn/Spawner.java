@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +24,8 @@ import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.os.NativeSpawnException;
 import dev.tether.supervisor.os.Posix;
 import dev.tether.supervisor.os.PosixSpawn;
+import dev.tether.supervisor.output.ChildOutput;
+import dev.tether.supervisor.output.OutputPump;
 import dev.tether.supervisor.reaper.Reaper;
 
 /**
@@ -80,10 +83,14 @@ public final class Spawner implements AutoCloseable {
 		this.threadFactory = threadFactory;
 		if (this.nativeSpawn) {
 			logger.info("Children are spawned with posix_spawnp; parent-death signal: {}; descendants contained by: {}; "
-					+ "working directory set by {}; inherited descriptors closed by {}", this.parentDeath.mechanism().id(),
+					+ "output {}; working directory set by {}; inherited descriptors closed by {}",
+					this.parentDeath.mechanism().id(),
 					shepherds() ? "shepherd" : "group (no shepherd without the launcher: contain-descendants has no "
 							+ "effect, and a descendant that leaves its child's process group survives a JVM killed "
 							+ "with SIGKILL)",
+					capturesOutput() ? "read through pipes into each child's sinks"
+							: "appended to each child's file directly (without a parent-death signal a child may "
+									+ "outlive the JVM, so no pipe, no rotation and no logger)",
 					this.workingDirectoryChange.description(),
 					PosixSpawn.hasClosefromAction() ? "posix_spawn_file_actions_addclosefrom_np"
 							: "one close action per open descriptor (this glibc has no "
@@ -122,6 +129,15 @@ public final class Spawner implements AutoCloseable {
 	 */
 	public boolean shepherds() {
 		return this.parentDeath.mechanism() == ParentDeathMechanism.LAUNCHER;
+	}
+
+	/**
+	 * Whether a request's output is read through pipes into its sinks. Not without a parent-death signal: a child
+	 * that may outlive the JVM must not write to a pipe whose reader dies with it (its next write would kill it with
+	 * SIGPIPE), so its output is appended to its file directly, without rotation or logger.
+	 */
+	public boolean capturesOutput() {
+		return this.nativeSpawn && this.parentDeath.mechanism() != ParentDeathMechanism.NONE;
 	}
 
 	/**
@@ -292,17 +308,45 @@ public final class Spawner implements AutoCloseable {
 				env.add(entry.getKey() + "=" + entry.getValue());
 			}
 			Path stdin = (this.request.stdin() != null) ? this.request.stdin() : DEV_NULL;
+			OutputPump.Pipes pipes = openPipes();
+			PosixSpawn.Output output = (pipes != null)
+					? new PosixSpawn.Output.Descriptors(pipes.stdoutWriteEnd(), pipes.stderrWriteEnd())
+					: new PosixSpawn.Output.AppendTo(this.request.logFile().toAbsolutePath());
 			long pid;
+			boolean spawned = false;
 			try {
 				pid = Spawner.this.reaper.spawnRegistered(
 						() -> PosixSpawn.spawn(Spawner.this.parentDeath.spawnedPath(this.executable), argv, env, stdin,
-								this.request.logFile().toAbsolutePath(), byLauncher ? null : workingDirectory),
+								output, byLauncher ? null : workingDirectory),
 						this::deliver);
+				spawned = true;
 			}
 			catch (NativeSpawnException ex) {
 				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);
 			}
+			finally {
+				if (pipes != null && spawned) {
+					pipes.attach();
+				}
+				else if (pipes != null) {
+					pipes.discard();
+				}
+			}
 			return new SpawnedChild(pid, null, Duration.ofNanos(System.nanoTime() - this.queued), shepherd);
+		}
+
+		private OutputPump.@Nullable Pipes openPipes() throws SpawnException {
+			ChildOutput capture = this.request.capture();
+			if (capture == null || !capturesOutput()) {
+				return null;
+			}
+			try {
+				return OutputPump.shared().open(capture);
+			}
+			catch (NativeSpawnException ex) {
+				throw new SpawnException("cannot open the output pipes of " + this.executable + ": " + ex.getMessage(),
+						ex);
+			}
 		}
 
 		private SpawnedChild spawnWithProcessBuilder() throws SpawnException {

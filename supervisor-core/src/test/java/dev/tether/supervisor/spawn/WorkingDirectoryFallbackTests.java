@@ -113,7 +113,8 @@ class WorkingDirectoryFallbackTests {
 		assertThat(argv).containsSubsequence("--chdir", directory.toString());
 		long pid = Reaper.shared()
 			.spawnRegistered(() -> PosixSpawn.spawn(this.parentDeath.spawnedPath(Path.of(executable)), argv, env,
-					Path.of("/dev/null"), this.temp.resolve("child.log"), null), this.exits::put);
+					Path.of("/dev/null"), new PosixSpawn.Output.AppendTo(this.temp.resolve("child.log")), null),
+					this.exits::put);
 		this.spawned.add(pid);
 		return pid;
 	}

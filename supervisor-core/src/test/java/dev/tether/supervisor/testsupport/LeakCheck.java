@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import dev.tether.supervisor.ChildMarkers;
@@ -23,12 +24,13 @@ import dev.tether.supervisor.identity.ProcStat;
  * {@link TestRun#installationPrefix()}, and descendants of this JVM (which also catches children that dropped the
  * markers, e.g. by {@code exec env -i}). A process outside that scope is never reported nor touched, so another
  * build or a real Tether application on the same host is safe. It also reports {@code supervisor-*} threads left
- * running (the JVM-wide {@code supervisor-reaper} lives for the JVM by design and is not one of them).
+ * running (the JVM-wide {@code supervisor-reaper} and the output pump, {@code supervisor-output} and its workers,
+ * serve the whole JVM by design and are not among them).
  */
 public final class LeakCheck {
 
-	/** The one thread that legitimately outlives every supervisor: it serves the whole JVM. */
-	private static final String SHARED_REAPER_THREAD = "supervisor-reaper";
+	/** The threads that legitimately outlive every supervisor: they serve the whole JVM. */
+	private static final Pattern SHARED_THREADS = Pattern.compile("supervisor-reaper|supervisor-output(-\\d+)?");
 
 	private final String installationPrefix;
 
@@ -67,7 +69,7 @@ public final class LeakCheck {
 			.toList();
 	}
 
-	/** {@code supervisor-*} threads (other than the shared reaper) alive now that were not at the baseline. */
+	/** {@code supervisor-*} threads (other than the shared ones) alive now that were not at the baseline. */
 	public List<Thread> threadsLeakedSince(Baseline baseline) {
 		return supervisorThreads().stream().filter((thread) -> !baseline.threads().contains(thread.getId())).toList();
 	}
@@ -88,7 +90,7 @@ public final class LeakCheck {
 			.keySet()
 			.stream()
 			.filter((thread) -> thread.isAlive() && thread.getName().startsWith("supervisor-")
-					&& !thread.getName().equals(SHARED_REAPER_THREAD))
+					&& !SHARED_THREADS.matcher(thread.getName()).matches())
 			.toList();
 	}
 

@@ -14,6 +14,7 @@ import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.ChildMarkers;
 import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.identity.Owner;
+import dev.tether.supervisor.output.ChildOutput;
 import dev.tether.supervisor.reaper.Reaper;
 import dev.tether.supervisor.spawn.SpawnException;
 import dev.tether.supervisor.spawn.SpawnRequest;
@@ -67,9 +68,19 @@ public final class TestSpawns implements AutoCloseable {
 		return spawn(name, true, command);
 	}
 
+	/** Spawns a child whose output is read through pipes into {@code output}'s sinks. */
+	public SpawnedChild spawnCaptured(ChildOutput output, String... command) throws SpawnException {
+		return spawn(new SpawnRequest(List.of(command), environment(ChildKind.AGENT, output.child()), null,
+				this.logDirectory.resolve(output.child() + ".log"), null, false, output));
+	}
+
 	private SpawnedChild spawn(String name, boolean containDescendants, String... command) throws SpawnException {
-		SpawnedChild child = this.spawner.spawn(new SpawnRequest(List.of(command), environment(ChildKind.AGENT, name),
-				null, this.logDirectory.resolve(name + ".log"), null, containDescendants), this.exits::put);
+		return spawn(new SpawnRequest(List.of(command), environment(ChildKind.AGENT, name), null,
+				this.logDirectory.resolve(name + ".log"), null, containDescendants));
+	}
+
+	private SpawnedChild spawn(SpawnRequest request) throws SpawnException {
+		SpawnedChild child = this.spawner.spawn(request, this.exits::put);
 		synchronized (this.spawned) {
 			this.spawned.add(child.pid());
 		}

@@ -1,0 +1,141 @@
+package dev.tether.supervisor.output;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One pipe of one process: splits what is read from it into lines for its {@link ChildOutput}. A line split across
+ * reads is joined; a line longer than the limit is cut (at a UTF-8 character boundary) with a marker, and its rest
+ * follows as the next line; a last line without a newline is delivered, with one, when the pipe ends. Any bytes are
+ * passed through as they are. Used by one pump worker at a time.
+ */
+final class Capture {
+
+	private static final byte[] NONE = new byte[0];
+
+	// Why: a carry this large came from one long line; giving it back keeps idle children small.
+	private static final int KEPT_CARRY = 4096;
+
+	final int fd;
+
+	final Stream stream;
+
+	final ChildOutput output;
+
+	private final int maxLine;
+
+	private final byte[] cutMarker;
+
+	private byte[] carry = NONE;
+
+	private int carried;
+
+	Capture(int fd, Stream stream, ChildOutput output) {
+		this.fd = fd;
+		this.stream = stream;
+		this.output = output;
+		this.maxLine = output.settings().maxLineLength();
+		this.cutMarker = (" [line cut at " + this.maxLine + " bytes; it continues on the next line]")
+			.getBytes(StandardCharsets.US_ASCII);
+	}
+
+	/** Takes the bytes from the buffer's position to its limit, as read from the pipe. */
+	void accept(ByteBuffer read) {
+		this.output.received(read.remaining());
+		if (this.carried > 0) {
+			int newline = indexOfNewline(read, read.position());
+			carry(read, (newline < 0) ? read.limit() : newline + 1);
+			if (newline < 0) {
+				return;
+			}
+			emitCarry();
+		}
+		int runStart = read.position();
+		int lineStart = runStart;
+		int count = 0;
+		for (int newline = indexOfNewline(read, lineStart); newline >= 0; newline = indexOfNewline(read, lineStart)) {
+			if (newline - lineStart > this.maxLine) {
+				emit(read, runStart, lineStart, count);
+				count = 0;
+				read.position(lineStart);
+				carry(read, newline + 1);
+				emitCarry();
+				runStart = newline + 1;
+			}
+			else {
+				count++;
+			}
+			lineStart = newline + 1;
+		}
+		emit(read, runStart, lineStart, count);
+		read.position(lineStart);
+		carry(read, read.limit());
+	}
+
+	/** The pipe ended: a last line without newline is delivered with one. */
+	void finish() {
+		if (this.carried > 0) {
+			reserve(this.carried + 1);
+			this.carry[this.carried++] = '\n';
+			emitCarry();
+		}
+	}
+
+	private void emit(ByteBuffer read, int start, int end, int count) {
+		if (count > 0) {
+			this.output.write(this.stream, read.duplicate().limit(end).position(start), count);
+		}
+	}
+
+	/** Appends the bytes up to {@code end} to the carried line, cutting it each time it grows past the limit. */
+	private void carry(ByteBuffer read, int end) {
+		while (read.position() < end) {
+			reserve(Math.min(this.carried + end - read.position(), this.maxLine + 1));
+			int take = Math.min(end - read.position(), this.maxLine + 1 - this.carried);
+			read.get(this.carry, this.carried, take);
+			this.carried += take;
+			if (this.carried == this.maxLine + 1 && this.carry[this.maxLine] != '\n') {
+				cut();
+			}
+		}
+	}
+
+	private void cut() {
+		int at = this.maxLine;
+		// Why: a cut inside a UTF-8 sequence would leave both pieces with an invalid character.
+		for (int back = 0; back < 3 && at > 1 && (this.carry[at] & 0xC0) == 0x80; back++) {
+			at--;
+		}
+		ByteBuffer piece = ByteBuffer.allocate(at + this.cutMarker.length + 1);
+		piece.put(this.carry, 0, at).put(this.cutMarker).put((byte) '\n').flip();
+		this.output.write(this.stream, piece, 1);
+		System.arraycopy(this.carry, at, this.carry, 0, this.carried - at);
+		this.carried -= at;
+	}
+
+	private void emitCarry() {
+		this.output.write(this.stream, ByteBuffer.wrap(this.carry, 0, this.carried), 1);
+		this.carried = 0;
+		if (this.carry.length > KEPT_CARRY) {
+			this.carry = NONE;
+		}
+	}
+
+	private void reserve(int needed) {
+		if (needed > this.carry.length) {
+			byte[] larger = new byte[Math.max(needed, Math.min(Math.max(256, this.carry.length * 2), this.maxLine + 1))];
+			System.arraycopy(this.carry, 0, larger, 0, this.carried);
+			this.carry = larger;
+		}
+	}
+
+	private static int indexOfNewline(ByteBuffer buffer, int from) {
+		for (int i = from; i < buffer.limit(); i++) {
+			if (buffer.get(i) == '\n') {
+				return i;
+			}
+		}
+		return -1;
+	}
+
+}

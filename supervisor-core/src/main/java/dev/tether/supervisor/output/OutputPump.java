@@ -1,0 +1,240 @@
+package dev.tether.supervisor.output;
+
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.tether.supervisor.os.Epoll;
+import dev.tether.supervisor.os.NativeSpawnException;
+import dev.tether.supervisor.os.Posix;
+
+/**
+ * Reads the output pipes of every child in the JVM. One thread, {@code supervisor-output}, waits on all of them
+ * (one epoll set, each pipe reported once per readiness); a small pool of workers, {@code supervisor-output-N},
+ * each reads one ready pipe until it is empty (or has had its share), writes the lines to the child's sinks, and
+ * only then has the pipe watched again.
+ * <p>
+ * Why a pool and not the waiting thread itself: a sink may block (a slow appender, a stalled disk), and a blocked
+ * sink must hold up only its own child, which then waits on its pipe; the other children and every exit go on.
+ * Why the pool is small and its threads die when idle: quiet children cost no thread, and up to
+ * {@value #WORKERS} children whose sinks block at once are isolated from the rest.
+ */
+public final class OutputPump {
+
+	private static final Logger logger = LoggerFactory.getLogger(OutputPump.class);
+
+	private static final OutputPump SHARED = new OutputPump(Posix.get());
+
+	private static final int WORKERS = 4;
+
+	/** What a worker reads at once: a full pipe's default capacity. */
+	private static final int CHUNK = 64 * 1024;
+
+	/** Why a share: a child that writes without pause must not keep its worker from the others' pipes. */
+	private static final int CHUNKS_PER_TURN = 16;
+
+	private static final ThreadLocal<ByteBuffer> BUFFERS = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(CHUNK));
+
+	private final Posix posix;
+
+	private final Map<Integer, Capture> captures = new ConcurrentHashMap<>();
+
+	private final Object lock = new Object();
+
+	private volatile @Nullable Epoll epoll;
+
+	private boolean unavailable;
+
+	OutputPump(Posix posix) {
+		this.posix = posix;
+	}
+
+	/** The JVM's pump. */
+	public static OutputPump shared() {
+		return SHARED;
+	}
+
+	/**
+	 * Opens the pipes one process writes its output to: one for stdout and stderr together, or one each when the
+	 * output tells them apart.
+	 * @return the pipes, or {@code null} where there is no pump (no native binding or no epoll): the caller then
+	 * appends the output to the file itself
+	 * @throws NativeSpawnException when a pipe cannot be made (no descriptor left)
+	 */
+	public @Nullable Pipes open(ChildOutput output) throws NativeSpawnException {
+		if (start() == null) {
+			return null;
+		}
+		int[] stdout = this.posix.pipe();
+		if (!output.separateStreams()) {
+			return new Pipes(output, stdout, null);
+		}
+		try {
+			return new Pipes(output, stdout, this.posix.pipe());
+		}
+		catch (NativeSpawnException ex) {
+			this.posix.close(stdout[0]);
+			this.posix.close(stdout[1]);
+			throw ex;
+		}
+	}
+
+	private @Nullable Epoll start() {
+		synchronized (this.lock) {
+			if (this.epoll != null || this.unavailable) {
+				return this.epoll;
+			}
+			Epoll created = Epoll.create(this.posix);
+			if (created == null) {
+				this.unavailable = true;
+				logger.warn("No epoll set can be made here; child output is appended to each child's file directly, "
+						+ "without rotation or logger");
+				return null;
+			}
+			AtomicInteger numbers = new AtomicInteger();
+			ThreadPoolExecutor pool = new ThreadPoolExecutor(WORKERS, WORKERS, 30, TimeUnit.SECONDS,
+					new LinkedBlockingQueue<>(), (work) -> daemon(work, "supervisor-output-" + numbers.incrementAndGet()));
+			pool.allowCoreThreadTimeOut(true);
+			this.epoll = created;
+			// Why a thread of its own: epoll_wait blocks; it is one thread for the output of every child.
+			daemon(() -> pump(created, pool), "supervisor-output").start();
+			return created;
+		}
+	}
+
+	private static Thread daemon(Runnable work, String name) {
+		// Why a daemon: output must never keep the JVM alive.
+		Thread thread = new Thread(work, name);
+		thread.setDaemon(true);
+		return thread;
+	}
+
+	private void pump(Epoll epoll, ThreadPoolExecutor pool) {
+		while (true) {
+			int ready = epoll.await(-1);
+			for (int i = 0; i < ready; i++) {
+				Capture capture = this.captures.get(epoll.ready(i));
+				if (capture != null) {
+					pool.execute(() -> drain(epoll, capture));
+				}
+			}
+		}
+	}
+
+	private void drain(Epoll epoll, Capture capture) {
+		ByteBuffer buffer = BUFFERS.get();
+		for (int turn = 0; turn < CHUNKS_PER_TURN; turn++) {
+			buffer.clear();
+			int read = this.posix.read(capture.fd, buffer);
+			if (read > 0) {
+				buffer.limit(read);
+				accept(capture, buffer);
+				continue;
+			}
+			if (read == -Posix.eagain()) {
+				epoll.rearm(capture.fd);
+				return;
+			}
+			if (read < 0) {
+				logger.warn("Output of child '{}' ends: reading its pipe failed with errno {}", capture.output.child(),
+						-read);
+			}
+			end(capture);
+			return;
+		}
+		epoll.rearm(capture.fd);
+	}
+
+	private static void accept(Capture capture, ByteBuffer buffer) {
+		try {
+			capture.accept(buffer);
+		}
+		catch (RuntimeException ex) {
+			// Why: a sink's failure (an appender that throws) must not end the child's output, nor the worker.
+			logger.warn("Output of child '{}' could not be delivered", capture.output.child(), ex);
+		}
+	}
+
+	private void end(Capture capture) {
+		this.captures.remove(capture.fd);
+		try {
+			capture.finish();
+		}
+		finally {
+			// Why after the removal: the number may be reused by the next pipe as soon as it is closed.
+			this.posix.close(capture.fd);
+			capture.output.closed();
+		}
+	}
+
+	/**
+	 * The pipes of one process. The write ends go to the spawn; {@link #attach()} then hands the read ends to the
+	 * pump, or {@link #discard()} closes everything when the spawn failed.
+	 */
+	public final class Pipes {
+
+		private final ChildOutput output;
+
+		private final int[] stdout;
+
+		private final int @Nullable [] stderr;
+
+		Pipes(ChildOutput output, int[] stdout, int @Nullable [] stderr) {
+			this.output = output;
+			this.stdout = stdout;
+			this.stderr = stderr;
+		}
+
+		/** The descriptor the child gets as its stdout. */
+		public int stdoutWriteEnd() {
+			return this.stdout[1];
+		}
+
+		/** The descriptor the child gets as its stderr: the stdout pipe itself unless the streams are told apart. */
+		public int stderrWriteEnd() {
+			return (this.stderr != null) ? this.stderr[1] : this.stdout[1];
+		}
+
+		/** After a spawn: closes the JVM's write ends (so the pipes end with the child) and starts reading. */
+		public void attach() {
+			posix.close(this.stdout[1]);
+			watch(this.stdout[0], Stream.STDOUT);
+			if (this.stderr != null) {
+				posix.close(this.stderr[1]);
+				watch(this.stderr[0], Stream.STDERR);
+			}
+		}
+
+		private void watch(int fd, Stream stream) {
+			Capture capture = new Capture(fd, stream, this.output);
+			this.output.opened();
+			captures.put(fd, capture);
+			Epoll current = epoll;
+			if (current == null || !current.addOnce(fd)) {
+				logger.warn("Output of child '{}' cannot be watched (epoll_ctl failed); it is dropped and the child's "
+						+ "writes fail", this.output.child());
+				end(capture);
+			}
+		}
+
+		/** After a failed spawn: closes every end. */
+		public void discard() {
+			posix.close(this.stdout[0]);
+			posix.close(this.stdout[1]);
+			if (this.stderr != null) {
+				posix.close(this.stderr[0]);
+				posix.close(this.stderr[1]);
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,204 @@
+package dev.tether.supervisor.output;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.testsupport.TestSpawns;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A child's output read through pipes by the pump, with real children: lines, bytes, rotation and the logger.
+ */
+class ChildOutputTests {
+
+	private static final Duration DEADLINE = Duration.ofSeconds(20);
+
+	@TempDir
+	Path temp;
+
+	private TestSpawns spawns;
+
+	@BeforeEach
+	void createSpawner() {
+		this.spawns = new TestSpawns(new Spawner(15, this.temp.resolve("launcher")), this.temp);
+	}
+
+	@AfterEach
+	void endChildren() {
+		this.spawns.close();
+	}
+
+	private ChildOutput output(String name, LogSettings settings) {
+		return new ChildOutput(name, settings, this.temp.resolve(name + ".log"));
+	}
+
+	private static LogSettings fileOnly() {
+		return new LogSettings(null, true, 10L * 1024 * 1024, 3, false, org.slf4j.event.Level.WARN, 16 * 1024);
+	}
+
+	private long spawnAndAwaitExit(ChildOutput output, String... command) throws Exception {
+		long pid = this.spawns.spawnCaptured(output, command).pid();
+		await().atMost(DEADLINE).until(() -> this.spawns.exitOf(pid) != null);
+		return pid;
+	}
+
+	@Test
+	void linesSplitAcrossWritesAreJoinedAndALastLineWithoutNewlineIsDelivered() throws Exception {
+		ChildOutput output = output("split", fileOnly());
+		spawnAndAwaitExit(output, "sh", "-c", "printf 'hel'; sleep 0.2; printf 'lo\\nwor'; sleep 0.2; printf 'ld'");
+		await().atMost(DEADLINE).until(() -> output.lines() == 2);
+		assertThat(Files.readString(output.file())).isEqualTo("hello\nworld\n");
+		assertThat(output.bytes()).isEqualTo(11);
+	}
+
+	@Test
+	void stdoutAndStderrBothReachTheFile() throws Exception {
+		ChildOutput output = output("both", fileOnly());
+		spawnAndAwaitExit(output, "sh", "-c", "echo out; echo err >&2");
+		await().atMost(DEADLINE).until(() -> output.lines() == 2);
+		assertThat(Files.readAllLines(output.file())).containsExactly("out", "err");
+	}
+
+	@Test
+	void anyBytesPassThroughAsTheyAre() throws Exception {
+		ChildOutput output = output("bytes", fileOnly());
+		spawnAndAwaitExit(output, "sh", "-c", "printf 'a\\377\\000b\\r\\n\\303\\n'");
+		await().atMost(DEADLINE).until(() -> output.lines() == 2);
+		assertThat(Files.readAllBytes(output.file()))
+			.isEqualTo(new byte[] { 'a', (byte) 0xff, 0, 'b', '\r', '\n', (byte) 0xc3, '\n' });
+	}
+
+	@Test
+	void aLineLongerThanTheLimitIsCutWithAMarkerAndNothingIsLost() throws Exception {
+		ChildOutput output = output("long", new LogSettings(null, true, 1024 * 1024, 1, false,
+				org.slf4j.event.Level.WARN, 100));
+		spawnAndAwaitExit(output, "sh", "-c", "head -c 250 /dev/zero | tr '\\0' x; echo; echo short");
+		await().atMost(DEADLINE).until(() -> output.lines() == 4);
+		String marker = " [line cut at 100 bytes; it continues on the next line]";
+		assertThat(Files.readAllLines(output.file())).containsExactly("x".repeat(100) + marker,
+				"x".repeat(100) + marker, "x".repeat(50), "short");
+	}
+
+	@Test
+	void aCutNeverSplitsAUtf8Character() throws Exception {
+		ChildOutput output = output("utf8", new LogSettings(null, true, 1024 * 1024, 1, false,
+				org.slf4j.event.Level.WARN, 100));
+		// 99 ASCII bytes, then a 2-byte character across the 100-byte limit.
+		spawnAndAwaitExit(output, "sh", "-c", "head -c 99 /dev/zero | tr '\\0' y; printf '\\303\\251z\\n'");
+		await().atMost(DEADLINE).until(() -> output.lines() == 2);
+		List<String> lines = Files.readAllLines(output.file(), StandardCharsets.UTF_8);
+		assertThat(lines.get(0)).startsWith("y".repeat(99) + " [line cut");
+		assertThat(lines.get(1)).isEqualTo("\u00e9z");
+	}
+
+	@Test
+	void numberedLinesThroughManyRotationsArriveEachOnceInOrderAndWhole() throws Exception {
+		int count = 200_000;
+		ChildOutput output = output("rotating", new LogSettings(null, true, 64 * 1024, 100, false,
+				org.slf4j.event.Level.WARN, 1024));
+		spawnAndAwaitExit(output, "seq", "1", Integer.toString(count));
+		await().atMost(DEADLINE).until(() -> output.lines() == count);
+		Path file = output.file();
+		List<Path> files = new ArrayList<>();
+		for (int index = 100; index >= 1; index--) {
+			Path rotated = RotatingFile.rotated(file, index);
+			if (Files.exists(rotated)) {
+				files.add(rotated);
+			}
+		}
+		files.add(file);
+		assertThat(files).hasSizeGreaterThan(10);
+		long expected = 1;
+		for (Path part : files) {
+			assertThat(Files.size(part)).isLessThanOrEqualTo(64 * 1024);
+			byte[] bytes = Files.readAllBytes(part);
+			assertThat(bytes[bytes.length - 1]).as("%s ends with a whole line", part).isEqualTo((byte) '\n');
+			for (String line : new String(bytes, StandardCharsets.US_ASCII).split("\n")) {
+				assertThat(Long.parseLong(line)).isEqualTo(expected++);
+			}
+		}
+		assertThat(expected - 1).isEqualTo(count);
+	}
+
+	@Test
+	void rotationKeepsOnlyMaxHistoryFiles() throws Exception {
+		ChildOutput output = output("history", new LogSettings(null, true, 4096, 2, false,
+				org.slf4j.event.Level.WARN, 1024));
+		spawnAndAwaitExit(output, "seq", "1", "20000");
+		await().atMost(DEADLINE).until(() -> output.lines() == 20_000);
+		Path file = output.file();
+		assertThat(RotatingFile.rotated(file, 1)).exists();
+		assertThat(RotatingFile.rotated(file, 2)).exists();
+		assertThat(RotatingFile.rotated(file, 3)).doesNotExist();
+		assertThat(Files.readAllLines(file)).last().isEqualTo("20000");
+	}
+
+	@Test
+	void theLoggerGetsEachLineWithItsStreamAndTheChildInTheMdc() throws Exception {
+		Logger childLogger = (Logger) LoggerFactory.getLogger("tether.child.talker");
+		ListAppender<ILoggingEvent> appender = new ListAppender<>();
+		appender.start();
+		childLogger.addAppender(appender);
+		childLogger.setLevel(Level.INFO);
+		try {
+			ChildOutput output = output("talker", new LogSettings(null, false, 1024 * 1024, 1, true,
+					org.slf4j.event.Level.WARN, 1024));
+			spawnAndAwaitExit(output, "sh", "-c", "echo hello; echo oops >&2; printf 'bad \\377\\r\\n'");
+			await().atMost(DEADLINE).until(() -> appender.list.size() == 3);
+			assertThat(output.file()).isNull();
+			ILoggingEvent stderr = appender.list.stream().filter((e) -> e.getMessage().equals("oops")).findFirst()
+				.orElseThrow();
+			assertThat(stderr.getLevel()).isEqualTo(Level.WARN);
+			assertThat(stderr.getMarkerList()).extracting(Object::toString).containsExactly("STDERR");
+			assertThat(stderr.getMDCPropertyMap()).containsEntry("tether.child", "talker")
+				.containsEntry("tether.stream", "stderr");
+			assertThat(appender.list).filteredOn((e) -> e.getLevel() == Level.INFO)
+				.extracting(ILoggingEvent::getFormattedMessage)
+				.containsExactly("hello", "bad \ufffd");
+		}
+		finally {
+			childLogger.detachAppender(appender);
+			childLogger.setLevel(null);
+		}
+	}
+
+	@Test
+	void fileAndLoggerAtOnce() throws Exception {
+		Logger childLogger = (Logger) LoggerFactory.getLogger("tether.child.twice");
+		ListAppender<ILoggingEvent> appender = new ListAppender<>();
+		appender.start();
+		childLogger.addAppender(appender);
+		childLogger.setLevel(Level.INFO);
+		try {
+			ChildOutput output = output("twice", new LogSettings(null, true, 1024 * 1024, 1, true,
+					org.slf4j.event.Level.ERROR, 1024));
+			spawnAndAwaitExit(output, "sh", "-c", "echo one; echo two >&2");
+			await().atMost(DEADLINE).until(() -> appender.list.size() == 2 && output.lines() == 2);
+			assertThat(Files.readAllLines(output.file())).containsExactlyInAnyOrder("one", "two");
+			assertThat(appender.list).extracting(ILoggingEvent::getLevel).containsExactlyInAnyOrder(Level.INFO,
+					Level.ERROR);
+		}
+		finally {
+			childLogger.detachAppender(appender);
+			childLogger.setLevel(null);
+		}
+	}
+
+}
