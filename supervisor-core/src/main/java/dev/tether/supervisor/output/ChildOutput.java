@@ -77,6 +77,17 @@ public final class ChildOutput {
 		return this.lines.sum();
 	}
 
+	/**
+	 * Opens the file before a process is started, so that a file that cannot be written (a planted link, a
+	 * directory without permission) fails the start, named, instead of losing the output afterwards.
+	 * @throws IOException naming the file
+	 */
+	public synchronized void prepare() throws IOException {
+		if (this.file != null) {
+			this.file.open();
+		}
+	}
+
 	void received(int count) {
 		this.bytes.add(count);
 	}

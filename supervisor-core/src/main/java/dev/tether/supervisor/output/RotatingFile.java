@@ -106,7 +106,8 @@ final class RotatingFile {
 		return lines.limit();
 	}
 
-	private FileChannel open() throws IOException {
+	/** Opens the file if it is not open. */
+	FileChannel open() throws IOException {
 		FileChannel current = this.channel;
 		if (current != null) {
 			return current;
@@ -115,7 +116,15 @@ final class RotatingFile {
 		if (parent != null) {
 			Files.createDirectories(parent);
 		}
-		FileChannel opened = FileChannel.open(this.file, APPEND, OWNER_ONLY);
+		FileChannel opened;
+		try {
+			opened = FileChannel.open(this.file, APPEND, OWNER_ONLY);
+		}
+		catch (IOException ex) {
+			// Why: the JDK says ELOOP as "Too many levels of symbolic links" and may leave the path out.
+			throw new IOException(Files.isSymbolicLink(this.file)
+					? this.file + " is a symbolic link, which is never followed" : this.file + ": " + ex.getMessage(), ex);
+		}
 		this.size = opened.size();
 		this.channel = opened;
 		return opened;

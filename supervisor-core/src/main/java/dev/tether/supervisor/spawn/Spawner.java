@@ -341,6 +341,12 @@ public final class Spawner implements AutoCloseable {
 				return null;
 			}
 			try {
+				capture.prepare();
+			}
+			catch (IOException ex) {
+				throw new SpawnException("cannot open the log file of " + this.executable + ": " + ex.getMessage(), ex);
+			}
+			try {
 				return OutputPump.shared().open(capture);
 			}
 			catch (NativeSpawnException ex) {

@@ -11,8 +11,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.event.Level;
 
 import dev.tether.supervisor.ParentDeathMechanism;
+import dev.tether.supervisor.output.ChildOutput;
+import dev.tether.supervisor.output.LogSettings;
 import dev.tether.supervisor.testsupport.TestSpawns;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,6 +68,19 @@ class LauncherAndLogSafetyTests {
 		assertThatExceptionOfType(SpawnException.class)
 			.isThrownBy(() -> this.spawns.spawn("writer", "/bin/sh", "-c", "echo appended"))
 			.withMessageContaining("writer.log");
+		assertThat(victim).hasContent("precious");
+	}
+
+	@Test
+	void capturedChildLogPlantedAsALinkIsNotFollowed() throws Exception {
+		Path victim = Files.writeString(this.temp.resolve("victim"), "precious\n");
+		Path log = this.temp.resolve("logs").resolve("captured.log");
+		Files.createSymbolicLink(log, victim);
+		ChildOutput output = new ChildOutput("captured", new LogSettings(null, true, 1024 * 1024, 1, false,
+				Level.WARN, 1024), log);
+		assertThatExceptionOfType(SpawnException.class)
+			.isThrownBy(() -> this.spawns.spawnCaptured(output, "/bin/sh", "-c", "echo appended"))
+			.withMessageContaining(log + " is a symbolic link, which is never followed");
 		assertThat(victim).hasContent("precious");
 	}
 
