@@ -52,6 +52,9 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 	/** The shortest limit a line may be cut at. */
 	static final int MIN_LINE_LENGTH = 80;
 
+	/** The longest limit a line may be cut at. Why a bound: each of a child's pipes may hold one line this long. */
+	static final int MAX_LINE_LENGTH = 1024 * 1024;
+
 	/** The most rotated files a child's log may keep. */
 	static final int MAX_LOG_HISTORY = 1000;
 
@@ -110,9 +113,9 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 	private static void checkLog(String name, LogSettings log) {
 		Objects.requireNonNull(log, "log");
 		Objects.requireNonNull(log.stderrLevel(), "log.stderr-level");
-		if (log.maxLineLength() < MIN_LINE_LENGTH) {
-			throw new InvalidChildSpecException(name, "log.max-line-length",
-					"must be at least " + MIN_LINE_LENGTH + " bytes (was " + log.maxLineLength() + ")");
+		if (log.maxLineLength() < MIN_LINE_LENGTH || log.maxLineLength() > MAX_LINE_LENGTH) {
+			throw new InvalidChildSpecException(name, "log.max-line-length", "must be between " + MIN_LINE_LENGTH
+					+ " bytes and " + MAX_LINE_LENGTH + " bytes (was " + log.maxLineLength() + ")");
 		}
 		if (log.maxSize() < log.maxLineLength()) {
 			throw new InvalidChildSpecException(name, "log.max-size", "(" + log.maxSize()

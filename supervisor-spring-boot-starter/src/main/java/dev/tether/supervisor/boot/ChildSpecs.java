@@ -86,6 +86,14 @@ final class ChildSpecs {
 					(signal) -> builder.stopSignal(signalNumber(signal)));
 			apply("stop-timeout", SupervisorProperties.Child::getStopTimeout, builder::stopTimeout);
 			apply("log.file", (settings) -> settings.getLog().getFile(), builder::logFile);
+			apply("log.file-enabled", (settings) -> settings.getLog().getFileEnabled(), builder::logFileEnabled);
+			apply("log.max-size", (settings) -> settings.getLog().getMaxSize(),
+					(size) -> builder.logMaxSize(size.toBytes()));
+			apply("log.max-history", (settings) -> settings.getLog().getMaxHistory(), builder::logMaxHistory);
+			apply("log.logger", (settings) -> settings.getLog().getLogger(), builder::logToLogger);
+			apply("log.stderr-level", (settings) -> settings.getLog().getStderrLevel(), builder::logStderrLevel);
+			apply("log.max-line-length", (settings) -> settings.getLog().getMaxLineLength(),
+					(length) -> builder.logMaxLineLength((int) Math.min(length.toBytes(), Integer.MAX_VALUE)));
 			apply("contain-descendants", SupervisorProperties.Child::getContainDescendants,
 					builder::containDescendants);
 			ChildSpec spec;

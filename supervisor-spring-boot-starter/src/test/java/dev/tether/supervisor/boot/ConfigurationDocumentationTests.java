@@ -15,6 +15,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.core.convert.ConversionService;
+import org.springframework.util.unit.DataSize;
 
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.os.Posix;
@@ -76,6 +77,12 @@ class ConfigurationDocumentationTests {
 		builderDefaults.put("stop-signal", spec.stopSignal());
 		builderDefaults.put("stop-timeout", spec.stopTimeout());
 		builderDefaults.put("contain-descendants", spec.containDescendants());
+		builderDefaults.put("log.file-enabled", spec.log().fileEnabled());
+		builderDefaults.put("log.max-size", DataSize.ofBytes(spec.log().maxSize()));
+		builderDefaults.put("log.max-history", spec.log().maxHistory());
+		builderDefaults.put("log.logger", spec.log().logger());
+		builderDefaults.put("log.stderr-level", spec.log().stderrLevel());
+		builderDefaults.put("log.max-line-length", DataSize.ofBytes(spec.log().maxLineLength()));
 		Map<String, String> metadataDefaults = new LinkedHashMap<>();
 		metadata().forEach((property, entry) -> {
 			JsonNode defaultValue = entry.get("defaultValue");

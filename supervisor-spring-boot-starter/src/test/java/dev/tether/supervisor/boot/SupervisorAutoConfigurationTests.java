@@ -23,6 +23,7 @@ import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.RestartPolicy;
 import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.boot.actuate.ChildLogEndpoint;
 import dev.tether.supervisor.boot.actuate.ChildrenEndpoint;
 import dev.tether.supervisor.boot.actuate.SupervisorEndpointAutoConfiguration;
 import dev.tether.supervisor.boot.actuate.SupervisorHealthAutoConfiguration;
@@ -30,6 +31,7 @@ import dev.tether.supervisor.boot.actuate.SupervisorHealthContributor;
 import dev.tether.supervisor.boot.metrics.SupervisorMetrics;
 import dev.tether.supervisor.boot.metrics.SupervisorMetricsAutoConfiguration;
 import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.output.LogSettings;
 import dev.tether.supervisor.reaper.Reaper;
 import dev.tether.supervisor.reconcile.Reconciler;
 import dev.tether.supervisor.registry.ChildRegistry;
@@ -157,6 +159,49 @@ class SupervisorAutoConfigurationTests {
 				assertThat(files.port()).isEqualTo(7070);
 				assertThat(files.stopTimeout()).isEqualTo(Duration.ofSeconds(3));
 			});
+	}
+
+	@Test
+	void logSettingsInheritDefaultsThenTheContractsDefaults() {
+		runner().withPropertyValues("supervisor.defaults.log.logger=true", "supervisor.defaults.log.max-size=1MB",
+				"supervisor.children.greeter.command=true", "supervisor.children.greeter.log.stderr-level=info",
+				"supervisor.children.greeter.log.max-history=2", "supervisor.children.quiet.command=true",
+				"supervisor.children.quiet.log.logger=false", "supervisor.children.quiet.log.file-enabled=false",
+				"supervisor.children.quiet.log.max-line-length=1KB")
+			.run((context) -> {
+				List<ChildSpec> specs = ChildSpecs.from(context.getBean(SupervisorProperties.class));
+				LogSettings greeter = specs.get(0).log();
+				assertThat(greeter.logger()).isTrue();
+				assertThat(greeter.maxSize()).isEqualTo(1024 * 1024);
+				assertThat(greeter.maxHistory()).isEqualTo(2);
+				assertThat(greeter.stderrLevel()).isEqualTo(org.slf4j.event.Level.INFO);
+				assertThat(greeter.fileEnabled()).isTrue();
+				assertThat(greeter.maxLineLength()).isEqualTo(16 * 1024);
+				LogSettings quiet = specs.get(1).log();
+				assertThat(quiet.logger()).isFalse();
+				assertThat(quiet.fileEnabled()).isFalse();
+				assertThat(quiet.maxLineLength()).isEqualTo(1024);
+				assertThat(quiet.maxHistory()).isEqualTo(7);
+			});
+	}
+
+	@Test
+	void badLogSettingsFailNamingTheProperty() {
+		assertFailure("supervisor.children.greeter.log.max-line-length", containing("must be between 80 bytes"),
+				Map.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter.log.max-line-length",
+						"2MB"));
+		assertFailure("supervisor.defaults.log.max-size", containing("must not be smaller than log.max-line-length"),
+				Map.of("supervisor.children.greeter.command", "true", "supervisor.defaults.log.max-size", "1KB"));
+		assertFailure("supervisor.children.greeter.log.max-history", containing("between 0 and 1000"),
+				Map.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter.log.max-history",
+						"-1"));
+	}
+
+	@Test
+	void childLogEndpointExistsOnlyWhenExposed() {
+		runner().run((context) -> assertThat(context).doesNotHaveBean(ChildLogEndpoint.class));
+		runner().withPropertyValues("management.endpoints.web.exposure.include=childlog")
+			.run((context) -> assertThat(context).hasSingleBean(ChildLogEndpoint.class));
 	}
 
 	@Test

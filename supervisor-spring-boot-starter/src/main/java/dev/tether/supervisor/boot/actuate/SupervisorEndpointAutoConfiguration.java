@@ -11,7 +11,7 @@ import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
 
 /**
- * The {@code children} actuator endpoint.
+ * The {@code children} and {@code childlog} actuator endpoints.
  */
 @AutoConfiguration(after = SupervisorAutoConfiguration.class)
 @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
@@ -23,6 +23,13 @@ public final class SupervisorEndpointAutoConfiguration {
 	@ConditionalOnAvailableEndpoint(ChildrenEndpoint.class)
 	ChildrenEndpoint childrenEndpoint(Supervisor supervisor) {
 		return new ChildrenEndpoint(supervisor);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnAvailableEndpoint(ChildLogEndpoint.class)
+	ChildLogEndpoint childLogEndpoint(Supervisor supervisor) {
+		return new ChildLogEndpoint(supervisor);
 	}
 
 	@Bean

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -14,15 +15,17 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 
 import dev.tether.supervisor.ChildEvent;
+import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorListener;
 import dev.tether.supervisor.boot.SupervisorTickObserver;
+import dev.tether.supervisor.output.ChildOutput;
 
 /**
  * The supervisor's meters: {@code supervisor.children} (gauge by state), {@code supervisor.child.starts},
- * {@code supervisor.child.restarts}, {@code supervisor.child.exits} (by outcome), {@code supervisor.spawn} and
- * {@code supervisor.reap.tick}.
+ * {@code supervisor.child.restarts}, {@code supervisor.child.exits} (by outcome), {@code supervisor.child.output.bytes}
+ * and {@code supervisor.child.output.lines}, {@code supervisor.spawn} and {@code supervisor.reap.tick}.
  */
 public final class SupervisorMetrics implements MeterBinder, SupervisorListener, SupervisorTickObserver {
 
@@ -44,7 +47,27 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 				.description("Supervised children in each state")
 				.register(registry);
 		}
+		Supervisor current = this.supervisor.getIfAvailable();
+		if (current != null) {
+			current.snapshots().forEach((child) -> bindOutput(registry, current, child.name(), child.kind()));
+		}
 		this.registry = registry;
+	}
+
+	/** Counts what a child wrote. Registering again is a no-op, so a child met again adds nothing. */
+	private static void bindOutput(MeterRegistry registry, Supervisor supervisor, String name, ChildKind kind) {
+		supervisor.output(name).ifPresent((output) -> {
+			Tags tags = Tags.of("child", name, "kind", kind.id());
+			FunctionCounter.builder("supervisor.child.output.bytes", output, ChildOutput::bytes)
+				.tags(tags)
+				.baseUnit("bytes")
+				.description("Bytes the child wrote to its stdout and stderr")
+				.register(registry);
+			FunctionCounter.builder("supervisor.child.output.lines", output, ChildOutput::lines)
+				.tags(tags)
+				.description("Lines the child wrote to its stdout and stderr")
+				.register(registry);
+		});
 	}
 
 	private double count(ChildState state) {
@@ -68,6 +91,10 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 		}
 		switch (event.type()) {
 			case STARTED -> {
+				Supervisor current = this.supervisor.getIfAvailable();
+				if (current != null) {
+					bindOutput(meters, current, event.child().name(), event.child().kind());
+				}
 				meters.counter("supervisor.child.starts", child).increment();
 				spawn(meters, "success", event.spawnDuration());
 			}
