@@ -6,12 +6,17 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -26,8 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The sample as configured, over HTTP. The test context has a state directory and installation of its own, so it
  * runs next to a started sample without touching it; only the tools port, which the machine shares, is chosen here.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// Why the level: the test classpath's logback-test.xml logs at WARN; the application itself logs INFO.
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "logging.level.tether.child=info")
 @NoChildLeftRunning
+@ExtendWith(OutputCaptureExtension.class)
 class SampleApplicationTests {
 
 	private final HttpClient http = HttpClient.newHttpClient();
@@ -66,6 +73,22 @@ class SampleApplicationTests {
 			.build(), HttpResponse.BodyHandlers.ofString());
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(children.awaitState("greeter", ChildState.RUNNING).pid()).isNotEqualTo(before);
+	}
+
+	@Test
+	void theChildrensLinesReachTheConsoleAndTheirTail(SupervisedChildren children, CapturedOutput console)
+			throws Exception {
+		children.awaitState("greeter", ChildState.RUNNING);
+		// Why the greeting: the agent says it every 5 s, so it is seen even if the context started before this test.
+		String greeting = "greeter: Hello from a supervised agent";
+		Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> console.getAll().contains(greeting));
+		assertThat(console.getAll().lines().filter((line) -> line.contains(greeting)))
+			.allSatisfy((line) -> assertThat(line).contains("INFO").contains("child.greeter"));
+		HttpResponse<String> tail = this.http.send(HttpRequest
+			.newBuilder(URI.create("http://localhost:" + this.port + "/actuator/childlog/greeter?lines=100"))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(tail.statusCode()).isEqualTo(200);
+		assertThat(tail.body()).contains(greeting);
 	}
 
 	private JsonNode children() throws Exception {

@@ -179,15 +179,7 @@ public final class Supervisor implements AutoCloseable {
 	 * child's whole life.
 	 */
 	public Optional<ChildOutput> output(String name) {
-		ChildSpec spec;
-		synchronized (this.lock) {
-			SupervisedChild child = this.children.get(name);
-			if (child == null) {
-				return Optional.empty();
-			}
-			spec = child.spec();
-		}
-		return Optional.of(this.launcher.output(spec));
+		return Optional.ofNullable(specOf(name)).map(this.launcher::output);
 	}
 
 	/**

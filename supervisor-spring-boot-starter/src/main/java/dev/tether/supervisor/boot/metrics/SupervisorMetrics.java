@@ -2,6 +2,7 @@ package dev.tether.supervisor.boot.metrics;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.FunctionCounter;
@@ -15,7 +16,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 
 import dev.tether.supervisor.ChildEvent;
-import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorListener;
@@ -33,6 +34,8 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 
 	private final Map<String, Integer> restartsSeen = new ConcurrentHashMap<>();
 
+	private final Set<String> outputsBound = ConcurrentHashMap.newKeySet();
+
 	private volatile @Nullable MeterRegistry registry;
 
 	public SupervisorMetrics(ObjectProvider<Supervisor> supervisor) {
@@ -49,15 +52,18 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 		}
 		Supervisor current = this.supervisor.getIfAvailable();
 		if (current != null) {
-			current.snapshots().forEach((child) -> bindOutput(registry, current, child.name(), child.kind()));
+			current.snapshots().forEach((child) -> bindOutput(registry, current, child));
 		}
 		this.registry = registry;
 	}
 
-	/** Counts what a child wrote. Registering again is a no-op, so a child met again adds nothing. */
-	private static void bindOutput(MeterRegistry registry, Supervisor supervisor, String name, ChildKind kind) {
-		supervisor.output(name).ifPresent((output) -> {
-			Tags tags = Tags.of("child", name, "kind", kind.id());
+	/** Counts what a child wrote, once per child. */
+	private void bindOutput(MeterRegistry registry, Supervisor supervisor, ChildSnapshot child) {
+		if (!this.outputsBound.add(child.name())) {
+			return;
+		}
+		supervisor.output(child.name()).ifPresent((output) -> {
+			Tags tags = Tags.of("child", child.name(), "kind", child.kind().id());
 			FunctionCounter.builder("supervisor.child.output.bytes", output, ChildOutput::bytes)
 				.tags(tags)
 				.baseUnit("bytes")
@@ -93,7 +99,7 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 			case STARTED -> {
 				Supervisor current = this.supervisor.getIfAvailable();
 				if (current != null) {
-					bindOutput(meters, current, event.child().name(), event.child().kind());
+					bindOutput(meters, current, event.child());
 				}
 				meters.counter("supervisor.child.starts", child).increment();
 				spawn(meters, "success", event.spawnDuration());
