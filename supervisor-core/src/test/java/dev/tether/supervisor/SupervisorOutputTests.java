@@ -1,0 +1,67 @@
+package dev.tether.supervisor;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.tether.supervisor.output.ChildOutput;
+import dev.tether.supervisor.testsupport.TestSupervisor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A supervised child's output, over restarts and under a shepherd, with real children.
+ */
+class SupervisorOutputTests {
+
+	private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+	@TempDir
+	Path state;
+
+	@Test
+	void everyRunOfAChildAppendsToItsOneFileAndIsCounted() throws Exception {
+		ChildSpec spec = ChildSpec.builder("counter", List.of("sh", "-c", "echo run; exit 3"))
+			.restart(RestartPolicy.ALWAYS)
+			.backoffInitial(Duration.ofMillis(20))
+			.maxRestarts(3)
+			.restartWindow(Duration.ofSeconds(30))
+			.build();
+		try (TestSupervisor test = new TestSupervisor(this.state, List.of(spec))) {
+			test.supervisor().startAutostart();
+			await().atMost(DEADLINE)
+				.until(() -> test.supervisor().snapshot("counter").orElseThrow().state() == ChildState.FAILED);
+			ChildOutput output = test.supervisor().output("counter").orElseThrow();
+			await().atMost(DEADLINE).until(() -> output.lines() == 4);
+			assertThat(output.file()).isEqualTo(this.state.resolve("logs").resolve("counter.log"));
+			assertThat(Files.readAllLines(output.file())).containsExactly("run", "run", "run", "run");
+			assertThat(output.bytes()).isEqualTo(16);
+		}
+	}
+
+	@Test
+	void aShepherdedChildsDescendantsWriteIntoTheSamePipes() throws Exception {
+		ChildSpec spec = ChildSpec.builder("family", List.of("sh", "-c", "echo parent; (echo grandchild &); exec sleep 600"))
+			.containDescendants(true)
+			.build();
+		try (TestSupervisor test = new TestSupervisor(this.state, List.of(spec))) {
+			test.supervisor().startAutostart();
+			ChildOutput output = test.supervisor().output("family").orElseThrow();
+			await().atMost(DEADLINE).until(() -> output.lines() == 2);
+			assertThat(Files.readAllLines(output.file())).containsExactlyInAnyOrder("parent", "grandchild");
+		}
+	}
+
+	@Test
+	void anUnknownChildHasNoOutput() throws Exception {
+		try (TestSupervisor test = new TestSupervisor(this.state, List.of())) {
+			assertThat(test.supervisor().output("nobody")).isEmpty();
+		}
+	}
+
+}
