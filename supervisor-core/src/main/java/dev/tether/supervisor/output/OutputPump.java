@@ -130,32 +130,36 @@ public final class OutputPump {
 	}
 
 	private void drain(Epoll epoll, Capture capture) {
-		ByteBuffer buffer = BUFFERS.get();
-		for (int turn = 0; turn < CHUNKS_PER_TURN; turn++) {
-			buffer.clear();
-			int read = this.posix.read(capture.fd, buffer);
-			if (read > 0) {
-				buffer.limit(read);
-				accept(capture, buffer);
-				continue;
-			}
-			if (read == -Posix.eagain()) {
-				epoll.rearm(capture.fd);
+		// Why a lock nobody contends: successive turns of one pipe run on different workers, and the lock makes each
+		// turn see what the previous one left (a line carried over).
+		synchronized (capture) {
+			ByteBuffer buffer = BUFFERS.get();
+			for (int turn = 0; turn < CHUNKS_PER_TURN; turn++) {
+				buffer.clear();
+				int read = this.posix.read(capture.fd, buffer);
+				if (read > 0) {
+					buffer.limit(read);
+					deliver(capture, () -> capture.accept(buffer));
+					continue;
+				}
+				if (read == -Posix.eagain()) {
+					epoll.rearm(capture.fd);
+					return;
+				}
+				if (read < 0) {
+					logger.warn("Output of child '{}' ends: reading its pipe failed with errno {}",
+							capture.output.child(), -read);
+				}
+				end(capture);
 				return;
 			}
-			if (read < 0) {
-				logger.warn("Output of child '{}' ends: reading its pipe failed with errno {}", capture.output.child(),
-						-read);
-			}
-			end(capture);
-			return;
+			epoll.rearm(capture.fd);
 		}
-		epoll.rearm(capture.fd);
 	}
 
-	private static void accept(Capture capture, ByteBuffer buffer) {
+	private static void deliver(Capture capture, Runnable delivery) {
 		try {
-			capture.accept(buffer);
+			delivery.run();
 		}
 		catch (RuntimeException ex) {
 			// Why: a sink's failure (an appender that throws) must not end the child's output, nor the worker.
@@ -165,14 +169,10 @@ public final class OutputPump {
 
 	private void end(Capture capture) {
 		this.captures.remove(capture.fd);
-		try {
-			capture.finish();
-		}
-		finally {
-			// Why after the removal: the number may be reused by the next pipe as soon as it is closed.
-			this.posix.close(capture.fd);
-			capture.output.closed();
-		}
+		deliver(capture, capture::finish);
+		// Why after the removal: the number may be reused by the next pipe as soon as it is closed.
+		this.posix.close(capture.fd);
+		capture.output.closed();
 	}
 
 	/**

@@ -35,6 +35,8 @@ class ChildOutputTests {
 
 	private TestSpawns spawns;
 
+	private final List<Logger> listened = new ArrayList<>();
+
 	@BeforeEach
 	void createSpawner() {
 		this.spawns = new TestSpawns(new Spawner(15, this.temp.resolve("launcher")), this.temp);
@@ -43,6 +45,10 @@ class ChildOutputTests {
 	@AfterEach
 	void endChildren() {
 		this.spawns.close();
+		this.listened.forEach((logger) -> {
+			logger.detachAndStopAllAppenders();
+			logger.setLevel(null);
+		});
 	}
 
 	private ChildOutput output(String name, LogSettings settings) {
@@ -152,53 +158,44 @@ class ChildOutputTests {
 
 	@Test
 	void theLoggerGetsEachLineWithItsStreamAndTheChildInTheMdc() throws Exception {
-		Logger childLogger = (Logger) LoggerFactory.getLogger("tether.child.talker");
-		ListAppender<ILoggingEvent> appender = new ListAppender<>();
-		appender.start();
-		childLogger.addAppender(appender);
-		childLogger.setLevel(Level.INFO);
-		try {
-			ChildOutput output = output("talker", new LogSettings(null, false, 1024 * 1024, 1, true,
-					org.slf4j.event.Level.WARN, 1024));
-			spawnAndAwaitExit(output, "sh", "-c", "echo hello; echo oops >&2; printf 'bad \\377\\r\\n'");
-			await().atMost(DEADLINE).until(() -> appender.list.size() == 3);
-			assertThat(output.file()).isNull();
-			ILoggingEvent stderr = appender.list.stream().filter((e) -> e.getMessage().equals("oops")).findFirst()
-				.orElseThrow();
-			assertThat(stderr.getLevel()).isEqualTo(Level.WARN);
-			assertThat(stderr.getMarkerList()).extracting(Object::toString).containsExactly("STDERR");
-			assertThat(stderr.getMDCPropertyMap()).containsEntry("tether.child", "talker")
-				.containsEntry("tether.stream", "stderr");
-			assertThat(appender.list).filteredOn((e) -> e.getLevel() == Level.INFO)
-				.extracting(ILoggingEvent::getFormattedMessage)
-				.containsExactly("hello", "bad \ufffd");
-		}
-		finally {
-			childLogger.detachAppender(appender);
-			childLogger.setLevel(null);
-		}
+		ListAppender<ILoggingEvent> appender = listenTo("talker");
+		ChildOutput output = output("talker", new LogSettings(null, false, 1024 * 1024, 1, true,
+				org.slf4j.event.Level.WARN, 1024));
+		spawnAndAwaitExit(output, "sh", "-c", "echo hello; echo oops >&2; printf 'bad \\377\\r\\n'");
+		await().atMost(DEADLINE).until(() -> appender.list.size() == 3);
+		assertThat(output.file()).isNull();
+		ILoggingEvent stderr = appender.list.stream().filter((e) -> e.getMessage().equals("oops")).findFirst()
+			.orElseThrow();
+		assertThat(stderr.getLevel()).isEqualTo(Level.WARN);
+		assertThat(stderr.getMarkerList()).extracting(Object::toString).containsExactly("STDERR");
+		assertThat(stderr.getMDCPropertyMap()).containsEntry("tether.child", "talker")
+			.containsEntry("tether.stream", "stderr");
+		assertThat(appender.list).filteredOn((e) -> e.getLevel() == Level.INFO)
+			.extracting(ILoggingEvent::getFormattedMessage)
+			.containsExactly("hello", "bad \ufffd");
 	}
 
 	@Test
 	void fileAndLoggerAtOnce() throws Exception {
-		Logger childLogger = (Logger) LoggerFactory.getLogger("tether.child.twice");
+		ListAppender<ILoggingEvent> appender = listenTo("twice");
+		ChildOutput output = output("twice", new LogSettings(null, true, 1024 * 1024, 1, true,
+				org.slf4j.event.Level.ERROR, 1024));
+		spawnAndAwaitExit(output, "sh", "-c", "echo one; echo two >&2");
+		await().atMost(DEADLINE).until(() -> appender.list.size() == 2 && output.lines() == 2);
+		assertThat(Files.readAllLines(output.file())).containsExactlyInAnyOrder("one", "two");
+		assertThat(appender.list).extracting(ILoggingEvent::getLevel).containsExactlyInAnyOrder(Level.INFO,
+				Level.ERROR);
+	}
+
+	/** Records what the logger of a child gets, at INFO and above, until the test ends. */
+	private ListAppender<ILoggingEvent> listenTo(String child) {
+		Logger childLogger = (Logger) LoggerFactory.getLogger("tether.child." + child);
 		ListAppender<ILoggingEvent> appender = new ListAppender<>();
 		appender.start();
 		childLogger.addAppender(appender);
 		childLogger.setLevel(Level.INFO);
-		try {
-			ChildOutput output = output("twice", new LogSettings(null, true, 1024 * 1024, 1, true,
-					org.slf4j.event.Level.ERROR, 1024));
-			spawnAndAwaitExit(output, "sh", "-c", "echo one; echo two >&2");
-			await().atMost(DEADLINE).until(() -> appender.list.size() == 2 && output.lines() == 2);
-			assertThat(Files.readAllLines(output.file())).containsExactlyInAnyOrder("one", "two");
-			assertThat(appender.list).extracting(ILoggingEvent::getLevel).containsExactlyInAnyOrder(Level.INFO,
-					Level.ERROR);
-		}
-		finally {
-			childLogger.detachAppender(appender);
-			childLogger.setLevel(null);
-		}
+		this.listened.add(childLogger);
+		return appender;
 	}
 
 }
