@@ -4,7 +4,7 @@
 #
 # On x86_64 and aarch64 it is built without a libc (TETHER_NOLIBC, see tether-sys.c): its own entry point and raw
 # system calls, with nothing but the C compiler. Why: a shepherd lives as long as its child, one per child, and a
-# static glibc makes each one about twice the size (its writable data, heap and their page tables).
+# static glibc makes each one more than twice the size (its writable data, heap and their page tables).
 # On any other architecture the same sources are linked against the libc, their system calls made through
 # syscall(): a working launcher, only a larger one.
 set -eu

@@ -3,7 +3,7 @@
  *
  * With TETHER_NOLIBC: one inline-assembly system call per architecture (x86_64, aarch64) and an _start that reads
  * argc, argv and the environment off the initial stack. Why no libc: a shepherd stays alive for as long as its child,
- * one per child, and a static glibc gives each one ~50 KB of its own (its writable data, a heap for thread-local
+ * one per child, and a static glibc gives each one ~50 KB more of its own (its writable data, a heap for thread-local
  * storage, and the page tables of both); without it a shepherd holds its stack and a page of data.
  *
  * Without it (any other architecture): the same calls through libc's syscall(), and main() as the entry point.
