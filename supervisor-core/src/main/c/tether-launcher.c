@@ -11,86 +11,141 @@
  * Exit codes when the command never starts: 125 bad usage or the directory cannot be entered, 126 the supervisor
  * died before the signal was armed (the command is not run), 127 exec failed.
  */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#include <dirent.h>
-
 #include "tether-launcher.h"
 
+unsigned long text_length(const char *s) {
+    unsigned long n = 0;
+    while (s[n]) n++;
+    return n;
+}
+
+int text_equals(const char *a, const char *b) {
+    while (*a && *a == *b) { a++; b++; }
+    return *a == *b;
+}
+
+long text_to_long(const char *s, const char **end) {
+    while (*s == ' ' || (*s >= '\t' && *s <= '\r')) s++;
+    int negative = *s == '-';
+    if (*s == '-' || *s == '+') s++;
+    long n = 0;
+    while (*s >= '0' && *s <= '9') n = n * 10 + (*s++ - '0');
+    if (end) *end = s;
+    return negative ? -n : n;
+}
+
+int text_from_long(char *out, long n) {
+    char digits[20];
+    int d = 0;
+    do { digits[d++] = (char) ('0' + n % 10); n /= 10; } while (n > 0);
+    for (int i = 0; i < d; i++) out[i] = digits[d - 1 - i];
+    return d;
+}
+
+static void say_parts(const char *a, const char *b, const char *c) {
+    /* Why one write per piece and no buffer: nothing is buffered across exec, and there is no stdio. */
+    sys_write(2, "tether-launcher: ", 17);
+    sys_write(2, a, text_length(a));
+    if (b) sys_write(2, b, text_length(b));
+    if (c) sys_write(2, c, text_length(c));
+    sys_write(2, "\n", 1);
+}
+
 void say(const char *a, const char *b) {
-    /* Why: no stdio, so the static binary stays small and nothing is buffered across exec. */
-    write(2, "tether-launcher: ", 17);
-    write(2, a, strlen(a));
-    if (b) { write(2, b, strlen(b)); }
-    write(2, "\n", 1);
+    say_parts(a, b, 0);
+}
+
+/* The reasons an exec, a chdir or a prctl can give, worded as strerror words them. */
+static const struct { int error; const char *text; } reasons[] = {
+    { ENOENT, "No such file or directory" },
+    { EACCES, "Permission denied" },
+    { ENOEXEC, "Exec format error" },
+    { ENOTDIR, "Not a directory" },
+    { ENOMEM, "Cannot allocate memory" },
+    { E2BIG, "Argument list too long" },
+    { ELOOP, "Too many levels of symbolic links" },
+    { ENAMETOOLONG, "File name too long" },
+    { ETXTBSY, "Text file busy" },
+    { EPERM, "Operation not permitted" },
+    { EINVAL, "Invalid argument" },
+    { EAGAIN, "Resource temporarily unavailable" },
+};
+
+void say_failed(const char *what, long error) {
+    for (unsigned long i = 0; i < sizeof reasons / sizeof reasons[0]; i++) {
+        if (reasons[i].error == -error) {
+            say_parts(what, ": ", reasons[i].text);
+            return;
+        }
+    }
+    char other[32] = "errno ";
+    other[6 + text_from_long(other + 6, -error)] = 0;
+    say_parts(what, ": ", other);
 }
 
 void close_from_3(void) {
-#ifdef SYS_close_range
-    if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0) {
+    if (sys_close_from(3) == 0) {
         return;
     }
-#endif
     /* Why: kernels before 5.9 lack close_range; walk our own descriptor table instead. */
-    DIR *d = opendir("/proc/self/fd");
-    if (!d) {
-        for (int fd = 3; fd < 65536; fd++) close(fd);
+    long dir = sys_open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0) {
+        for (int fd = 3; fd < 65536; fd++) sys_close(fd);
         return;
     }
-    int self = dirfd(d);
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        int fd = atoi(e->d_name);
-        if (fd >= 3 && fd != self) close(fd);
+    char entries[512];
+    long n;
+    while ((n = sys_getdents(dir, entries, sizeof entries)) > 0) {
+        for (long at = 0; at < n; at += ((struct sys_dirent *) (entries + at))->reclen) {
+            const char *name = ((struct sys_dirent *) (entries + at))->name;
+            long fd = text_to_long(name, 0);
+            if (fd >= 3 && fd != dir) sys_close((int) fd);
+        }
     }
-    closedir(d);
+    sys_close(dir);
 }
 
 static int enter(const char *directory) {
-    if (chdir(directory) == 0) {
+    long result = sys_chdir(directory);
+    if (result == 0) {
         return 0;
     }
-    const char *reason = strerror(errno);
     say("cannot change directory to ", directory);
-    say("chdir: ", reason);
+    say_failed("chdir", result);
     return -1;
 }
 
-int main(int argc, char **argv) {
-    if (argc == 2 && strcmp(argv[1], "--self-test") == 0) {
+int launcher_main(int argc, char **argv, char **envp) {
+    if (argc == 2 && text_equals(argv[1], "--self-test")) {
         return 0;
     }
-    const char *directory = NULL;
-    if (argc > 2 && strcmp(argv[1], "--chdir") == 0) {
+    const char *directory = 0;
+    if (argc > 2 && text_equals(argv[1], "--chdir")) {
         directory = argv[2];
         argv += 2;
         argc -= 2;
     }
-    if (argc >= 2 && strcmp(argv[1], "--shepherd") == 0) {
+    if (argc >= 2 && text_equals(argv[1], "--shepherd")) {
         /* Why before the shepherd starts: its command inherits the directory. */
         if (directory && enter(directory) != 0) {
             return 125;
         }
-        return shepherd_main(argc - 1, &argv[1]);
+        return shepherd_main(argc - 1, &argv[1], envp);
     }
     if (argc < 5) {
         say("usage: tether-launcher [--chdir <directory>] <signal> <supervisor-pid> <executable> <argv0> [args...]",
-            NULL);
+            0);
         return 125;
     }
-    int sig = atoi(argv[1]);
-    pid_t supervisor = (pid_t) atol(argv[2]);
-    if (sig > 0 && prctl(PR_SET_PDEATHSIG, sig) != 0) {
-        say("prctl(PR_SET_PDEATHSIG) failed: ", strerror(errno));
+    int sig = (int) text_to_long(argv[1], 0);
+    long supervisor = text_to_long(argv[2], 0);
+    long armed = sig > 0 ? sys_prctl(PR_SET_PDEATHSIG, (unsigned long) sig) : 0;
+    if (armed != 0) {
+        say_failed("prctl(PR_SET_PDEATHSIG) failed", armed);
         return 125;
     }
     /* Why: the supervisor may have died between fork and prctl; the signal would then never come. */
-    if (getppid() != supervisor) {
+    if (sys_getppid() != supervisor) {
         say("supervisor is gone, not starting ", argv[3]);
         return 126;
     }
@@ -98,7 +153,6 @@ int main(int argc, char **argv) {
         return 125;
     }
     close_from_3();
-    execv(argv[3], &argv[4]);
-    say("exec failed: ", strerror(errno));
+    say_failed("exec failed", sys_execve(argv[3], &argv[4], envp));
     return 127;
 }

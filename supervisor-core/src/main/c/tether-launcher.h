@@ -2,10 +2,28 @@
 #ifndef TETHER_LAUNCHER_H
 #define TETHER_LAUNCHER_H
 
+#include "tether-sys.h"
+
+/* Writes "tether-launcher: <a><b>" and a newline to standard error; b may be null. */
 void say(const char *a, const char *b);
 
+/* Writes "tether-launcher: <what>: <reason>" for a negated errno. */
+void say_failed(const char *what, long error);
+
+/* Closes every descriptor from 3 up. */
 void close_from_3(void);
 
-int shepherd_main(int argc, char **argv);
+unsigned long text_length(const char *s);
+
+int text_equals(const char *a, const char *b);
+
+/* The number a text starts with, as atol reads it (optional sign, decimal digits); 0 when there is none. */
+long text_to_long(const char *s, const char **end);
+
+/* Writes n in decimal at out (at most 20 characters, not terminated); returns the number of characters. */
+int text_from_long(char *out, long n);
+
+/* The shepherd mode; envp is the launcher's environment, passed on to the command unchanged. */
+int shepherd_main(int argc, char **argv, char **envp);
 
 #endif
