@@ -83,14 +83,14 @@ void say_failed(const char *what, long error) {
     say_parts(what, ": ", other);
 }
 
-void close_from_3(void) {
-    if (sys_close_from(3) == 0) {
+void close_from(int first) {
+    if (sys_close_from(first) == 0) {
         return;
     }
     /* Why: kernels before 5.9 lack close_range; walk our own descriptor table instead. */
     long dir = sys_open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dir < 0) {
-        for (int fd = 3; fd < 65536; fd++) sys_close(fd);
+        for (int fd = first; fd < 65536; fd++) sys_close(fd);
         return;
     }
     char entries[512];
@@ -99,7 +99,7 @@ void close_from_3(void) {
         for (long at = 0; at < n; at += ((struct sys_dirent *) (entries + at))->reclen) {
             const char *name = ((struct sys_dirent *) (entries + at))->name;
             long fd = text_to_long(name, 0);
-            if (fd >= 3 && fd != dir) sys_close((int) fd);
+            if (fd >= first && fd != dir) sys_close((int) fd);
         }
     }
     sys_close(dir);
@@ -152,7 +152,7 @@ int launcher_main(int argc, char **argv, char **envp) {
     if (directory && enter(directory) != 0) {
         return 125;
     }
-    close_from_3();
+    close_from(3);
     say_failed("exec failed", sys_execve(argv[3], &argv[4], envp));
     return 127;
 }

@@ -10,8 +10,8 @@ void say(const char *a, const char *b);
 /* Writes "tether-launcher: <what>: <reason>" for a negated errno. */
 void say_failed(const char *what, long error);
 
-/* Closes every descriptor from 3 up. */
-void close_from_3(void);
+/* Closes every descriptor from first up. */
+void close_from(int first);
 
 unsigned long text_length(const char *s);
 

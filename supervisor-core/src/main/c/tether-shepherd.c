@@ -2,7 +2,8 @@
  * The shepherd: the launcher's second mode, a tiny supervising process that stays between the supervisor and the
  * command so that every descendant of the command ends with it (after s6-supervise, runsv and tini).
  *
- *   tether-launcher --shepherd <signal-number> <supervisor-pid> <executable-path> <argv0> [args...]
+ *   tether-launcher --shepherd [--hold-output <count>] <signal-number> <supervisor-pid> <executable-path> <argv0>
+ *                   [args...]
  *
  * - Its own parent-death signal is SHEPHERD_PARENT_DIED (armed race-free: exit 126 if the supervisor is already gone).
  * - It is a child subreaper: every orphaned descendant of the command is re-parented to it.
@@ -10,6 +11,10 @@
  *   shepherd, descriptors from 3 closed and signal mask and dispositions reset (exit 127 if exec fails).
  * - Every other signal (TERM, INT, HUP, QUIT, USR1, USR2, CONT, ...) is forwarded to the command's group while
  *   the supervisor lives; SIGCHLD is the shepherd's own.
+ * - With --hold-output, descriptors 3 up to 3 + <count> - 1 (count 1 or 2) are the read ends of the command's output
+ *   pipes: the shepherd keeps them open without reading, and the command does not get them. Why: once the supervisor
+ *   is dead nothing reads the pipes, and a command that writes while it ends would die of SIGPIPE at that write
+ *   instead of finishing; its last lines wait in the pipe (up to its capacity) until the tree is gone.
  * - SHEPHERD_KILL_TREE (signal 40, SIGRTMIN+6 under glibc) ends the whole tree at once with SIGKILL.
  * - When the command exits, or the supervisor dies, every remaining descendant gets <signal-number> (SIGTERM if 0),
  *   then SIGKILL after SHEPHERD_GRACE_SECONDS, pass after pass until the shepherd has no child left; then it exits
@@ -213,6 +218,7 @@ static long start_command(long shepherd_pid, int sig, char *executable, char **a
     sys_sigset none;
     sigset_clear(&none);
     sys_sigprocmask(SIG_SETMASK, &none);
+    close_from(3);
     say_failed("exec failed", sys_execve(executable, args, envp));
     sys_exit(127);
 }
@@ -224,8 +230,15 @@ static int reached(const sys_timespec *deadline) {
 }
 
 int shepherd_main(int argc, char **argv, char **envp) {
-    if (argc < 5) {
-        say("usage: tether-launcher --shepherd <signal> <supervisor-pid> <executable> <argv0> [args...]", 0);
+    int held = 0;
+    if (argc > 2 && text_equals(argv[1], "--hold-output")) {
+        held = (int) text_to_long(argv[2], 0);
+        argv += 2;
+        argc -= 2;
+    }
+    if (argc < 5 || held < 0 || held > 2) {
+        say("usage: tether-launcher --shepherd [--hold-output 1|2] <signal> <supervisor-pid> <executable> <argv0> "
+            "[args...]", 0);
         return 125;
     }
     int sig = (int) text_to_long(argv[1], 0);
@@ -257,7 +270,7 @@ int shepherd_main(int argc, char **argv, char **envp) {
         say_failed("prctl(PR_SET_CHILD_SUBREAPER) failed", result);
         return 125;
     }
-    close_from_3();
+    close_from(3 + held);
     long started = start_command(sys_getpid(), shepherd.tree_signal, argv[3], &argv[4], envp);
     if (started < 0) {
         say_failed("fork failed", started);

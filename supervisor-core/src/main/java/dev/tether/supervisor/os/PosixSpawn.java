@@ -93,7 +93,8 @@ public final class PosixSpawn {
 					check("chdir " + workingDirectory,
 							libc.posix_spawn_file_actions_addchdir_np(actions, workingDirectory.toString()));
 				}
-				closeInherited(libc, actions);
+				closeInherited(libc, actions,
+						3 + ((output instanceof Output.Descriptors descriptors) ? descriptors.held().size() : 0));
 				libc.sigemptyset(signals);
 				check("posix_spawnattr_setsigmask", libc.posix_spawnattr_setsigmask(attributes, signals));
 				libc.sigfillset(signals);
@@ -142,8 +143,16 @@ public final class PosixSpawn {
 		record AppendTo(Path file) implements Output {
 		}
 
-		/** Each onto a descriptor of the JVM (a pipe's write end; the same one for both when they are not told apart). */
-		record Descriptors(int stdout, int stderr) implements Output {
+		/**
+		 * Each onto a descriptor of the JVM (a pipe's write end; the same one for both when they are not told apart),
+		 * and {@code held} (the pipes' read ends, for a shepherd to hold) as descriptors 3, 4, ... of the child.
+		 */
+		record Descriptors(int stdout, int stderr, List<Integer> held) implements Output {
+
+			public Descriptors {
+				held = List.copyOf(held);
+			}
+
 		}
 
 	}
@@ -154,6 +163,12 @@ public final class PosixSpawn {
 					libc.posix_spawn_file_actions_adddup2(actions, descriptors.stdout(), 1));
 			check("dup2 " + descriptors.stderr() + " to stderr",
 					libc.posix_spawn_file_actions_adddup2(actions, descriptors.stderr(), 2));
+			// Why this is safe in order: descriptors 0 to 4 of the JVM are taken long before any pipe is made, so no
+			// dup2 here overwrites a descriptor a later one reads.
+			for (int i = 0; i < descriptors.held().size(); i++) {
+				check("dup2 " + descriptors.held().get(i) + " to " + (3 + i),
+						libc.posix_spawn_file_actions_adddup2(actions, descriptors.held().get(i), 3 + i));
+			}
 			return;
 		}
 		Path file = ((Output.AppendTo) output).file();
@@ -163,14 +178,15 @@ public final class PosixSpawn {
 		check("dup2 stdout to stderr", libc.posix_spawn_file_actions_adddup2(actions, 1, 2));
 	}
 
-	private static void closeInherited(LibC libc, Pointer actions) throws NativeSpawnException {
+	private static void closeInherited(LibC libc, Pointer actions, int first) throws NativeSpawnException {
 		if (hasClosefromAction()) {
-			check("posix_spawn_file_actions_addclosefrom_np", libc.posix_spawn_file_actions_addclosefrom_np(actions, 3));
+			check("posix_spawn_file_actions_addclosefrom_np",
+					libc.posix_spawn_file_actions_addclosefrom_np(actions, first));
 			return;
 		}
 		try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
 			for (int fd : fds.map((path) -> Integer.parseInt(path.getFileName().toString()))
-				.filter((fd) -> fd > 2)
+				.filter((fd) -> fd >= first)
 				.toList()) {
 				libc.posix_spawn_file_actions_addclose(actions, fd);
 			}

@@ -1,6 +1,7 @@
 package dev.tether.supervisor.output;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -201,6 +202,11 @@ public final class OutputPump {
 		/** The descriptor the child gets as its stderr: the stdout pipe itself unless the streams are told apart. */
 		public int stderrWriteEnd() {
 			return (this.stderr != null) ? this.stderr[1] : this.stdout[1];
+		}
+
+		/** The read ends, stdout's first: the pump reads them; a shepherd may hold copies of them. */
+		public List<Integer> readEnds() {
+			return (this.stderr != null) ? List.of(this.stdout[0], this.stderr[0]) : List.of(this.stdout[0]);
 		}
 
 		/** After a spawn: closes the JVM's write ends (so the pipes end with the child) and starts reading. */

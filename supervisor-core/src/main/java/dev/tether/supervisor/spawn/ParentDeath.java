@@ -137,8 +137,10 @@ final class ParentDeath {
 	/**
 	 * The argv of a spawn through the launcher's shepherd mode, which stays as the process spawned and contains
 	 * every descendant of the command (see {@code tether-shepherd.c}); only with the launcher in force.
+	 * @param heldOutputs how many output pipes' read ends the spawn gives the shepherd to hold (descriptors 3 up)
 	 */
-	List<String> shepherdArgv(Path executable, List<String> command, @Nullable Path workingDirectory) {
+	List<String> shepherdArgv(Path executable, List<String> command, @Nullable Path workingDirectory,
+			int heldOutputs) {
 		if (this.mechanism != ParentDeathMechanism.LAUNCHER) {
 			throw new IllegalStateException("A shepherd needs the launcher, not " + this.mechanism.id());
 		}
@@ -149,6 +151,10 @@ final class ParentDeath {
 			argv.add(workingDirectory.toString());
 		}
 		argv.add(SHEPHERD_MODE);
+		if (heldOutputs > 0) {
+			argv.add("--hold-output");
+			argv.add(Integer.toString(heldOutputs));
+		}
 		argv.add(Integer.toString(this.signal));
 		argv.add(Long.toString(this.supervisorPid));
 		argv.add(executable.toString());

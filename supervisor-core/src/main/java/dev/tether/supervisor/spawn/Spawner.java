@@ -295,34 +295,13 @@ public final class Spawner implements AutoCloseable {
 		}
 
 		private SpawnedChild spawnNative() throws SpawnException {
-			// Why: without the chdir file action the launcher changes directory, and the spawn is given none.
-			boolean byLauncher = Spawner.this.workingDirectoryChange == WorkingDirectoryChange.LAUNCHER;
-			Path workingDirectory = this.request.workingDirectory();
-			Path launcherChdir = byLauncher ? workingDirectory : null;
-			boolean shepherd = this.request.containDescendants() && shepherds();
-			List<String> argv = shepherd
-					? Spawner.this.parentDeath.shepherdArgv(this.executable, this.request.command(), launcherChdir)
-					: Spawner.this.parentDeath.argv(this.executable, this.request.command(), launcherChdir);
-			List<String> env = new ArrayList<>(this.request.environment().size());
-			for (Map.Entry<String, String> entry : this.request.environment().entrySet()) {
-				env.add(entry.getKey() + "=" + entry.getValue());
-			}
-			Path stdin = (this.request.stdin() != null) ? this.request.stdin() : DEV_NULL;
 			OutputPump.Pipes pipes = openPipes();
-			PosixSpawn.Output output = (pipes != null)
-					? new PosixSpawn.Output.Descriptors(pipes.stdoutWriteEnd(), pipes.stderrWriteEnd())
-					: new PosixSpawn.Output.AppendTo(this.request.logFile().toAbsolutePath());
-			long pid;
 			boolean spawned = false;
 			try {
-				pid = Spawner.this.reaper.spawnRegistered(
-						() -> PosixSpawn.spawn(Spawner.this.parentDeath.spawnedPath(this.executable), argv, env, stdin,
-								output, byLauncher ? null : workingDirectory),
-						this::deliver);
+				long pid = spawnNative(pipes);
 				spawned = true;
-			}
-			catch (NativeSpawnException ex) {
-				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);
+				return new SpawnedChild(pid, null, Duration.ofNanos(System.nanoTime() - this.queued),
+						this.request.containDescendants() && shepherds());
 			}
 			finally {
 				if (pipes != null && spawned) {
@@ -332,7 +311,38 @@ public final class Spawner implements AutoCloseable {
 					pipes.discard();
 				}
 			}
-			return new SpawnedChild(pid, null, Duration.ofNanos(System.nanoTime() - this.queued), shepherd);
+		}
+
+		private long spawnNative(OutputPump.@Nullable Pipes pipes) throws SpawnException {
+			// Why: without the chdir file action the launcher changes directory, and the spawn is given none.
+			boolean byLauncher = Spawner.this.workingDirectoryChange == WorkingDirectoryChange.LAUNCHER;
+			Path workingDirectory = this.request.workingDirectory();
+			Path launcherChdir = byLauncher ? workingDirectory : null;
+			boolean shepherd = this.request.containDescendants() && shepherds();
+			// Why the shepherd holds the read ends: after the JVM's death a command that writes while it ends must
+			// not die of SIGPIPE (see tether-shepherd.c).
+			List<Integer> held = (pipes != null && shepherd) ? pipes.readEnds() : List.of();
+			List<String> argv = shepherd
+					? Spawner.this.parentDeath.shepherdArgv(this.executable, this.request.command(), launcherChdir,
+							held.size())
+					: Spawner.this.parentDeath.argv(this.executable, this.request.command(), launcherChdir);
+			List<String> env = new ArrayList<>(this.request.environment().size());
+			for (Map.Entry<String, String> entry : this.request.environment().entrySet()) {
+				env.add(entry.getKey() + "=" + entry.getValue());
+			}
+			Path stdin = (this.request.stdin() != null) ? this.request.stdin() : DEV_NULL;
+			PosixSpawn.Output output = (pipes != null)
+					? new PosixSpawn.Output.Descriptors(pipes.stdoutWriteEnd(), pipes.stderrWriteEnd(), held)
+					: new PosixSpawn.Output.AppendTo(this.request.logFile().toAbsolutePath());
+			try {
+				return Spawner.this.reaper.spawnRegistered(
+						() -> PosixSpawn.spawn(Spawner.this.parentDeath.spawnedPath(this.executable), argv, env, stdin,
+								output, byLauncher ? null : workingDirectory),
+						this::deliver);
+			}
+			catch (NativeSpawnException ex) {
+				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);
+			}
 		}
 
 		private OutputPump.@Nullable Pipes openPipes() throws SpawnException {

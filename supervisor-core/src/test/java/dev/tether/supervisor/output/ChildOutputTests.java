@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
+import dev.tether.supervisor.spawn.Shepherd;
 import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.TestSpawns;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -80,6 +82,22 @@ class ChildOutputTests {
 		spawnAndAwaitExit(output, "sh", "-c", "echo out; echo err >&2");
 		await().atMost(DEADLINE).until(() -> output.lines() == 2);
 		assertThat(Files.readAllLines(output.file())).containsExactly("out", "err");
+	}
+
+	@Test
+	void aShepherdHoldsTheReadEndsAndItsCommandGetsOnlyStdinStdoutAndStderr() throws Exception {
+		ChildOutput output = output("held", new LogSettings(null, true, 1024 * 1024, 1, true,
+				org.slf4j.event.Level.WARN, 1024));
+		long shepherd = this.spawns.spawnCaptured(output, true, "sleep", "600").pid();
+		await().atMost(DEADLINE).until(() -> Shepherd.commandPid(shepherd).isPresent());
+		long command = Shepherd.commandPid(shepherd).getAsLong();
+		await().atMost(DEADLINE).until(() -> LiveProcesses.isRunning(command, "sleep"));
+		assertThat(LiveProcesses.descriptors(command)).containsExactly(0, 1, 2);
+		assertThat(LiveProcesses.descriptors(shepherd)).containsExactly(0, 1, 2, 3, 4);
+		Path fds = Path.of("/proc", Long.toString(shepherd), "fd");
+		Path commandFds = Path.of("/proc", Long.toString(command), "fd");
+		assertThat(Files.readSymbolicLink(fds.resolve("3"))).isEqualTo(Files.readSymbolicLink(commandFds.resolve("1")));
+		assertThat(Files.readSymbolicLink(fds.resolve("4"))).isEqualTo(Files.readSymbolicLink(commandFds.resolve("2")));
 	}
 
 	@Test

@@ -70,8 +70,14 @@ public final class TestSpawns implements AutoCloseable {
 
 	/** Spawns a child whose output is read through pipes into {@code output}'s sinks. */
 	public SpawnedChild spawnCaptured(ChildOutput output, String... command) throws SpawnException {
+		return spawnCaptured(output, false, command);
+	}
+
+	/** Spawns a child whose output is read through pipes, under a shepherd if {@code containDescendants}. */
+	public SpawnedChild spawnCaptured(ChildOutput output, boolean containDescendants, String... command)
+			throws SpawnException {
 		return spawn(new SpawnRequest(List.of(command), environment(ChildKind.AGENT, output.child()), null,
-				this.logDirectory.resolve(output.child() + ".log"), null, false, output));
+				this.logDirectory.resolve(output.child() + ".log"), null, containDescendants, output));
 	}
 
 	private SpawnedChild spawn(String name, boolean containDescendants, String... command) throws SpawnException {
