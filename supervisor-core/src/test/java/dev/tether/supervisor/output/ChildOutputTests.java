@@ -58,7 +58,11 @@ class ChildOutputTests {
 	}
 
 	private static LogSettings fileOnly() {
-		return new LogSettings(null, true, 10L * 1024 * 1024, 3, false, org.slf4j.event.Level.WARN, 16 * 1024);
+		return fileOnly(10L * 1024 * 1024, 3, 16 * 1024);
+	}
+
+	private static LogSettings fileOnly(long maxSize, int maxHistory, int maxLineLength) {
+		return new LogSettings(null, true, maxSize, maxHistory, false, org.slf4j.event.Level.WARN, maxLineLength);
 	}
 
 	private long spawnAndAwaitExit(ChildOutput output, String... command) throws Exception {
@@ -111,8 +115,7 @@ class ChildOutputTests {
 
 	@Test
 	void aLineLongerThanTheLimitIsCutWithAMarkerAndNothingIsLost() throws Exception {
-		ChildOutput output = output("long", new LogSettings(null, true, 1024 * 1024, 1, false,
-				org.slf4j.event.Level.WARN, 100));
+		ChildOutput output = output("long", fileOnly(1024 * 1024, 1, 100));
 		spawnAndAwaitExit(output, "sh", "-c", "head -c 250 /dev/zero | tr '\\0' x; echo; echo short");
 		await().atMost(DEADLINE).until(() -> output.lines() == 4);
 		String marker = " [line cut at 100 bytes; it continues on the next line]";
@@ -122,8 +125,7 @@ class ChildOutputTests {
 
 	@Test
 	void aCutNeverSplitsAUtf8Character() throws Exception {
-		ChildOutput output = output("utf8", new LogSettings(null, true, 1024 * 1024, 1, false,
-				org.slf4j.event.Level.WARN, 100));
+		ChildOutput output = output("utf8", fileOnly(1024 * 1024, 1, 100));
 		// 99 ASCII bytes, then a 2-byte character across the 100-byte limit.
 		spawnAndAwaitExit(output, "sh", "-c", "head -c 99 /dev/zero | tr '\\0' y; printf '\\303\\251z\\n'");
 		await().atMost(DEADLINE).until(() -> output.lines() == 2);
@@ -135,8 +137,7 @@ class ChildOutputTests {
 	@Test
 	void numberedLinesThroughManyRotationsArriveEachOnceInOrderAndWhole() throws Exception {
 		int count = 200_000;
-		ChildOutput output = output("rotating", new LogSettings(null, true, 64 * 1024, 100, false,
-				org.slf4j.event.Level.WARN, 1024));
+		ChildOutput output = output("rotating", fileOnly(64 * 1024, 100, 1024));
 		spawnAndAwaitExit(output, "seq", "1", Integer.toString(count));
 		await().atMost(DEADLINE).until(() -> output.lines() == count);
 		Path file = output.file();
@@ -163,8 +164,7 @@ class ChildOutputTests {
 
 	@Test
 	void rotationKeepsOnlyMaxHistoryFiles() throws Exception {
-		ChildOutput output = output("history", new LogSettings(null, true, 4096, 2, false,
-				org.slf4j.event.Level.WARN, 1024));
+		ChildOutput output = output("history", fileOnly(4096, 2, 1024));
 		spawnAndAwaitExit(output, "seq", "1", "20000");
 		await().atMost(DEADLINE).until(() -> output.lines() == 20_000);
 		Path file = output.file();
