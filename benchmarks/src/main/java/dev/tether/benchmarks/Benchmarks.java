@@ -151,7 +151,8 @@ public final class Benchmarks {
 		for (int i = 0; i < n; i++) {
 			CompletableFuture<Long> exited = new CompletableFuture<>();
 			long pid = Reaper.shared()
-				.spawnRegistered(() -> PosixSpawn.spawn(SLEEPER.get(0), SLEEPER, env, devNull, devNull, null),
+				.spawnRegistered(() -> PosixSpawn.spawn(SLEEPER.get(0), SLEEPER, env, devNull,
+						new PosixSpawn.Output.AppendTo(devNull), null),
 						(p, status) -> exited.complete(System.nanoTime()));
 			children.add(new Subject.Started(pid, exited));
 		}
