@@ -110,6 +110,8 @@ public final class OutputProbe {
 		}
 		finally {
 			end(children);
+			OutputRows.clear(directory);
+			Files.delete(directory);
 		}
 	}
 

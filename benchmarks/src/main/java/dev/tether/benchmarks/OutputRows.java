@@ -110,6 +110,7 @@ final class OutputRows implements AutoCloseable {
 		}
 		finally {
 			clear(directory);
+			Files.delete(directory);
 		}
 	}
 
