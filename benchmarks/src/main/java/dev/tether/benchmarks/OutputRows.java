@@ -62,9 +62,9 @@ final class OutputRows implements AutoCloseable {
 
 	/**
 	 * One child writing {@code lines} 100-byte lines as fast as it can: to its file itself (the append path, the
-	 * baseline), then through the pump into a file sink that never rotates, then into one that rotates at the
-	 * default 10 MB; twice, alternating. Timed from the spawn call to the child's exit (itself) or to its last line
-	 * in the file (pump).
+	 * baseline), through a pipe to {@code cat} (any pipe's cost), then through the pump into a file sink that never
+	 * rotates, then into one that rotates at the default 10 MB; twice, alternating. Timed from the spawn call to the
+	 * exit (without the pump) or to the last line in the file (pump).
 	 */
 	void throughput(long lines) throws Exception {
 		requireCapture();
@@ -73,12 +73,15 @@ final class OutputRows implements AutoCloseable {
 		double gigabytes = lines * LINE / 1e9;
 		try {
 			Run itself = null;
+			Run piped = null;
 			Run flat = null;
 			Run rotated = null;
 			// Why the quicker of two alternating runs: one run varies by 2x on a shared machine, more than the
 			// difference measured; the quicker is the one least disturbed.
 			for (int pass = 0; pass < 2; pass++) {
-				itself = Run.quicker(itself, direct(lines, file));
+				itself = Run.quicker(itself, direct(fast(lines), lines, file, file));
+				clear(directory);
+				piped = Run.quicker(piped, direct(throughCat(lines, file), lines, file, Path.of("/dev/null")));
 				clear(directory);
 				flat = Run.quicker(flat, captured(lines, file, fileSink(Long.MAX_VALUE, 1)));
 				clear(directory);
@@ -88,6 +91,8 @@ final class OutputRows implements AutoCloseable {
 			String metric = String.format(Locale.ROOT, "Child output throughput, %.1f GB of 100-byte lines",
 					gigabytes);
 			this.results.add(metric, "MB/s, higher is better", "child writes its file itself", mb(lines, itself));
+			this.results.add(metric, "MB/s, higher is better", "child piped to cat, which writes the file (a pipe alone)",
+					mb(lines, piped));
 			this.results.add(metric, "MB/s, higher is better", "through the pump, file sink without rotation",
 					mb(lines, flat));
 			this.results.add(metric, "MB/s, higher is better", "through the pump, file sink rotated at 10 MB",
@@ -127,11 +132,12 @@ final class OutputRows implements AutoCloseable {
 
 	}
 
-	private Run direct(long lines, Path file) throws Exception {
+	/** A command that writes {@code file} without the pump, its own output appended to {@code log}. */
+	private Run direct(List<String> command, long lines, Path file, Path log) throws Exception {
 		CompletableFuture<Long> exited = new CompletableFuture<>();
 		CpuTime before = CpuTime.now();
 		long started = System.nanoTime();
-		this.spawner.spawn(new SpawnRequest(fast(lines), System.getenv(), null, file, null, false),
+		this.spawner.spawn(new SpawnRequest(command, System.getenv(), null, log, null, false),
 				(pid, status) -> completeIfClean(exited, status));
 		long ended = exited.get(AWAIT.toSeconds(), TimeUnit.SECONDS);
 		CpuTime after = CpuTime.now();
@@ -214,6 +220,12 @@ final class OutputRows implements AutoCloseable {
 		return List.of(this.writer.toString(), "fast", Long.toString(lines));
 	}
 
+	/** The same writer, its output piped to {@code cat}, which writes the file: read and write, no line handling. */
+	private List<String> throughCat(long lines, Path file) {
+		return List.of("/bin/sh", "-c", "\"$0\" fast \"$1\" | cat > \"$2\"", this.writer.toString(),
+				Long.toString(lines), file.toString());
+	}
+
 	/** The {@code number}th line line-writer writes. */
 	static byte[] line(long number) {
 		return (String.format(Locale.ROOT, "%020d ", number) + "x".repeat(LINE - 22) + "\n")
@@ -244,7 +256,7 @@ final class OutputRows implements AutoCloseable {
 			exited.complete(System.nanoTime());
 		}
 		else {
-			exited.completeExceptionally(new IllegalStateException("line-writer ended with " + status));
+			exited.completeExceptionally(new IllegalStateException("the writer ended with " + status));
 		}
 	}
 
