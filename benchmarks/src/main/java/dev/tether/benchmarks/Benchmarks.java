@@ -81,7 +81,7 @@ public final class Benchmarks {
 			timed("tick", () -> scale.tick(1000));
 			timed("application start", () -> benchmarks.applicationStart(1000));
 			timed("output throughput", () -> output.throughput(10_000_000));
-			timed("output exit latency", () -> output.exitLatency(latencyN, 10_000, 2_000));
+			timed("output exit latency", () -> output.exitLatency(latencyN, 10_000, 2_000, 1_000));
 			timed("output slow sink", () -> output.slowSink(30));
 			timed("output threads", () -> output.threads(memoryN));
 		}
