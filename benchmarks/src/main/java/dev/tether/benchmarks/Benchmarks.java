@@ -20,10 +20,11 @@ import dev.tether.supervisor.reaper.Reaper;
 /**
  * Measures, in one run and side by side, Tether's spawn next to ProcessBuilder, commons-exec, zt-exec, NuProcess
  * and posix_spawn in C; then what only Tether does (parent death, autostart, {@code snapshots()} while children
- * stop, reconciliation, the tick, an application's start with many children).
+ * stop, reconciliation, the tick, an application's start with many children, what capturing their output costs).
  * <p>
  * Arguments: {@code <spawn-limit-binary> <work-directory> [rounds] [long-n] [short-n] [memory-n] [latency-n]}; the
- * system property {@code benchmarks.only} (comma-separated words) runs only the phases whose names hold one.
+ * system property {@code benchmarks.only} (comma-separated words) runs only the phases whose names hold one. The
+ * output rows run {@code line-writer}, compiled next to the spawn-limit binary.
  */
 public final class Benchmarks {
 
@@ -60,6 +61,7 @@ public final class Benchmarks {
 		List<Subject> subjects = Subjects.all(work);
 		SupervisorRows scale = new SupervisorRows(benchmarks.results, work, subjects.get(0));
 		ParentDeathRows parentDeath = new ParentDeathRows(benchmarks.results, work);
+		OutputRows output = new OutputRows(benchmarks.results, work, limit.resolveSibling("line-writer"));
 		long started = System.nanoTime();
 		for (int round = 1; round <= rounds; round++) {
 			System.err.printf("round %d of %d%n", round, rounds);
@@ -78,8 +80,13 @@ public final class Benchmarks {
 			timed("reconciliation", () -> scale.reconciliation(1000));
 			timed("tick", () -> scale.tick(1000));
 			timed("application start", () -> benchmarks.applicationStart(1000));
+			timed("output throughput", () -> output.throughput(10_000_000));
+			timed("output exit latency", () -> output.exitLatency(latencyN, 10_000, 2_000, 1_000));
+			timed("output slow sink", () -> output.slowSink(30));
+			timed("output threads", () -> output.threads(memoryN));
 		}
 		subjects.forEach(Subject::close);
+		output.close();
 		System.out.printf("## Results: %d rounds, %d cores, %s, %d s%n", rounds, Runtime.getRuntime().availableProcessors(),
 				System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
 				TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
@@ -151,7 +158,8 @@ public final class Benchmarks {
 		for (int i = 0; i < n; i++) {
 			CompletableFuture<Long> exited = new CompletableFuture<>();
 			long pid = Reaper.shared()
-				.spawnRegistered(() -> PosixSpawn.spawn(SLEEPER.get(0), SLEEPER, env, devNull, devNull, null),
+				.spawnRegistered(() -> PosixSpawn.spawn(SLEEPER.get(0), SLEEPER, env, devNull,
+						new PosixSpawn.Output.AppendTo(devNull), null),
 						(p, status) -> exited.complete(System.nanoTime()));
 			children.add(new Subject.Started(pid, exited));
 		}
