@@ -37,10 +37,15 @@ public final class Epoll {
 
 	private final Pointer events;
 
+	// Why one per thread, kept: descriptors are re-armed by several workers, once per turn of each pipe; a native
+	// allocation per call showed in the pump's cost per line. A thread's buffer lives as long as the thread.
+	private final ThreadLocal<Pointer> controlEvent;
+
 	private Epoll(Posix posix, int fd) {
 		this.posix = posix;
 		this.fd = fd;
 		this.events = Memory.allocateDirect(posix.runtime(), (long) EVENT_SIZE * BATCH, true);
+		this.controlEvent = ThreadLocal.withInitial(() -> Memory.allocateDirect(posix.runtime(), 16, true));
 	}
 
 	/** A close-on-exec epoll set, or {@code null} where there is none (no native binding, or the kernel refused). */
@@ -71,15 +76,10 @@ public final class Epoll {
 	}
 
 	private boolean control(int operation, int fd, int flags) {
-		Pointer event = Memory.allocateDirect(this.posix.runtime(), 16, true);
+		Pointer event = this.controlEvent.get();
 		event.putInt(0, flags);
 		event.putLong(DATA_OFFSET, fd);
-		try {
-			return this.posix.libc().epoll_ctl(this.fd, operation, fd, event) == 0;
-		}
-		finally {
-			Reference.reachabilityFence(event);
-		}
+		return this.posix.libc().epoll_ctl(this.fd, operation, fd, event) == 0;
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.tether.supervisor.output;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -129,13 +130,35 @@ final class Capture {
 		}
 	}
 
-	private static int indexOfNewline(ByteBuffer buffer, int from) {
-		for (int i = from; i < buffer.limit(); i++) {
+	/**
+	 * The index of the first newline at or after {@code from}, or -1. Why eight bytes at a time: this search is most
+	 * of what the pump does with a byte besides copying it (a byte-at-a-time loop was a quarter of its time).
+	 */
+	static int indexOfNewline(ByteBuffer buffer, int from) {
+		int limit = buffer.limit();
+		int i = from;
+		if (buffer.order() == ByteOrder.LITTLE_ENDIAN) {
+			for (; i + Long.BYTES <= limit; i += Long.BYTES) {
+				long newlines = newlineBytes(buffer.getLong(i));
+				if (newlines != 0) {
+					return i + (Long.numberOfTrailingZeros(newlines) >>> 3);
+				}
+			}
+		}
+		for (; i < limit; i++) {
 			if (buffer.get(i) == '\n') {
 				return i;
 			}
 		}
 		return -1;
+	}
+
+	/** The high bit of each byte of {@code word} that is a newline, and no other bit. */
+	private static long newlineBytes(long word) {
+		long zeroWhereNewline = word ^ 0x0A0A0A0A0A0A0A0AL;
+		// Why this form: it marks exactly the zero bytes, with no false mark above one (as the shorter form has).
+		return ~(((zeroWhereNewline & 0x7F7F7F7F7F7F7F7FL) + 0x7F7F7F7F7F7F7F7FL) | zeroWhereNewline
+				| 0x7F7F7F7F7F7F7F7FL);
 	}
 
 }

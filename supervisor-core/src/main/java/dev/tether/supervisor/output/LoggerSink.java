@@ -43,11 +43,10 @@ final class LoggerSink {
 		MDC.put(MDC_STREAM, stream.id());
 		try {
 			int start = lines.position();
-			for (int i = start; i < lines.limit(); i++) {
-				if (lines.get(i) == '\n') {
-					this.logger.atLevel(level).addMarker(stream.marker()).log(text(lines, start, i));
-					start = i + 1;
-				}
+			for (int newline = Capture.indexOfNewline(lines, start); newline >= 0;
+					newline = Capture.indexOfNewline(lines, start)) {
+				this.logger.atLevel(level).addMarker(stream.marker()).log(text(lines, start, newline));
+				start = newline + 1;
 			}
 		}
 		finally {

@@ -1,6 +1,7 @@
 package dev.tether.supervisor.output;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,7 +43,9 @@ public final class OutputPump {
 	/** Why a share: a child that writes without pause must not keep its worker from the others' pipes. */
 	private static final int CHUNKS_PER_TURN = 16;
 
-	private static final ThreadLocal<ByteBuffer> BUFFERS = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(CHUNK));
+	// Why little-endian: the newline search reads eight bytes at a time and wants the first byte lowest.
+	private static final ThreadLocal<ByteBuffer> BUFFERS = ThreadLocal
+		.withInitial(() -> ByteBuffer.allocateDirect(CHUNK).order(ByteOrder.LITTLE_ENDIAN));
 
 	private final Posix posix;
 
@@ -141,6 +144,12 @@ public final class OutputPump {
 				if (read > 0) {
 					buffer.limit(read);
 					deliver(capture, () -> capture.accept(buffer));
+					if (read < CHUNK) {
+						// Why no second read: a short read emptied the pipe; re-arming (level-triggered) reports at
+						// once whatever came meanwhile, and spares a read that would only say EAGAIN.
+						epoll.rearm(capture.fd);
+						return;
+					}
 					continue;
 				}
 				if (read == -Posix.eagain()) {

@@ -98,12 +98,8 @@ final class RotatingFile {
 	}
 
 	private static int endOfFirstLine(ByteBuffer lines) {
-		for (int i = lines.position(); i < lines.limit(); i++) {
-			if (lines.get(i) == '\n') {
-				return i + 1;
-			}
-		}
-		return lines.limit();
+		int newline = Capture.indexOfNewline(lines, lines.position());
+		return (newline >= 0) ? newline + 1 : lines.limit();
 	}
 
 	/** Opens the file if it is not open. */
