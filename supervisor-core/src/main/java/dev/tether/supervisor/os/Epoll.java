@@ -7,8 +7,9 @@ import jnr.ffi.Pointer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One epoll set and the buffer its waits fill. Waited on by one thread; descriptors may be added and re-armed from
- * any thread (the kernel serialises {@code epoll_ctl}).
+ * One epoll set. Waited on by one thread ({@link #await(int)} and {@link #ready(int)}), or by several each taking one
+ * readiness at a time ({@link #awaitOne()}); descriptors may be added and re-armed from any thread (the kernel
+ * serialises {@code epoll_ctl}).
  */
 public final class Epoll {
 
@@ -37,8 +38,8 @@ public final class Epoll {
 
 	private final Pointer events;
 
-	// Why one per thread, kept: descriptors are re-armed by several workers, once per turn of each pipe; a native
-	// allocation per call showed in the pump's cost per line. A thread's buffer lives as long as the thread.
+	// Why one per thread, kept: several threads wait and re-arm, once per turn of each pipe; a native allocation per
+	// call showed in the pump's cost per line. A thread's buffer lives as long as the thread.
 	private final ThreadLocal<Pointer> controlEvent;
 
 	private Epoll(Posix posix, int fd) {
@@ -95,6 +96,17 @@ public final class Epoll {
 			// buffer at the end of a wait that may last hours.
 			Reference.reachabilityFence(this.events);
 		}
+	}
+
+	/**
+	 * Waits until one watched descriptor is ready and names it; any number of threads may wait at once, and each
+	 * readiness goes to one of them.
+	 * @return the descriptor, or -1 when the wait was interrupted
+	 */
+	public int awaitOne() {
+		Pointer event = this.controlEvent.get();
+		int ready = this.posix.libc().epoll_wait(this.fd, event, 1, -1);
+		return (ready == 1) ? (int) event.getLong(DATA_OFFSET) : -1;
 	}
 
 	/** The descriptor of the {@code index}th readiness the last {@link #await(int)} reported. */

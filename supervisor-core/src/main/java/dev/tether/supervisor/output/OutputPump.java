@@ -5,10 +5,6 @@ import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -19,15 +15,15 @@ import dev.tether.supervisor.os.NativeSpawnException;
 import dev.tether.supervisor.os.Posix;
 
 /**
- * Reads the output pipes of every child in the JVM. One thread, {@code supervisor-output}, waits on all of them
- * (one epoll set, each pipe reported once per readiness); a small pool of workers, {@code supervisor-output-N},
- * each reads one ready pipe until it is empty (or has had its share), writes the lines to the child's sinks, and
- * only then has the pipe watched again.
+ * Reads the output pipes of every child in the JVM. {@value #WORKERS} threads, {@code supervisor-output-N}, wait on
+ * all of them at once (one epoll set, each pipe reported to one thread once per readiness); the thread that is told
+ * reads that pipe until it is empty (or has had its share), writes the lines to the child's sinks, and only then has
+ * the pipe watched again.
  * <p>
- * Why a pool and not the waiting thread itself: a sink may block (a slow appender, a stalled disk), and a blocked
- * sink must hold up only its own child, which then waits on its pipe; the other children and every exit go on.
- * Why the pool is small and its threads die when idle: quiet children cost no thread, and up to
- * {@value #WORKERS} children whose sinks block at once are isolated from the rest.
+ * Why several threads: a sink may block (a slow appender, a stalled disk), and a blocked sink must hold up only its
+ * own child, which then waits on its pipe; the other children go on, up to {@value #WORKERS} blocked sinks at once,
+ * and exits are seen by the reaper's own thread. Why the waiting threads are the readers: no hand-off, so a chunk of
+ * output costs one wake-up. Why a fixed few: a thousand children cost no more threads than one.
  */
 public final class OutputPump {
 
@@ -103,13 +99,10 @@ public final class OutputPump {
 						+ "without rotation or logger");
 				return null;
 			}
-			AtomicInteger numbers = new AtomicInteger();
-			ThreadPoolExecutor pool = new ThreadPoolExecutor(WORKERS, WORKERS, 30, TimeUnit.SECONDS,
-					new LinkedBlockingQueue<>(), (work) -> daemon(work, "supervisor-output-" + numbers.incrementAndGet()));
-			pool.allowCoreThreadTimeOut(true);
 			this.epoll = created;
-			// Why a thread of its own: epoll_wait blocks; it is one thread for the output of every child.
-			daemon(() -> pump(created, pool), "supervisor-output").start();
+			for (int worker = 1; worker <= WORKERS; worker++) {
+				daemon(() -> readReadyPipes(created), "supervisor-output-" + worker).start();
+			}
 			return created;
 		}
 	}
@@ -121,21 +114,18 @@ public final class OutputPump {
 		return thread;
 	}
 
-	private void pump(Epoll epoll, ThreadPoolExecutor pool) {
+	private void readReadyPipes(Epoll epoll) {
 		while (true) {
-			int ready = epoll.await(-1);
-			for (int i = 0; i < ready; i++) {
-				Capture capture = this.captures.get(epoll.ready(i));
-				if (capture != null) {
-					pool.execute(() -> drain(epoll, capture));
-				}
+			Capture capture = this.captures.get(epoll.awaitOne());
+			if (capture != null) {
+				drain(epoll, capture);
 			}
 		}
 	}
 
 	private void drain(Epoll epoll, Capture capture) {
-		// Why a lock nobody contends: successive turns of one pipe run on different workers, and the lock makes each
-		// turn see what the previous one left (a line carried over).
+		// Why a lock nobody contends: successive turns of one pipe may run on different threads, and the lock makes
+		// each turn see what the previous one left (a line carried over).
 		synchronized (capture) {
 			ByteBuffer buffer = BUFFERS.get();
 			for (int turn = 0; turn < CHUNKS_PER_TURN; turn++) {
