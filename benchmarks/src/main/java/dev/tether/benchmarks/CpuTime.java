@@ -26,8 +26,7 @@ record CpuTime(double jvm, Map<Long, double[]> threads) {
 	}
 
 	/**
-	 * The supervisor-output threads' CPU since {@code before}; a thread that ended in between (an idle worker ends
-	 * after 30 s) is missed.
+	 * The supervisor-output threads' CPU since {@code before} (they live as long as the JVM).
 	 */
 	double pump(CpuTime before) {
 		return pumpSince(before, 0);

@@ -122,7 +122,7 @@ public final class OutputProbe {
 		System.setErr(new PrintStream(sink, true, StandardCharsets.UTF_8));
 		LogSettings loggerOnly = new LogSettings(null, false, 10L * 1024 * 1024, 1, true, Level.WARN,
 				OutputRows.MAX_LINE_LENGTH);
-		// Why a warm child first: the pump's thread, its workers and their buffers, and the logger exist before the
+		// Why a warm child first: the pump's threads and their buffers, and the logger exist before the
 		// first sample, so the growth is what the slow child holds.
 		ChildOutput warm = new ChildOutput("warm", loggerOnly, this.work.resolve("warm.log"));
 		Started warmed = start(List.of(this.writer, "fast", "1000"), warm, this.work.resolve("warm.log"));

@@ -178,7 +178,7 @@ final class OutputRows implements AutoCloseable {
 		String[] figures = OutputProbe.run(this.work, "threads", this.writer.toString(), Integer.toString(n));
 		String metric = "JVM threads with output captured, " + n + " live children (fresh JVM)";
 		this.results.add(metric, "threads", "added per child", Double.parseDouble(figures[0]));
-		this.results.add(metric, "threads", "added in all (the pump's thread and workers)",
+		this.results.add(metric, "threads", "added in all (the pump's threads)",
 				Double.parseDouble(figures[1]));
 		this.results.add("JVM RSS added per live child with output captured, N=" + n, "KB, lower is better", "Tether",
 				Double.parseDouble(figures[2]));

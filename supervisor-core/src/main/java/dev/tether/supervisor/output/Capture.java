@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
  * One pipe of one process: splits what is read from it into lines for its {@link ChildOutput}. A line split across
  * reads is joined; a line longer than the limit is cut (at a UTF-8 character boundary) with a marker, and its rest
  * follows as the next line; a last line without a newline is delivered, with one, when the pipe ends. Any bytes are
- * passed through as they are. Used by one pump worker at a time.
+ * passed through as they are. Used by one pump thread at a time.
  */
 final class Capture {
 

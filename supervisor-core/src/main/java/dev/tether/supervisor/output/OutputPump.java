@@ -15,13 +15,13 @@ import dev.tether.supervisor.os.NativeSpawnException;
 import dev.tether.supervisor.os.Posix;
 
 /**
- * Reads the output pipes of every child in the JVM. {@value #WORKERS} threads, {@code supervisor-output-N}, wait on
+ * Reads the output pipes of every child in the JVM. {@value #READERS} threads, {@code supervisor-output-N}, wait on
  * all of them at once (one epoll set, each pipe reported to one thread once per readiness); the thread that is told
  * reads that pipe until it is empty (or has had its share), writes the lines to the child's sinks, and only then has
  * the pipe watched again.
  * <p>
  * Why several threads: a sink may block (a slow appender, a stalled disk), and a blocked sink must hold up only its
- * own child, which then waits on its pipe; the other children go on, up to {@value #WORKERS} blocked sinks at once,
+ * own child, which then waits on its pipe; the other children go on, up to {@value #READERS} blocked sinks at once,
  * and exits are seen by the reaper's own thread. Why the waiting threads are the readers: no hand-off, so a chunk of
  * output costs one wake-up. Why a fixed few: a thousand children cost no more threads than one.
  */
@@ -31,12 +31,12 @@ public final class OutputPump {
 
 	private static final OutputPump SHARED = new OutputPump(Posix.get());
 
-	private static final int WORKERS = 4;
+	private static final int READERS = 4;
 
-	/** What a worker reads at once: a full pipe's default capacity. */
+	/** What a thread reads at once: a full pipe's default capacity. */
 	private static final int CHUNK = 64 * 1024;
 
-	/** Why a share: a child that writes without pause must not keep its worker from the others' pipes. */
+	/** Why a share: a child that writes without pause must not keep its thread from the others' pipes. */
 	private static final int CHUNKS_PER_TURN = 16;
 
 	// Why little-endian: the newline search reads eight bytes at a time and wants the first byte lowest.
@@ -100,8 +100,8 @@ public final class OutputPump {
 				return null;
 			}
 			this.epoll = created;
-			for (int worker = 1; worker <= WORKERS; worker++) {
-				daemon(() -> readReadyPipes(created), "supervisor-output-" + worker).start();
+			for (int reader = 1; reader <= READERS; reader++) {
+				daemon(() -> readReadyPipes(created), "supervisor-output-" + reader).start();
 			}
 			return created;
 		}
@@ -162,7 +162,7 @@ public final class OutputPump {
 			delivery.run();
 		}
 		catch (RuntimeException ex) {
-			// Why: a sink's failure (an appender that throws) must not end the child's output, nor the worker.
+			// Why: a sink's failure (an appender that throws) must not end the child's output, nor the thread.
 			logger.warn("Output of child '{}' could not be delivered", capture.output.child(), ex);
 		}
 	}

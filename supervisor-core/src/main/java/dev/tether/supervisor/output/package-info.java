@@ -2,8 +2,8 @@
  * Child output: the pipes a child's stdout and stderr are written to, the pump that reads them, and the sinks the
  * lines go to (a rotated file, the application's logging).
  * <p>
- * Why a pump and not a thread per child: one thread waits on every pipe (epoll) and a small pool reads and writes,
- * so a thousand quiet children cost no thread. A child is read again only once its previous lines are written, so
+ * Why a pump and not a thread per child: four threads wait on every pipe (one epoll set) and read the ones that are
+ * ready, so a thousand children cost no more threads than one. A child is read again only once its previous lines are written, so
  * a child that outpaces its sinks waits on its own writes (as on a terminal) and the heap stays bounded.
  */
 @NullMarked
