@@ -39,10 +39,6 @@ public final class OutputPump {
 	/** Why a share: a child that writes without pause must not keep its thread from the others' pipes. */
 	private static final int CHUNKS_PER_TURN = 16;
 
-	// Why little-endian: the newline search reads eight bytes at a time and wants the first byte lowest.
-	private static final ThreadLocal<ByteBuffer> BUFFERS = ThreadLocal
-		.withInitial(() -> ByteBuffer.allocateDirect(CHUNK).order(ByteOrder.LITTLE_ENDIAN));
-
 	private final Posix posix;
 
 	private final Map<Integer, Capture> captures = new ConcurrentHashMap<>();
@@ -115,19 +111,20 @@ public final class OutputPump {
 	}
 
 	private void readReadyPipes(Epoll epoll) {
+		// Why little-endian: the newline search reads eight bytes at a time and wants the first byte lowest.
+		ByteBuffer buffer = ByteBuffer.allocateDirect(CHUNK).order(ByteOrder.LITTLE_ENDIAN);
 		while (true) {
 			Capture capture = this.captures.get(epoll.awaitOne());
 			if (capture != null) {
-				drain(epoll, capture);
+				drain(epoll, capture, buffer);
 			}
 		}
 	}
 
-	private void drain(Epoll epoll, Capture capture) {
+	private void drain(Epoll epoll, Capture capture, ByteBuffer buffer) {
 		// Why a lock nobody contends: successive turns of one pipe may run on different threads, and the lock makes
 		// each turn see what the previous one left (a line carried over).
 		synchronized (capture) {
-			ByteBuffer buffer = BUFFERS.get();
 			for (int turn = 0; turn < CHUNKS_PER_TURN; turn++) {
 				buffer.clear();
 				int read = this.posix.read(capture.fd, buffer);

@@ -17,6 +17,7 @@ import org.springframework.core.io.FileSystemResource;
 import org.springframework.core.io.Resource;
 
 import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.output.ChildOutput;
 import dev.tether.supervisor.output.LogTail;
 
 /**
@@ -46,7 +47,7 @@ public class ChildLogEndpoint {
 	 */
 	@ReadOperation(produces = "text/plain; charset=UTF-8")
 	public @Nullable Resource log(@Selector String name, @Nullable Integer lines) {
-		Path file = this.supervisor.output(name).map((output) -> output.file()).orElse(null);
+		Path file = this.supervisor.output(name).map(ChildOutput::file).orElse(null);
 		if (file == null || !Files.isRegularFile(file)) {
 			return null;
 		}
