@@ -38,15 +38,15 @@ public final class Epoll {
 
 	private final Pointer events;
 
-	// Why one per thread, kept: several threads wait and re-arm, once per turn of each pipe; a native allocation per
-	// call showed in the pump's cost per line. A thread's buffer lives as long as the thread.
-	private final ThreadLocal<Pointer> controlEvent;
+	// Why one per thread, kept: several threads wait for one event and re-arm, once per turn of each pipe; a native
+	// allocation per call showed in the pump's cost per line. A thread's buffer lives as long as the thread.
+	private final ThreadLocal<Pointer> oneEvent;
 
 	private Epoll(Posix posix, int fd) {
 		this.posix = posix;
 		this.fd = fd;
 		this.events = Memory.allocateDirect(posix.runtime(), (long) EVENT_SIZE * BATCH, true);
-		this.controlEvent = ThreadLocal.withInitial(() -> Memory.allocateDirect(posix.runtime(), 16, true));
+		this.oneEvent = ThreadLocal.withInitial(() -> Memory.allocateDirect(posix.runtime(), 16, true));
 	}
 
 	/** A close-on-exec epoll set, or {@code null} where there is none (no native binding, or the kernel refused). */
@@ -77,7 +77,7 @@ public final class Epoll {
 	}
 
 	private boolean control(int operation, int fd, int flags) {
-		Pointer event = this.controlEvent.get();
+		Pointer event = this.oneEvent.get();
 		event.putInt(0, flags);
 		event.putLong(DATA_OFFSET, fd);
 		return this.posix.libc().epoll_ctl(this.fd, operation, fd, event) == 0;
@@ -104,7 +104,7 @@ public final class Epoll {
 	 * @return the descriptor, or -1 when the wait was interrupted
 	 */
 	public int awaitOne() {
-		Pointer event = this.controlEvent.get();
+		Pointer event = this.oneEvent.get();
 		int ready = this.posix.libc().epoll_wait(this.fd, event, 1, -1);
 		return (ready == 1) ? (int) event.getLong(DATA_OFFSET) : -1;
 	}

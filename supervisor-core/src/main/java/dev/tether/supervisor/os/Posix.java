@@ -30,6 +30,9 @@ public final class Posix {
 	/** {@code SIGTERM}. */
 	public static final int SIGTERM = 15;
 
+	/** {@code EAGAIN}: nothing to read now. */
+	public static final int EAGAIN = Errno.EAGAIN.intValue();
+
 	/** {@code SIGCONT} on Linux (x86, ARM, RISC-V). */
 	public static final int SIGCONT = 18;
 
@@ -200,11 +203,6 @@ public final class Posix {
 				return -errno;
 			}
 		}
-	}
-
-	/** {@code EAGAIN}: nothing to read now. */
-	public static int eagain() {
-		return Errno.EAGAIN.intValue();
 	}
 
 	/** Closes a descriptor. */

@@ -139,7 +139,7 @@ public final class OutputPump {
 					}
 					continue;
 				}
-				if (read == -Posix.eagain()) {
+				if (read == -Posix.EAGAIN) {
 					epoll.rearm(capture.fd);
 					return;
 				}
