@@ -51,6 +51,10 @@ public final class Posix {
 
 	private static final int F_SETFL = 4;
 
+	private static final int F_SETPIPE_SZ = 1031;
+
+	private static final int F_GETPIPE_SZ = 1032;
+
 	private static final Posix INSTANCE = load();
 
 	private final LibC libc;
@@ -203,6 +207,21 @@ public final class Posix {
 				return -errno;
 			}
 		}
+	}
+
+	/**
+	 * Sets the capacity of a pipe ({@code F_SETPIPE_SZ}); the kernel rounds it up to a power-of-two number of pages.
+	 * @return the capacity it now has, or the errno negated ({@code EPERM}: past what this user may have in pipes)
+	 */
+	public int resizePipe(int fd, int bytes) {
+		int capacity = this.libc.fcntl(fd, F_SETPIPE_SZ, bytes);
+		return (capacity >= 0) ? capacity : -lastErrno();
+	}
+
+	/** The capacity of a pipe ({@code F_GETPIPE_SZ}), or the errno negated. */
+	public int pipeCapacity(int fd) {
+		int capacity = this.libc.fcntl(fd, F_GETPIPE_SZ, 0);
+		return (capacity >= 0) ? capacity : -lastErrno();
 	}
 
 	/** Closes a descriptor. */

@@ -38,14 +38,15 @@ class LineSplittingTests {
 			byte[] input = randomOutput(random);
 			Path file = this.directory.resolve("round-" + round + ".log");
 			ChildOutput output = new ChildOutput("random", settings(), file);
-			Capture capture = new Capture(-1, Stream.STDOUT, output);
+			Capture capture = new Capture(-1, Stream.STDOUT, output, 64 * 1024);
 			output.opened();
 			ByteBuffer buffer = ByteBuffer.allocateDirect(input.length).order(ByteOrder.LITTLE_ENDIAN);
+			long[] words = new long[input.length / Long.BYTES];
 			for (int at = 0; at < input.length;) {
 				int length = Math.min(input.length - at, 1 + random.nextInt(300));
 				buffer.clear();
 				buffer.put(input, at, length).flip();
-				capture.accept(buffer);
+				capture.accept(buffer, words);
 				at += length;
 			}
 			capture.finish();
