@@ -38,6 +38,13 @@ class ChildOutputTests {
 
 	private static final int GROWN = 1024 * 1024;
 
+	/**
+	 * A child that keeps its stdout pipe full: writes of 1 MB fill it at once, so the writer stays ahead of the pump.
+	 * It writes as fast as the disk takes it until its test ends, hence small files and no history.
+	 */
+	private static final String[] PIPE_FILLER = { "sh", "-c",
+			"yes 'a line of a child that never pauses' | dd bs=1M iflag=fullblock status=none" };
+
 	@TempDir
 	Path temp;
 
@@ -211,21 +218,14 @@ class ChildOutputTests {
 				Level.ERROR);
 	}
 
-	/** Records what the logger of a child gets, at INFO and above, until the test ends. */
 	@Test
 	void aPipeKeptFullGrowsAndAQuietOneDoesNot() throws Exception {
-		// Why a small file without history: the writer runs as fast as the disk takes it until the test ends.
-		ChildOutput fast = new ChildOutput("fast",
-				new LogSettings(null, true, 1024 * 1024, 0, false, org.slf4j.event.Level.WARN, 1024),
-				this.temp.resolve("fast.log"));
-		ChildOutput quiet = new ChildOutput("quiet",
-				new LogSettings(null, true, 1024 * 1024, 0, false, org.slf4j.event.Level.WARN, 1024),
-				this.temp.resolve("quiet.log"));
-		// Why dd: writes of 1 MB fill the pipe at once, so the writer stays ahead of the pump.
-		long writer = this.spawns.spawnCaptured(fast, "sh", "-c",
-				"yes 'a line of a child that never pauses' | dd bs=1M iflag=fullblock status=none").pid();
+		ChildOutput fast = output("fast", fileOnly(1024 * 1024, 0, 1024));
+		ChildOutput quiet = output("quiet", fileOnly(1024 * 1024, 0, 1024));
+		long writer = this.spawns.spawnCaptured(fast, PIPE_FILLER).pid();
 		long sleeper = this.spawns.spawnCaptured(quiet, "sh", "-c", "echo once; exec sleep 600").pid();
-		int quietCapacity = await().atMost(DEADLINE).until(() -> capacityOfStdout(sleeper), (capacity) -> capacity > 0);
+		int quietCapacity = await().atMost(DEADLINE)
+			.until(() -> capacityOfStdout(sleeper), (capacity) -> capacity > 0);
 
 		await().atMost(DEADLINE).until(() -> capacityOfStdout(writer), (capacity) -> capacity == GROWN);
 		await().atMost(DEADLINE).until(() -> quiet.lines() == 1);
@@ -237,11 +237,8 @@ class ChildOutputTests {
 	void atMostSixteenPipesAreGrownAtOnce() throws Exception {
 		List<Long> writers = new ArrayList<>();
 		for (int i = 0; i < 17; i++) {
-			ChildOutput output = new ChildOutput("fast-" + i,
-					new LogSettings(null, true, 256 * 1024, 0, false, org.slf4j.event.Level.WARN, 1024),
-					this.temp.resolve("fast-" + i + ".log"));
-			writers.add(this.spawns.spawnCaptured(output, "sh", "-c",
-					"yes 'a line of a child that never pauses' | dd bs=1M iflag=fullblock status=none").pid());
+			ChildOutput output = output("fast-" + i, fileOnly(256 * 1024, 0, 1024));
+			writers.add(this.spawns.spawnCaptured(output, PIPE_FILLER).pid());
 		}
 		await().atMost(DEADLINE).until(() -> grown(writers) == 16);
 		await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> grown(writers) == 16);
@@ -279,6 +276,7 @@ class ChildOutputTests {
 		}
 	}
 
+	/** Records what the logger of a child gets, at INFO and above, until the test ends. */
 	private ListAppender<ILoggingEvent> listenTo(String child) {
 		Logger childLogger = (Logger) LoggerFactory.getLogger("tether.child." + child);
 		ListAppender<ILoggingEvent> appender = new ListAppender<>();
