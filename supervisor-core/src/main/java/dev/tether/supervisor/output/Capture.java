@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
  * One pipe of one process: splits what is read from it into lines for its {@link ChildOutput}. A line split across
  * reads is joined; a line longer than the limit is cut (at a UTF-8 character boundary) with a marker, and its rest
  * follows as the next line; a last line without a newline is delivered, with one, when the pipe ends. Any bytes are
- * passed through as they are. Used by one pump thread at a time.
+ * passed through as they are. It also keeps what the pump knows of the pipe (its capacity, whether the pump grew
+ * it). Used by one pump thread at a time.
  */
 final class Capture {
 
