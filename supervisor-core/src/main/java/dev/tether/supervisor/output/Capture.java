@@ -8,8 +8,7 @@ import java.nio.charset.StandardCharsets;
  * One pipe of one process: splits what is read from it into lines for its {@link ChildOutput}. A line split across
  * reads is joined; a line longer than the limit is cut (at a UTF-8 character boundary) with a marker, and its rest
  * follows as the next line; a last line without a newline is delivered, with one, when the pipe ends. Any bytes are
- * passed through as they are. It also keeps what the pump knows of the pipe (its capacity, whether the pump grew
- * it). Used by one pump thread at a time.
+ * passed through as they are. Used by one pump thread at a time.
  */
 final class Capture {
 
@@ -24,17 +23,8 @@ final class Capture {
 
 	final ChildOutput output;
 
-	/** What the pipe holds, as far as the pump knows: grown by it when the child keeps the pipe full. */
-	int capacity;
-
-	/** Reads in a row that found the pipe full. */
-	int fullReads;
-
-	/** Whether the pump grew this pipe (and counts it against its allowance). */
-	boolean grown;
-
-	/** Whether the kernel refused to grow this pipe. */
-	boolean growthRefused;
+	/** The pipe's size, as the pump knows it. */
+	final PipeSizer.Pipe pipe;
 
 	private final int maxLine;
 
@@ -44,9 +34,9 @@ final class Capture {
 
 	private int carried;
 
-	Capture(int fd, Stream stream, ChildOutput output, int capacity) {
+	Capture(int fd, Stream stream, ChildOutput output, PipeSizer.Pipe pipe) {
 		this.fd = fd;
-		this.capacity = capacity;
+		this.pipe = pipe;
 		this.stream = stream;
 		this.output = output;
 		this.maxLine = output.settings().maxLineLength();

@@ -5,7 +5,6 @@ import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -35,24 +34,7 @@ public final class OutputPump {
 	private static final int READERS = 4;
 
 	/** What a thread reads at once: a quarter of a grown pipe, four default ones. */
-	private static final int CHUNK = 256 * 1024;
-
-	/**
-	 * The capacity a pipe is grown to once its child keeps it full. Why grow: a chunk of output costs a wake-up and
-	 * a few system calls whatever its size, and a child that can run ahead of its reader by more than one chunk keeps
-	 * both busy at once (measured: 1.4 times the bytes per second of a 64 KB pipe, for a fifth less CPU per byte).
-	 */
-	private static final int GROWN_CAPACITY = 1024 * 1024;
-
-	/**
-	 * How many pipes may be grown at once, in the JVM. Why a cap: pipe buffers count against the user's
-	 * {@code fs.pipe-user-pages-soft} (64 MB by default), past which every new pipe of the user, the children's own
-	 * included, gets two pages; 16 MB leaves the quiet children's pipes (64 KB each) most of it.
-	 */
-	private static final int GROWN_PIPES = 16;
-
-	/** Reads in a row that found the pipe full before it is grown: a burst does not grow it, a steady writer does. */
-	private static final int FULL_READS_TO_GROW = 4;
+	private static final int CHUNK = PipeSizer.GROWN_CAPACITY / 4;
 
 	/** Why a share: a child that writes without pause must not keep its thread from the others' pipes. */
 	private static final int CHUNKS_PER_TURN = 4;
@@ -63,7 +45,7 @@ public final class OutputPump {
 
 	private final Object lock = new Object();
 
-	private final AtomicInteger grownPipes = new AtomicInteger();
+	private final PipeSizer sizer;
 
 	private volatile @Nullable Epoll epoll;
 
@@ -71,6 +53,7 @@ public final class OutputPump {
 
 	OutputPump(Posix posix) {
 		this.posix = posix;
+		this.sizer = new PipeSizer(posix);
 	}
 
 	/** The JVM's pump. */
@@ -151,17 +134,20 @@ public final class OutputPump {
 				int read = this.posix.read(capture.fd, buffer);
 				if (read > 0) {
 					buffer.limit(read);
+					long delivering = System.nanoTime();
 					deliver(capture, () -> capture.accept(buffer, words));
-					growWhenKeptFull(capture, read);
+					this.sizer.afterRead(capture.pipe, read, System.nanoTime() - delivering);
 					if (read < CHUNK) {
 						// Why no second read: a short read emptied the pipe; re-arming (level-triggered) reports at
 						// once whatever came meanwhile, and spares a read that would only say EAGAIN.
+						this.sizer.emptied(capture.pipe);
 						epoll.rearm(capture.fd);
 						return;
 					}
 					continue;
 				}
 				if (read == -Posix.EAGAIN) {
+					this.sizer.emptied(capture.pipe);
 					epoll.rearm(capture.fd);
 					return;
 				}
@@ -173,28 +159,6 @@ public final class OutputPump {
 				return;
 			}
 			epoll.rearm(capture.fd);
-		}
-	}
-
-	private void growWhenKeptFull(Capture capture, int read) {
-		capture.fullReads = (read >= capture.capacity) ? capture.fullReads + 1 : 0;
-		if (capture.fullReads < FULL_READS_TO_GROW || capture.capacity >= GROWN_CAPACITY || capture.growthRefused) {
-			return;
-		}
-		if (this.grownPipes.incrementAndGet() > GROWN_PIPES) {
-			this.grownPipes.decrementAndGet();
-			return;
-		}
-		int grown = this.posix.resizePipe(capture.fd, GROWN_CAPACITY);
-		if (grown > capture.capacity) {
-			capture.capacity = grown;
-			capture.grown = true;
-		}
-		else {
-			// Why no retry: the kernel refuses a user past its pipe allowance, and asking again each read would not
-			// change that.
-			this.grownPipes.decrementAndGet();
-			capture.growthRefused = true;
 		}
 	}
 
@@ -210,9 +174,7 @@ public final class OutputPump {
 
 	private void end(Capture capture) {
 		this.captures.remove(capture.fd);
-		if (capture.grown) {
-			this.grownPipes.decrementAndGet();
-		}
+		this.sizer.ended(capture.pipe);
 		deliver(capture, capture::finish);
 		// Why after the removal: the number may be reused by the next pipe as soon as it is closed.
 		this.posix.close(capture.fd);
@@ -263,7 +225,7 @@ public final class OutputPump {
 		}
 
 		private void watch(int fd, Stream stream) {
-			Capture capture = new Capture(fd, stream, this.output, posix.pipeCapacity(fd));
+			Capture capture = new Capture(fd, stream, this.output, sizer.watch(fd));
 			this.output.opened();
 			captures.put(fd, capture);
 			Epoll current = epoll;

@@ -7,11 +7,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
 import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,7 +33,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A child's output read through pipes by the pump, with real children: lines, bytes, rotation, the logger, and the
- * pipes the pump grows (to 1 MB, at most 16 at once) for children that keep them full.
+ * pipes the pump grows (to 1 MB, at most 16 at once) for children that keep them full, and gives back.
  */
 class ChildOutputTests {
 
@@ -63,6 +66,7 @@ class ChildOutputTests {
 		this.listened.forEach((logger) -> {
 			logger.detachAndStopAllAppenders();
 			logger.setLevel(null);
+			logger.setAdditive(true);
 		});
 	}
 
@@ -241,7 +245,36 @@ class ChildOutputTests {
 			writers.add(this.spawns.spawnCaptured(output, PIPE_FILLER).pid());
 		}
 		await().atMost(DEADLINE).until(() -> grown(writers) == 16);
-		await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> grown(writers) == 16);
+		await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> grown(writers) <= 16);
+	}
+
+	@Test
+	void aPipeGivesItsSizeBackOnceItsChildFallsBehind() throws Exception {
+		List<Long> bursts = new ArrayList<>();
+		List<ChildOutput> outputs = new ArrayList<>();
+		for (int i = 0; i < 16; i++) {
+			ChildOutput output = output("burst-" + i, fileOnly(4 * 1024 * 1024, 0, 1024));
+			outputs.add(output);
+			bursts.add(this.spawns.spawnCaptured(output, "sh", "-c",
+					"yes 'a burst of lines' | dd bs=2M count=1 iflag=fullblock status=none; exec sleep 600").pid());
+		}
+		await().atMost(DEADLINE).until(() -> outputs.stream().allMatch((output) -> output.bytes() == 2 * 1024 * 1024));
+		await().atMost(DEADLINE).until(() -> grown(bursts) == 0);
+		// The quiet pipes hold none of the allowance: a writer that keeps its pipe full still gets it grown.
+		long steady = this.spawns.spawnCaptured(output("steady", fileOnly(256 * 1024, 0, 1024)), PIPE_FILLER).pid();
+		await().atMost(DEADLINE).until(() -> capacityOfStdout(steady) == GROWN);
+	}
+
+	@Test
+	void aPipeHeldUpByASlowSinkIsNotGrown() throws Exception {
+		SlowAppender slow = attach("held", new SlowAppender(), false);
+		ChildOutput output = output("held", new LogSettings(null, false, 1024 * 1024, 0, true,
+				org.slf4j.event.Level.WARN, 1024));
+		long writer = this.spawns.spawnCaptured(output, PIPE_FILLER).pid();
+		// Twice the full reads that grow the pipe of a child whose sink keeps up.
+		await().atMost(DEADLINE).until(() -> output.bytes() > 8 * 64 * 1024);
+		assertThat(slow.events).hasPositiveValue();
+		assertThat(capacityOfStdout(writer)).isLessThan(GROWN);
 	}
 
 	private static long grown(List<Long> writers) throws IOException {
@@ -278,13 +311,35 @@ class ChildOutputTests {
 
 	/** Records what the logger of a child gets, at INFO and above, until the test ends. */
 	private ListAppender<ILoggingEvent> listenTo(String child) {
+		return attach(child, new ListAppender<>(), true);
+	}
+
+	/**
+	 * Adds {@code appender} to the child's logger, at INFO and above, until the test ends.
+	 * @param additive whether the console gets the lines too (its encoder also takes each event's MDC as it is then)
+	 */
+	private <A extends AppenderBase<ILoggingEvent>> A attach(String child, A appender, boolean additive) {
 		Logger childLogger = (Logger) LoggerFactory.getLogger("tether.child." + child);
-		ListAppender<ILoggingEvent> appender = new ListAppender<>();
 		appender.start();
 		childLogger.addAppender(appender);
 		childLogger.setLevel(Level.INFO);
+		childLogger.setAdditive(additive);
 		this.listened.add(childLogger);
 		return appender;
+	}
+
+	/** A sink that takes its time: 20 µs an event, under 2 MB/s of the test's lines. */
+	static final class SlowAppender extends AppenderBase<ILoggingEvent> {
+
+		final AtomicLong events = new AtomicLong();
+
+		@Override
+		protected void append(ILoggingEvent event) {
+			// Why a pause: it is the slowness under test, not a wait for something to happen.
+			LockSupport.parkNanos(20_000);
+			this.events.incrementAndGet();
+		}
+
 	}
 
 }
