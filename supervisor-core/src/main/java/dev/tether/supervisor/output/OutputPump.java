@@ -136,18 +136,17 @@ public final class OutputPump {
 					buffer.limit(read);
 					long delivering = System.nanoTime();
 					deliver(capture, () -> capture.accept(buffer, words));
-					this.sizer.afterRead(capture.pipe, read, System.nanoTime() - delivering);
+					this.sizer.afterRead(capture.pipe, read, read < CHUNK, System.nanoTime() - delivering);
 					if (read < CHUNK) {
 						// Why no second read: a short read emptied the pipe; re-arming (level-triggered) reports at
 						// once whatever came meanwhile, and spares a read that would only say EAGAIN.
-						this.sizer.emptied(capture.pipe);
 						epoll.rearm(capture.fd);
 						return;
 					}
 					continue;
 				}
 				if (read == -Posix.EAGAIN) {
-					this.sizer.emptied(capture.pipe);
+					this.sizer.afterRead(capture.pipe, 0, true, 0);
 					epoll.rearm(capture.fd);
 					return;
 				}

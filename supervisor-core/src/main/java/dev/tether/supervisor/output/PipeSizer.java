@@ -46,12 +46,19 @@ final class PipeSizer {
 	}
 
 	/**
-	 * After a read: grows the pipe once its child has kept it full.
-	 * @param read the bytes the read returned
+	 * After each read of the pipe: grows it once its child has kept it full, and gives a grown one its default size
+	 * back once the pump finds it empty.
+	 * @param read the bytes the read returned (0 when there were none)
+	 * @param emptied whether the read left the pipe empty (it returned less than asked)
 	 * @param deliveryNanos how long writing those bytes to the child's sinks took
 	 */
-	void afterRead(Pipe pipe, int read, long deliveryNanos) {
+	void afterRead(Pipe pipe, int read, boolean emptied, long deliveryNanos) {
 		if (pipe.grown) {
+			// Why it may fail: the child wrote more than the default size since (EBUSY); then the pipe is not empty,
+			// the pump reads it again, and this is tried again when it empties it.
+			if (emptied && this.posix.resizePipe(pipe.fd, pipe.defaultCapacity) > 0) {
+				ended(pipe);
+			}
 			return;
 		}
 		boolean full = pipe.defaultCapacity > 0 && read >= pipe.defaultCapacity
@@ -60,15 +67,6 @@ final class PipeSizer {
 		pipe.fullReads = full ? pipe.fullReads + 1 : Math.min(pipe.fullReads, 0);
 		if (pipe.fullReads >= FULL_READS_TO_GROW) {
 			grow(pipe);
-		}
-	}
-
-	/** The pump found the pipe empty: its child has fallen behind, and a grown pipe gets its default size back. */
-	void emptied(Pipe pipe) {
-		// Why it may fail: the child wrote more than the default size since (EBUSY); then the pipe is not empty, the
-		// pump reads it again, and tries again when it empties it.
-		if (pipe.grown && this.posix.resizePipe(pipe.fd, pipe.defaultCapacity) > 0) {
-			ended(pipe);
 		}
 	}
 
