@@ -136,18 +136,17 @@ public final class OutputPump {
 					buffer.limit(read);
 					long delivering = System.nanoTime();
 					deliver(capture, () -> capture.accept(buffer, words));
-					this.sizer.afterRead(capture.pipe, read, read < CHUNK, System.nanoTime() - delivering);
+					this.sizer.afterRead(capture.pipe, read, System.nanoTime() - delivering);
 					if (read < CHUNK) {
 						// Why no second read: a short read emptied the pipe; re-arming (level-triggered) reports at
 						// once whatever came meanwhile, and spares a read that would only say EAGAIN.
-						epoll.rearm(capture.fd);
+						rearm(epoll, capture);
 						return;
 					}
 					continue;
 				}
 				if (read == -Posix.EAGAIN) {
-					this.sizer.afterRead(capture.pipe, 0, true, 0);
-					epoll.rearm(capture.fd);
+					rearm(epoll, capture);
 					return;
 				}
 				if (read < 0) {
@@ -157,8 +156,13 @@ public final class OutputPump {
 				end(capture);
 				return;
 			}
-			epoll.rearm(capture.fd);
+			rearm(epoll, capture);
 		}
+	}
+
+	private void rearm(Epoll epoll, Capture capture) {
+		this.sizer.left(capture.pipe);
+		epoll.rearm(capture.fd);
 	}
 
 	private static void deliver(Capture capture, Runnable delivery) {

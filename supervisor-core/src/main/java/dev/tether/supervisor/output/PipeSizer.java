@@ -1,13 +1,16 @@
 package dev.tether.supervisor.output;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.tether.supervisor.os.Posix;
 
 /**
  * Sizes the pipes the pump reads. A pipe starts at the kernel's default; when four reads in a row find it full and
- * its lines went out quickly, its child is outrunning the pump, and the pipe is grown to 1 MB; when the pump finds
- * it empty, the child has fallen behind and the pipe gets its default size back.
+ * its lines went out quickly, its child is outrunning the pump, and the pipe is grown to 1 MB; when the pump leaves
+ * it holding no more than the default size, the child has fallen behind and the pipe gets that size back.
  * <p>
  * Why grow: a chunk of output costs a wake-up and a few system calls whatever its size, and a child that can run
  * ahead of its reader by more than one chunk keeps both busy at once (measured: 1.4 times the bytes per second of a
@@ -32,9 +35,16 @@ final class PipeSizer {
 	/** Why wait after a refusal: the kernel refuses a user past its pipe allowance until its pipes shrink. */
 	private static final int FULL_READS_AFTER_REFUSAL = 1024;
 
+	/** How long a grown pipe may go unread before the pump, at the end of any pipe's turn, sizes it back. */
+	private static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
 	private final Posix posix;
 
-	private final AtomicInteger grownPipes = new AtomicInteger();
+	private final AtomicInteger grownCount = new AtomicInteger();
+
+	// Why a set of the grown pipes: a pipe whose child stopped right after it grew is not read again, so other
+	// pipes' turns look at it (16 at most) and size it back.
+	private final Set<Pipe> grown = ConcurrentHashMap.newKeySet();
 
 	PipeSizer(Posix posix) {
 		this.posix = posix;
@@ -46,19 +56,13 @@ final class PipeSizer {
 	}
 
 	/**
-	 * After each read of the pipe: grows it once its child has kept it full, and gives a grown one its default size
-	 * back once the pump finds it empty.
-	 * @param read the bytes the read returned (0 when there were none)
-	 * @param emptied whether the read left the pipe empty (it returned less than asked)
+	 * After a read, under the pipe's capture lock: grows the pipe once its child has kept it full.
+	 * @param read the bytes the read returned
 	 * @param deliveryNanos how long writing those bytes to the child's sinks took
 	 */
-	void afterRead(Pipe pipe, int read, boolean emptied, long deliveryNanos) {
+	void afterRead(Pipe pipe, int read, long deliveryNanos) {
+		pipe.lastReadNanos = System.nanoTime();
 		if (pipe.grown) {
-			// Why it may fail: the child wrote more than the default size since (EBUSY); then the pipe is not empty,
-			// the pump reads it again, and this is tried again when it empties it.
-			if (emptied && this.posix.resizePipe(pipe.fd, pipe.defaultCapacity) > 0) {
-				ended(pipe);
-			}
 			return;
 		}
 		boolean full = pipe.defaultCapacity > 0 && read >= pipe.defaultCapacity
@@ -70,31 +74,77 @@ final class PipeSizer {
 		}
 	}
 
-	/** The pipe ended: its share of the grown pipes is given back. */
+	/**
+	 * The pump is done with the pipe for this turn (under its capture lock): a grown pipe gets its default size back
+	 * unless its child is still ahead, and so does any grown pipe left unread for a second. Why the kernel decides:
+	 * it refuses (EBUSY) while a pipe holds more than the default size, that is while its child keeps ahead of the
+	 * pump. Not on the turn that grew it: the child has not had a moment to use the room yet.
+	 */
+	void left(Pipe pipe) {
+		if (pipe.justGrown) {
+			pipe.justGrown = false;
+		}
+		else if (pipe.grown) {
+			shrink(pipe);
+		}
+		long now = System.nanoTime();
+		for (Pipe other : this.grown) {
+			if (now - other.lastReadNanos > IDLE_NANOS) {
+				shrink(other);
+			}
+		}
+	}
+
+	/** The pipe ended, before its descriptor is closed: it is never resized again, and its share is given back. */
 	void ended(Pipe pipe) {
-		if (pipe.grown) {
-			pipe.grown = false;
-			this.grownPipes.decrementAndGet();
+		synchronized (pipe) {
+			pipe.closed = true;
+			release(pipe);
 		}
 	}
 
 	private void grow(Pipe pipe) {
 		pipe.fullReads = 0;
-		if (this.grownPipes.incrementAndGet() > GROWN_PIPES) {
-			this.grownPipes.decrementAndGet();
+		if (this.grownCount.incrementAndGet() > GROWN_PIPES) {
+			this.grownCount.decrementAndGet();
 			return;
 		}
-		// Why ask again: a child may have sized its own pipe since, and a pipe already this large is left alone.
-		int current = this.posix.pipeCapacity(pipe.fd);
-		if (current > 0 && current < GROWN_CAPACITY && this.posix.resizePipe(pipe.fd, GROWN_CAPACITY) > 0) {
-			pipe.grown = true;
-			return;
+		synchronized (pipe) {
+			// Why ask again: a child may have sized its own pipe since, and a pipe already this large is left alone.
+			int current = this.posix.pipeCapacity(pipe.fd);
+			if (current > 0 && current < GROWN_CAPACITY && this.posix.resizePipe(pipe.fd, GROWN_CAPACITY) > 0) {
+				pipe.grown = true;
+				pipe.justGrown = true;
+				this.grown.add(pipe);
+				return;
+			}
 		}
-		this.grownPipes.decrementAndGet();
+		this.grownCount.decrementAndGet();
 		pipe.fullReads = -FULL_READS_AFTER_REFUSAL;
 	}
 
-	/** One pipe's size as the pump knows it. Used under its capture's lock. */
+	private void shrink(Pipe pipe) {
+		// Why under the pipe's own lock: another pump thread may size it back while it ends, and an ended pipe's
+		// descriptor number may already belong to another file.
+		synchronized (pipe) {
+			if (!pipe.closed && pipe.grown && this.posix.resizePipe(pipe.fd, pipe.defaultCapacity) > 0) {
+				release(pipe);
+			}
+		}
+	}
+
+	private void release(Pipe pipe) {
+		if (pipe.grown) {
+			pipe.grown = false;
+			this.grown.remove(pipe);
+			this.grownCount.decrementAndGet();
+		}
+	}
+
+	/**
+	 * One pipe's size as the pump knows it. Its counts are kept by the pipe's turns, under its capture's lock; its
+	 * size, under its own lock, since other pipes' turns may size it back.
+	 */
 	static final class Pipe {
 
 		final int fd;
@@ -105,7 +155,14 @@ final class PipeSizer {
 		/** Full reads in a row; negative while waiting after a refusal. */
 		int fullReads;
 
-		boolean grown;
+		/** Whether the pipe was grown in the pump's current turn. */
+		boolean justGrown;
+
+		volatile long lastReadNanos = System.nanoTime();
+
+		volatile boolean grown;
+
+		boolean closed;
 
 		Pipe(int fd, int defaultCapacity) {
 			this.fd = fd;
