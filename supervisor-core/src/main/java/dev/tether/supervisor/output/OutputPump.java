@@ -169,8 +169,10 @@ public final class OutputPump {
 		try {
 			delivery.run();
 		}
-		catch (RuntimeException ex) {
-			// Why: a sink's failure (an appender that throws) must not end the child's output, nor the thread.
+		catch (RuntimeException | LinkageError | StackOverflowError ex) {
+			// Why: a sink's failure (an appender that throws, or that misses a class at run time) must not end the
+			// child's output, nor the thread: a thread that died in a turn would leave that pipe unread for good, and
+			// its child blocked on its writes.
 			logger.warn("Output of child '{}' could not be delivered", capture.output.child(), ex);
 		}
 	}

@@ -223,6 +223,25 @@ class ChildOutputTests {
 	}
 
 	@Test
+	void anAppenderThatThrowsAnErrorEndsNeitherTheOutputNorTheReadingThread() throws Exception {
+		attach("broken", new AppenderBase<ILoggingEvent>() {
+			@Override
+			protected void append(ILoggingEvent event) {
+				if (event.getFormattedMessage().equals("boom")) {
+					throw new NoClassDefFoundError("a class the appender misses");
+				}
+			}
+		}, false);
+		ChildOutput output = output("broken", new LogSettings(null, true, 10L * 1024 * 1024, 1, true,
+				org.slf4j.event.Level.WARN, 1024));
+		spawnAndAwaitExit(output, "sh", "-c", "echo boom; seq 1 100000");
+		await().atMost(DEADLINE).until(() -> output.lines() == 100_001);
+		assertThat(Files.readAllLines(output.file())).last().isEqualTo("100000");
+		assertThat(Thread.getAllStackTraces().keySet().stream()
+			.filter((thread) -> thread.getName().startsWith("supervisor-output-"))).hasSize(4);
+	}
+
+	@Test
 	void aPipeKeptFullGrowsAndAQuietOneDoesNot() throws Exception {
 		ChildOutput fast = output("fast", fileOnly(1024 * 1024, 0, 1024));
 		ChildOutput quiet = output("quiet", fileOnly(1024 * 1024, 0, 1024));
