@@ -82,6 +82,11 @@ class ChildOutputTests {
 		return new LogSettings(null, true, maxSize, maxHistory, false, org.slf4j.event.Level.WARN, maxLineLength);
 	}
 
+	/** The logger on, the file as asked (10 MB, one kept), lines up to 1 KB. */
+	private static LogSettings withLogger(boolean fileEnabled, org.slf4j.event.Level stderrLevel) {
+		return new LogSettings(null, fileEnabled, 10L * 1024 * 1024, 1, true, stderrLevel, 1024);
+	}
+
 	private long spawnAndAwaitExit(ChildOutput output, String... command) throws Exception {
 		long pid = this.spawns.spawnCaptured(output, command).pid();
 		await().atMost(DEADLINE).until(() -> this.spawns.exitOf(pid) != null);
@@ -107,8 +112,7 @@ class ChildOutputTests {
 
 	@Test
 	void aShepherdHoldsTheReadEndsAndItsCommandGetsOnlyStdinStdoutAndStderr() throws Exception {
-		ChildOutput output = output("held", new LogSettings(null, true, 1024 * 1024, 1, true,
-				org.slf4j.event.Level.WARN, 1024));
+		ChildOutput output = output("held", withLogger(true, org.slf4j.event.Level.WARN));
 		long shepherd = this.spawns.spawnCaptured(output, true, "sleep", "600").pid();
 		await().atMost(DEADLINE).until(() -> Shepherd.commandPid(shepherd).isPresent());
 		long command = Shepherd.commandPid(shepherd).getAsLong();
@@ -194,8 +198,7 @@ class ChildOutputTests {
 	@Test
 	void theLoggerGetsEachLineWithItsStreamAndTheChildInTheMdc() throws Exception {
 		ListAppender<ILoggingEvent> appender = listenTo("talker");
-		ChildOutput output = output("talker", new LogSettings(null, false, 1024 * 1024, 1, true,
-				org.slf4j.event.Level.WARN, 1024));
+		ChildOutput output = output("talker", withLogger(false, org.slf4j.event.Level.WARN));
 		spawnAndAwaitExit(output, "sh", "-c", "echo hello; echo oops >&2; printf 'bad \\377\\r\\n'");
 		await().atMost(DEADLINE).until(() -> appender.list.size() == 3);
 		assertThat(output.file()).isNull();
@@ -213,8 +216,7 @@ class ChildOutputTests {
 	@Test
 	void fileAndLoggerAtOnce() throws Exception {
 		ListAppender<ILoggingEvent> appender = listenTo("twice");
-		ChildOutput output = output("twice", new LogSettings(null, true, 1024 * 1024, 1, true,
-				org.slf4j.event.Level.ERROR, 1024));
+		ChildOutput output = output("twice", withLogger(true, org.slf4j.event.Level.ERROR));
 		spawnAndAwaitExit(output, "sh", "-c", "echo one; echo two >&2");
 		await().atMost(DEADLINE).until(() -> appender.list.size() == 2 && output.lines() == 2);
 		assertThat(Files.readAllLines(output.file())).containsExactlyInAnyOrder("one", "two");
@@ -232,8 +234,7 @@ class ChildOutputTests {
 				}
 			}
 		}, false);
-		ChildOutput output = output("broken", new LogSettings(null, true, 10L * 1024 * 1024, 1, true,
-				org.slf4j.event.Level.WARN, 1024));
+		ChildOutput output = output("broken", withLogger(true, org.slf4j.event.Level.WARN));
 		spawnAndAwaitExit(output, "sh", "-c", "echo boom; seq 1 100000");
 		await().atMost(DEADLINE).until(() -> output.lines() == 100_001);
 		assertThat(Files.readAllLines(output.file())).last().isEqualTo("100000");
@@ -287,8 +288,7 @@ class ChildOutputTests {
 	@Test
 	void aPipeHeldUpByASlowSinkIsNotGrown() throws Exception {
 		SlowAppender slow = attach("held", new SlowAppender(), false);
-		ChildOutput output = output("held", new LogSettings(null, false, 1024 * 1024, 0, true,
-				org.slf4j.event.Level.WARN, 1024));
+		ChildOutput output = output("held", withLogger(false, org.slf4j.event.Level.WARN));
 		long writer = this.spawns.spawnCaptured(output, PIPE_FILLER).pid();
 		// Twice the full reads that grow the pipe of a child whose sink keeps up.
 		await().atMost(DEADLINE).until(() -> output.bytes() > 8 * 64 * 1024);
