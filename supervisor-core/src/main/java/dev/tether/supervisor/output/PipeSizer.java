@@ -18,8 +18,8 @@ import dev.tether.supervisor.os.Posix;
  * bytes per second of a 64 KB pipe, for a fifth less CPU per byte). Why not for a slow sink: the child waits on
  * the sink anyway, and a larger pipe would only hold more lines back. Why give the size back: pipe buffers count
  * against the user's {@code fs.pipe-user-pages-soft} (64 MB by default), past which the kernel gives every new pipe
- * of the user, the children's own included, two pages; for the same reason at most {@value #GROWN_PIPES} pipes are grown at once in
- * the JVM.
+ * of the user, the children's own included, two pages; for the same reason at most {@value #GROWN_PIPES} pipes are
+ * grown at once in the JVM.
  */
 final class PipeSizer {
 
