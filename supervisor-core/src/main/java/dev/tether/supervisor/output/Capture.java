@@ -14,6 +14,8 @@ final class Capture {
 
 	private static final byte[] NONE = new byte[0];
 
+	private static final int LANE_CAPACITY = 255;
+
 	// Why: a carry this large came from one long line; giving it back keeps idle children small.
 	private static final int KEPT_CARRY = 4096;
 
@@ -60,42 +62,76 @@ final class Capture {
 			}
 			emitCarry();
 		}
-		int runStart = read.position();
-		int lineStart = runStart;
-		int count = 0;
 		int limit = read.limit();
-		// Why words, and no search per line: counting every newline of a word at once and checking only its first
-		// against the limit is most of what the pump does with a byte besides copying it.
-		int whole = (limit - runStart) >>> 3;
-		// Why a copy into an array: a plain loop over longs compiles to much less per word than reads from the buffer
-		// (a third less time per byte, copy included).
-		read.asLongBuffer().get(words, 0, whole);
-		for (int i = runStart, w = 0; i < limit; i += Long.BYTES, w++) {
-			long newlines = newlineBytes((w < whole) ? words[w] : lastWord(read, i));
-			if (newlines != 0) {
-				int first = i + (Long.numberOfTrailingZeros(newlines) >>> 3);
-				count += Long.bitCount(newlines);
-				if (first - lineStart > this.maxLine) {
-					emit(read, runStart, lineStart, count - Long.bitCount(newlines));
-					count = Long.bitCount(newlines) - 1;
-					cutLine(read, lineStart, first);
-					runStart = first + 1;
-				}
-				lineStart = i + ((Long.SIZE - 1 - Long.numberOfLeadingZeros(newlines)) >>> 3) + 1;
+		int end = lastIndexOfNewline(read, read.position(), limit) + 1;
+		// Why the lengths are checked apart from the count: the count must look at every byte and runs fastest as a
+		// loop that does nothing else, while the check only needs a newline within every stretch of the limit's
+		// length, found searching back from the stretch's end: a few bytes read per stretch, not every byte.
+		int runStart = read.position();
+		while (end > 0) {
+			int overLong = firstOverLongLine(read, runStart, end);
+			if (overLong < 0) {
+				emit(read, runStart, end, countNewlines(read, words, runStart, end));
+				read.position(end);
+				break;
 			}
+			emit(read, runStart, overLong, countNewlines(read, words, runStart, overLong));
+			int newline = indexOfNewline(read, overLong + this.maxLine);
+			cutLine(read, overLong, newline);
+			runStart = newline + 1;
 		}
-		emit(read, runStart, lineStart, count);
-		read.position(lineStart);
 		carry(read, limit);
 	}
 
-	/** The bytes from {@code from} to the limit (fewer than eight) as the low bytes of a word; no newline above. */
-	private static long lastWord(ByteBuffer read, int from) {
-		long word = 0;
-		for (int i = read.limit() - 1; i >= from; i--) {
-			word = (word << Byte.SIZE) | (read.get(i) & 0xFF);
+	/**
+	 * The start of the first line longer than the limit among the whole lines from {@code from} to {@code end} (the
+	 * byte before {@code end} a newline), or -1.
+	 */
+	private int firstOverLongLine(ByteBuffer read, int from, int end) {
+		int lineStart = from;
+		while (end - 1 - lineStart > this.maxLine) {
+			int newline = lastIndexOfNewline(read, lineStart, lineStart + this.maxLine + 1);
+			if (newline < 0) {
+				return lineStart;
+			}
+			lineStart = newline + 1;
 		}
-		return word;
+		return -1;
+	}
+
+	/**
+	 * How many newlines the bytes from {@code from} to {@code to} hold. Why a copy into an array: a plain loop over
+	 * an array is one the compiler turns into vector instructions, and one over the buffer is not.
+	 */
+	private static int countNewlines(ByteBuffer read, long[] words, int from, int to) {
+		int whole = (to - from) >>> 3;
+		int position = read.position();
+		read.position(from);
+		read.asLongBuffer().get(words, 0, whole);
+		read.position(position);
+		long count = 0;
+		// Why eight byte-wide counters in a word, emptied every 255 words: adding the words' newline marks lane by
+		// lane keeps the inner loop free of anything but vectorisable arithmetic, and a lane holds 255 before it
+		// would carry into the next.
+		for (int block = 0; block < whole; block += LANE_CAPACITY) {
+			long lanes = 0;
+			for (int w = block, end = Math.min(block + LANE_CAPACITY, whole); w < end; w++) {
+				lanes += newlineBytes(words[w]) >>> 7;
+			}
+			count += sumOfBytes(lanes);
+		}
+		for (int i = from + (whole << 3); i < to; i++) {
+			if (read.get(i) == '\n') {
+				count++;
+			}
+		}
+		return (int) count;
+	}
+
+	/** The sum of the eight bytes of {@code lanes}. */
+	private static long sumOfBytes(long lanes) {
+		long pairs = (lanes & 0x00FF00FF00FF00FFL) + ((lanes >>> 8) & 0x00FF00FF00FF00FFL);
+		return (pairs * 0x0001000100010001L) >>> 48;
 	}
 
 	/** Delivers the over-long line from {@code start} to its newline in pieces. */
@@ -178,6 +214,25 @@ final class Capture {
 			}
 		}
 		for (; i < limit; i++) {
+			if (buffer.get(i) == '\n') {
+				return i;
+			}
+		}
+		return -1;
+	}
+
+	/** The index of the last newline from {@code from} to before {@code to}, or -1. */
+	static int lastIndexOfNewline(ByteBuffer buffer, int from, int to) {
+		int i = to;
+		if (buffer.order() == ByteOrder.LITTLE_ENDIAN) {
+			for (; i - Long.BYTES >= from; i -= Long.BYTES) {
+				long newlines = newlineBytes(buffer.getLong(i - Long.BYTES));
+				if (newlines != 0) {
+					return i - Long.BYTES + ((Long.SIZE - 1 - Long.numberOfLeadingZeros(newlines)) >>> 3);
+				}
+			}
+		}
+		for (i--; i >= from; i--) {
 			if (buffer.get(i) == '\n') {
 				return i;
 			}

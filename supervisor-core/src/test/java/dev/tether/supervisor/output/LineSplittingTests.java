@@ -43,7 +43,7 @@ class LineSplittingTests {
 			ByteBuffer buffer = ByteBuffer.allocateDirect(input.length).order(ByteOrder.LITTLE_ENDIAN);
 			long[] words = new long[input.length / Long.BYTES];
 			for (int at = 0; at < input.length;) {
-				int length = Math.min(input.length - at, 1 + random.nextInt(300));
+				int length = Math.min(input.length - at, 1 + random.nextInt(random.nextBoolean() ? 300 : 8_000));
 				buffer.clear();
 				buffer.put(input, at, length).flip();
 				capture.accept(buffer, words);
@@ -64,11 +64,18 @@ class LineSplittingTests {
 	}
 
 	private static byte[] randomOutput(Random random) {
-		byte[] input = new byte[random.nextInt(2_000)];
+		byte[] input = new byte[random.nextInt(random.nextBoolean() ? 2_000 : 12_000)];
 		int longLineFrom = random.nextBoolean() ? random.nextInt(input.length + 1) : input.length;
+		int emptyLinesFrom = random.nextBoolean() ? random.nextInt(input.length + 1) : input.length;
 		for (int i = 0; i < input.length; i++) {
 			// Why a stretch without newlines: lines past the limit must be cut, in one chunk or across several.
 			boolean inLongLine = i >= longLineFrom && i < longLineFrom + 3 * MAX_LINE;
+			// Why a stretch of newlines only, longer than 2,040 bytes: every byte of the words counted at once is a
+			// newline, more of them than a byte-wide counter holds.
+			if (i >= emptyLinesFrom && i < emptyLinesFrom + 2_500 && !inLongLine) {
+				input[i] = '\n';
+				continue;
+			}
 			do {
 				input[i] = BYTES[random.nextInt(BYTES.length)];
 			}
