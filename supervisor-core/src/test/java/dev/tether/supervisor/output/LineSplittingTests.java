@@ -57,8 +57,15 @@ class LineSplittingTests {
 			assertThat(withoutCuts(written)).as(described).isEqualTo(ended(input));
 			assertThat(output.lines()).as(described).isEqualTo(count(written, (byte) '\n'));
 			assertThat(output.bytes()).as(described).isEqualTo(input.length);
-			for (String line : new String(written, StandardCharsets.ISO_8859_1).split("\n")) {
-				assertThat(line.length()).as(described).isLessThanOrEqualTo(MAX_LINE + MARKER.length());
+			for (String line : new String(written, StandardCharsets.ISO_8859_1).split("\n", -1)) {
+				String marker = MARKER.substring(0, MARKER.length() - 1);
+				if (line.endsWith(marker)) {
+					// Why as low as three bytes less: a cut never splits a UTF-8 character.
+					assertThat(line.length() - marker.length()).as(described).isBetween(MAX_LINE - 3, MAX_LINE);
+				}
+				else {
+					assertThat(line.length()).as(described).isLessThanOrEqualTo(MAX_LINE);
+				}
 			}
 		}
 	}
@@ -67,6 +74,9 @@ class LineSplittingTests {
 		byte[] input = new byte[random.nextInt(random.nextBoolean() ? 2_000 : 12_000)];
 		int longLineFrom = random.nextBoolean() ? random.nextInt(input.length + 1) : input.length;
 		int emptyLinesFrom = random.nextBoolean() ? random.nextInt(input.length + 1) : input.length;
+		// Why lines of the limit's length, one byte under and one over: a cut must come exactly past the limit.
+		int edgeLineFrom = random.nextInt(input.length + 1);
+		int edgeLine = MAX_LINE - 1 + random.nextInt(3);
 		for (int i = 0; i < input.length; i++) {
 			// Why a stretch without newlines: lines past the limit must be cut, in one chunk or across several.
 			boolean inLongLine = i >= longLineFrom && i < longLineFrom + 3 * MAX_LINE;
@@ -74,6 +84,10 @@ class LineSplittingTests {
 			// newline, more of them than a byte-wide counter holds.
 			if (i >= emptyLinesFrom && i < emptyLinesFrom + 2_500 && !inLongLine) {
 				input[i] = '\n';
+				continue;
+			}
+			if (i >= edgeLineFrom && i <= edgeLineFrom + edgeLine + 1) {
+				input[i] = (i == edgeLineFrom || i == edgeLineFrom + edgeLine + 1) ? (byte) '\n' : (byte) 'e';
 				continue;
 			}
 			do {
