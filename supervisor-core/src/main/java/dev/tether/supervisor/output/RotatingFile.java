@@ -89,12 +89,8 @@ final class RotatingFile {
 	/** The index just past the last newline that ends within {@code room} bytes of the position, or -1. */
 	private static int endOfLastLineWithin(ByteBuffer lines, long room) {
 		int start = lines.position();
-		for (int i = (int) Math.min(lines.limit(), start + room) - 1; i >= start; i--) {
-			if (lines.get(i) == '\n') {
-				return i + 1;
-			}
-		}
-		return -1;
+		int newline = Capture.lastIndexOfNewline(lines, start, (int) Math.min(lines.limit(), start + room));
+		return (newline >= 0) ? newline + 1 : -1;
 	}
 
 	private static int endOfFirstLine(ByteBuffer lines) {

@@ -2,6 +2,7 @@ package dev.tether.supervisor.output;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
@@ -9,7 +10,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The eight-bytes-at-a-time newline search agrees with a byte-by-byte one, on bytes chosen to trip it.
+ * The eight-bytes-at-a-time newline searches, forward and back, agree with byte-by-byte ones, on bytes chosen to trip
+ * them.
  */
 class NewlineSearchTests {
 
@@ -25,12 +27,27 @@ class NewlineSearchTests {
 			}
 			for (ByteOrder order : new ByteOrder[] { ByteOrder.LITTLE_ENDIAN, ByteOrder.BIG_ENDIAN }) {
 				ByteBuffer buffer = ByteBuffer.allocateDirect(bytes.length).order(order).put(bytes).flip();
+				String described = Arrays.toString(bytes) + " " + order;
 				for (int from = 0; from <= bytes.length; from++) {
-					assertThat(Capture.indexOfNewline(buffer, from)).as("%s from %d", java.util.Arrays.toString(bytes), from)
+					assertThat(Capture.indexOfNewline(buffer, from)).as("%s from %d", described, from)
 						.isEqualTo(byteByByte(bytes, from));
+					for (int to = from; to <= bytes.length; to++) {
+						assertThat(Capture.lastIndexOfNewline(buffer, from, to))
+							.as("%s from %d to %d", described, from, to)
+							.isEqualTo(lastByteByByte(bytes, from, to));
+					}
 				}
 			}
 		}
+	}
+
+	private static int lastByteByByte(byte[] bytes, int from, int to) {
+		for (int i = to - 1; i >= from; i--) {
+			if (bytes[i] == '\n') {
+				return i;
+			}
+		}
+		return -1;
 	}
 
 	private static int byteByByte(byte[] bytes, int from) {
