@@ -140,13 +140,13 @@ public final class OutputPump {
 					if (read < CHUNK) {
 						// Why no second read: a short read emptied the pipe; re-arming (level-triggered) reports at
 						// once whatever came meanwhile, and spares a read that would only say EAGAIN.
-						rearm(epoll, capture);
+						rearm(epoll, capture, true);
 						return;
 					}
 					continue;
 				}
 				if (read == -Posix.EAGAIN) {
-					rearm(epoll, capture);
+					rearm(epoll, capture, true);
 					return;
 				}
 				if (read < 0) {
@@ -156,12 +156,12 @@ public final class OutputPump {
 				end(capture);
 				return;
 			}
-			rearm(epoll, capture);
+			rearm(epoll, capture, false);
 		}
 	}
 
-	private void rearm(Epoll epoll, Capture capture) {
-		this.sizer.left(capture.pipe);
+	private void rearm(Epoll epoll, Capture capture, boolean emptied) {
+		this.sizer.left(capture.pipe, emptied);
 		epoll.rearm(capture.fd);
 	}
 

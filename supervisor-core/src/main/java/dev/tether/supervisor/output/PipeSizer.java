@@ -9,9 +9,9 @@ import dev.tether.supervisor.os.Posix;
 
 /**
  * Sizes the pipes the pump reads. A pipe starts at the kernel's default; when four reads in a row find it full and
- * its lines went out quickly, its child is outrunning the pump, and the pipe is grown to 1 MB; when the pump leaves
- * it holding no more than the default size, or it has gone unread for a second, the child has fallen behind and the
- * pipe gets that size back.
+ * its lines went out quickly, its child is outrunning the pump, and the pipe is grown to 1 MB; when a turn of the pump
+ * empties it and leaves it holding no more than the default size, or it has gone unread for a second, the child has
+ * fallen behind and the pipe gets that size back.
  * <p>
  * Why grow: a chunk of output costs a wake-up and a few system calls whatever its size, and a child that can run
  * ahead of its reader by more than one chunk keeps both busy at once (measured when it was introduced: 1.4 times the
@@ -76,16 +76,19 @@ final class PipeSizer {
 	}
 
 	/**
-	 * The pump is done with the pipe for this turn (under its capture lock): a grown pipe gets its default size back
-	 * unless its child is still ahead, and so does any grown pipe left unread for a second. Why the kernel decides:
-	 * it refuses (EBUSY) while a pipe holds more than the default size, that is while its child keeps ahead of the
-	 * pump. Not on the turn that grew it: the child has not had a moment to use the room yet.
+	 * The pump is done with the pipe for this turn (under its capture lock): a grown pipe the turn emptied gets its
+	 * default size back unless its child is still ahead, and so does any grown pipe left unread for a second. Why the
+	 * kernel decides: it refuses (EBUSY) while a pipe holds more than the default size, that is while its child keeps
+	 * ahead of the pump. Why not after a turn that ended with the pipe still full (its share taken): the kernel would
+	 * refuse, and each refusal costs it an allocation. Not on the turn that grew it: the child has not had a moment to
+	 * use the room yet.
+	 * @param emptied whether the turn's last read found the pipe empty or took less than it asked for
 	 */
-	void left(Pipe pipe) {
+	void left(Pipe pipe, boolean emptied) {
 		if (pipe.justGrown) {
 			pipe.justGrown = false;
 		}
-		else if (pipe.grown) {
+		else if (pipe.grown && emptied) {
 			shrink(pipe);
 		}
 		long now = System.nanoTime();
