@@ -286,6 +286,25 @@ class ChildOutputTests {
 	}
 
 	@Test
+	void aPipeGivesItsSizeBackWhenItsChildSlowsDownButGoesOnWriting() throws Exception {
+		ChildOutput output = output("slowing", fileOnly(1024 * 1024, 0, 1024));
+		Path slowDown = this.temp.resolve("slow-down");
+		// Why the child ends its own writer: the test says when the burst is over, once it has seen the pipe grown.
+		long child = this.spawns.spawnCaptured(output, "sh", "-c",
+				"yes 'a burst of lines' | dd bs=1M iflag=fullblock status=none & burst=$!; while [ ! -e \"$0\" ]; do sleep 0.01; done; kill $burst; "
+						+ "while :; do echo tick; sleep 0.1; done",
+				slowDown.toString())
+			.pid();
+		await().atMost(DEADLINE).pollInterval(Duration.ofMillis(5)).until(() -> capacityOfStdout(child) == GROWN);
+		Files.createFile(slowDown);
+
+		// Read ten times a second, it is never a second unread: its own turns must give the size back.
+		await().atMost(DEADLINE).until(() -> capacityOfStdout(child) < GROWN);
+		long lines = output.lines();
+		await().atMost(DEADLINE).until(() -> output.lines() > lines + 2);
+	}
+
+	@Test
 	void aPipeHeldUpByASlowSinkIsNotGrown() throws Exception {
 		SlowAppender slow = attach("held", new SlowAppender(), false);
 		ChildOutput output = output("held", withLogger(false, org.slf4j.event.Level.WARN));
