@@ -33,7 +33,7 @@ public final class OutputPump {
 
 	private static final int READERS = 4;
 
-	/** What a thread reads at once: a quarter of a grown pipe, four default ones. */
+	/** What a thread reads at once: a quarter of a grown pipe, two default ones. */
 	private static final int CHUNK = PipeSizer.GROWN_CAPACITY / 4;
 
 	/** Why a share: a child that writes without pause must not keep its thread from the others' pipes. */

@@ -33,13 +33,13 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A child's output read through pipes by the pump, with real children: lines, bytes, rotation, the logger, and the
- * pipes the pump grows (to 1 MB, at most 16 at once) for children that keep them full, and gives back.
+ * pipes the pump grows (to 512 KB, at most 16 at once) for children that keep them full, and gives back.
  */
 class ChildOutputTests {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(20);
 
-	private static final int GROWN = 1024 * 1024;
+	private static final int GROWN = PipeSizer.GROWN_CAPACITY;
 
 	/**
 	 * A child that keeps its stdout pipe full: writes of 1 MB fill it at once, so the writer stays ahead of the pump.
