@@ -63,33 +63,32 @@ final class Capture {
 			emitCarry();
 		}
 		int limit = read.limit();
-		int end = lastIndexOfNewline(read, read.position(), limit) + 1;
-		// Why the lengths are checked apart from the count: the count must look at every byte and runs fastest as a
-		// loop that does nothing else, while the check only needs a newline within every stretch of the limit's
-		// length, found searching back from the stretch's end: a few bytes read per stretch, not every byte.
 		int runStart = read.position();
-		while (end > 0) {
-			int overLong = firstOverLongLine(read, runStart, end);
-			if (overLong < 0) {
-				emit(read, runStart, end, countNewlines(read, words, runStart, end));
-				read.position(end);
-				break;
+		int lastNewline = lastIndexOfNewline(read, runStart, limit);
+		if (lastNewline >= 0) {
+			// Why the lengths are checked apart from the count: the count must look at every byte and runs fastest as
+			// a loop that does nothing else, while the check only needs a newline within every stretch of the
+			// limit's length, found searching back from the stretch's end: a few bytes per stretch, not every byte.
+			int overLong;
+			while ((overLong = firstOverLongLine(read, runStart, lastNewline)) >= 0) {
+				emit(read, runStart, overLong, countNewlines(read, words, runStart, overLong));
+				int newline = indexOfNewline(read, overLong + this.maxLine);
+				cutLine(read, overLong, newline);
+				runStart = newline + 1;
 			}
-			emit(read, runStart, overLong, countNewlines(read, words, runStart, overLong));
-			int newline = indexOfNewline(read, overLong + this.maxLine);
-			cutLine(read, overLong, newline);
-			runStart = newline + 1;
+			emit(read, runStart, lastNewline + 1, countNewlines(read, words, runStart, lastNewline + 1));
+			read.position(lastNewline + 1);
 		}
 		carry(read, limit);
 	}
 
 	/**
-	 * The start of the first line longer than the limit among the whole lines from {@code from} to {@code end} (the
-	 * byte before {@code end} a newline), or -1.
+	 * The start of the first line longer than the limit among the lines from {@code from} to the newline at
+	 * {@code lastNewline}, or -1.
 	 */
-	private int firstOverLongLine(ByteBuffer read, int from, int end) {
+	private int firstOverLongLine(ByteBuffer read, int from, int lastNewline) {
 		int lineStart = from;
-		while (end - 1 - lineStart > this.maxLine) {
+		while (lastNewline - lineStart > this.maxLine) {
 			int newline = lastIndexOfNewline(read, lineStart, lineStart + this.maxLine + 1);
 			if (newline < 0) {
 				return lineStart;
