@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One epoll set. Waited on by one thread ({@link #await(int)} and {@link #ready(int)}), or by several each taking one
- * readiness at a time ({@link #awaitOne()}); descriptors may be added and re-armed from any thread (the kernel
+ * readiness at a time ({@link #awaitOne(int)}); descriptors may be added and re-armed from any thread (the kernel
  * serialises {@code epoll_ctl}).
  */
 public final class Epoll {
@@ -101,11 +101,12 @@ public final class Epoll {
 	/**
 	 * Waits until one watched descriptor is ready and names it; any number of threads may wait at once, and each
 	 * readiness goes to one of them.
-	 * @return the descriptor, or -1 when the wait was interrupted
+	 * @param timeoutMillis how long to wait at most; -1 for no limit
+	 * @return the descriptor, or -1 when the wait timed out or was interrupted
 	 */
-	public int awaitOne() {
+	public int awaitOne(int timeoutMillis) {
 		Pointer event = this.oneEvent.get();
-		int ready = this.posix.libc().epoll_wait(this.fd, event, 1, -1);
+		int ready = this.posix.libc().epoll_wait(this.fd, event, 1, timeoutMillis);
 		return (ready == 1) ? (int) event.getLong(DATA_OFFSET) : -1;
 	}
 

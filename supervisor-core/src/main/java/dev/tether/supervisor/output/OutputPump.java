@@ -118,9 +118,13 @@ public final class OutputPump {
 		ByteBuffer buffer = ByteBuffer.allocateDirect(CHUNK).order(ByteOrder.LITTLE_ENDIAN);
 		long[] words = new long[CHUNK / Long.BYTES];
 		while (true) {
-			Capture capture = this.captures.get(epoll.awaitOne());
+			int ready = epoll.awaitOne(this.sizer.waitMillis());
+			Capture capture = (ready >= 0) ? this.captures.get(ready) : null;
 			if (capture != null) {
 				drain(epoll, capture, buffer, words);
+			}
+			else {
+				this.sizer.sweep();
 			}
 		}
 	}

@@ -38,15 +38,18 @@ final class PipeSizer {
 	/** Why wait after a refusal: the kernel refuses a user past its pipe allowance until its pipes shrink. */
 	private static final int FULL_READS_AFTER_REFUSAL = 1024;
 
-	/** How long a grown pipe may go unread before the pump, at the end of any pipe's turn, sizes it back. */
+	/** How long a grown pipe may go unread before the pump sizes it back. */
 	private static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	/** How often, at most, the pump looks for such pipes while some are grown and no pipe is ready. */
+	private static final int SWEEP_MILLIS = 500;
 
 	private final Posix posix;
 
 	private final AtomicInteger grownCount = new AtomicInteger();
 
 	// Why a set of the grown pipes: a pipe whose child stopped right after it grew is not read again, so other
-	// pipes' turns look at it (16 at most) and size it back.
+	// pipes' turns, or a wait that timed out, look at it (16 at most) and size it back.
 	private final Set<Pipe> grown = ConcurrentHashMap.newKeySet();
 
 	PipeSizer(Posix posix) {
@@ -93,12 +96,27 @@ final class PipeSizer {
 		else if (pipe.grown && emptied) {
 			shrink(pipe);
 		}
+		sweep();
+	}
+
+	/** Sizes back every grown pipe left unread for a second. */
+	void sweep() {
 		long now = System.nanoTime();
 		for (Pipe other : this.grown) {
 			if (now - other.lastReadNanos > IDLE_NANOS) {
 				shrink(other);
 			}
 		}
+	}
+
+	/**
+	 * How long the pump's threads may wait for a ready pipe before they {@link #sweep()}: without limit while no pipe
+	 * is grown. Why a limit otherwise: a grown pipe whose child went quiet right after a turn that did not shrink it
+	 * (the turn that grew it, or one that ended on its share) is read no more, and the other children may be quiet
+	 * too.
+	 */
+	int waitMillis() {
+		return this.grown.isEmpty() ? -1 : SWEEP_MILLIS;
 	}
 
 	/** The pipe ended, before its descriptor is closed: it is never resized again, and its share is given back. */

@@ -305,6 +305,35 @@ class ChildOutputTests {
 	}
 
 	@Test
+	void aPipeGrownByItsLastReadGetsItsSizeBackWhileNoOtherPipeIsRead() throws Exception {
+		ChildOutput output = output("grown-last", fileOnly(64L * 1024 * 1024, 0, 1024));
+		Path blocks = this.temp.resolve("blocks");
+		assertThat(new ProcessBuilder("mkfifo", blocks.toString()).start().waitFor()).isZero();
+		// Why dd reading whole blocks of 256 KB: each block the test sends becomes one write into the child's 64 KB
+		// pipe, which the pump takes as four full reads, and the fourth read, the one that grows the pipe, empties it.
+		long child = this.spawns
+			.spawnCaptured(output, "dd", "if=" + blocks, "bs=256K", "iflag=fullblock", "status=none")
+			.pid();
+		byte[] block = "a line of a block of 256 KB\n".repeat(256 * 1024 / 28).getBytes(StandardCharsets.US_ASCII);
+		byte[] whole = java.util.Arrays.copyOf(block, 256 * 1024);
+		java.util.Arrays.fill(whole, block.length, whole.length - 1, (byte) 'x');
+		whole[whole.length - 1] = '\n';
+		try (java.io.OutputStream sender = Files.newOutputStream(blocks)) {
+			long sent = 0;
+			// Why several blocks may be needed: a read whose lines went out slowly (a busy machine) starts the count
+			// of full reads again, and then the pipe grows inside a block and its last read sizes it back.
+			while (capacityOfStdout(child) != GROWN) {
+				sender.write(whole);
+				sender.flush();
+				long expected = sent += whole.length;
+				await().atMost(DEADLINE).until(() -> output.bytes() == expected);
+			}
+			// The child now waits on the FIFO: its pipe is read no more, and nothing else in this JVM writes.
+			await().atMost(DEADLINE).until(() -> capacityOfStdout(child) < GROWN);
+		}
+	}
+
+	@Test
 	void aPipeHeldUpByASlowSinkIsNotGrown() throws Exception {
 		SlowAppender slow = attach("held", new SlowAppender(), false);
 		ChildOutput output = output("held", withLogger(false, org.slf4j.event.Level.WARN));
