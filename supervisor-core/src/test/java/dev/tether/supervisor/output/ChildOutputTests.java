@@ -314,18 +314,15 @@ class ChildOutputTests {
 		long child = this.spawns
 			.spawnCaptured(output, "dd", "if=" + blocks, "bs=256K", "iflag=fullblock", "status=none")
 			.pid();
-		byte[] block = "a line of a block of 256 KB\n".repeat(256 * 1024 / 28).getBytes(StandardCharsets.US_ASCII);
-		byte[] whole = java.util.Arrays.copyOf(block, 256 * 1024);
-		java.util.Arrays.fill(whole, block.length, whole.length - 1, (byte) 'x');
-		whole[whole.length - 1] = '\n';
+		byte[] block = "%31s\n".formatted("a line of a block").repeat(256 * 1024 / 32).getBytes(StandardCharsets.US_ASCII);
 		try (java.io.OutputStream sender = Files.newOutputStream(blocks)) {
 			long sent = 0;
 			// Why several blocks may be needed: a read whose lines went out slowly (a busy machine) starts the count
 			// of full reads again, and then the pipe grows inside a block and its last read sizes it back.
 			while (capacityOfStdout(child) != GROWN) {
-				sender.write(whole);
+				sender.write(block);
 				sender.flush();
-				long expected = sent += whole.length;
+				long expected = sent += block.length;
 				await().atMost(DEADLINE).until(() -> output.bytes() == expected);
 			}
 			// The child now waits on the FIFO: its pipe is read no more, and nothing else in this JVM writes.
