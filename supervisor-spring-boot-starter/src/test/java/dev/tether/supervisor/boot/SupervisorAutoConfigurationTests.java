@@ -317,9 +317,11 @@ class SupervisorAutoConfigurationTests {
 
 	/** Startup fails naming {@code property}, with a problem line that matches {@code problem} as a whole. */
 	private void assertFailure(String property, String problem, Map<String, Object> properties) {
+		// Why a name of its own: the runner's properties (the test's own state directory among them) are a source
+		// named "test", which a source of the same name would replace.
 		runner().withInitializer((context) -> context.getEnvironment()
 			.getPropertySources()
-			.addFirst(new MapPropertySource("test", properties)))
+			.addFirst(new MapPropertySource("invalid-settings", properties)))
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				FailureAnalysis analysis = new InvalidSupervisorConfigurationFailureAnalyzer()
