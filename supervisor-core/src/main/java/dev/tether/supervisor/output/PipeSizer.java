@@ -46,6 +46,8 @@ final class PipeSizer {
 
 	private final Posix posix;
 
+	// Why a count beside the set of grown pipes: a place under the cap is taken before the pipe is resized
+	// (increment, then check), which the set's size cannot do atomically between the pump's threads.
 	private final AtomicInteger grownCount = new AtomicInteger();
 
 	// Why a set of the grown pipes: a pipe whose child stopped right after it grew is not read again, so other
