@@ -13,9 +13,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import dev.tether.supervisor.os.Posix;
-import dev.tether.supervisor.os.PosixSpawn;
-import dev.tether.supervisor.reaper.Reaper;
+import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.internal.os.PosixSpawn;
+import dev.tether.supervisor.internal.reaper.Reaper;
 
 /**
  * Measures, in one run and side by side, Tether's spawn next to ProcessBuilder, commons-exec, zt-exec, NuProcess

@@ -14,10 +14,10 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.tether.supervisor.output.ChildOutput;
-import dev.tether.supervisor.reaper.Reaper;
-import dev.tether.supervisor.spawn.SpawnRequest;
-import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.internal.output.ChildOutput;
+import dev.tether.supervisor.internal.reaper.Reaper;
+import dev.tether.supervisor.internal.spawn.SpawnRequest;
+import dev.tether.supervisor.internal.spawn.Spawner;
 
 /**
  * Exit detection latency (SIGKILL to the exit listener) beside children that write, against the same beside idle

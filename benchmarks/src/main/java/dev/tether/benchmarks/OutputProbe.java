@@ -17,11 +17,11 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.slf4j.event.Level;
 
-import dev.tether.supervisor.output.ChildOutput;
+import dev.tether.supervisor.internal.output.ChildOutput;
 import dev.tether.supervisor.output.LogSettings;
-import dev.tether.supervisor.reaper.Reaper;
-import dev.tether.supervisor.spawn.SpawnRequest;
-import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.internal.reaper.Reaper;
+import dev.tether.supervisor.internal.spawn.SpawnRequest;
+import dev.tether.supervisor.internal.spawn.Spawner;
 
 /**
  * The output rows that need a JVM of their own, so that nothing another phase left (pool threads, garbage, buffers)

@@ -20,10 +20,10 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.event.Level;
 
 import dev.tether.supervisor.ExitStatus;
-import dev.tether.supervisor.output.ChildOutput;
+import dev.tether.supervisor.internal.output.ChildOutput;
 import dev.tether.supervisor.output.LogSettings;
-import dev.tether.supervisor.spawn.SpawnRequest;
-import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.internal.spawn.SpawnRequest;
+import dev.tether.supervisor.internal.spawn.Spawner;
 
 /**
  * What capturing children's output costs, each figure against a baseline of the same round: one child's throughput

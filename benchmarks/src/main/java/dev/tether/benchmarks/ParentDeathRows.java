@@ -13,9 +13,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-import dev.tether.supervisor.identity.IdentityProbe;
-import dev.tether.supervisor.identity.ProcStat;
-import dev.tether.supervisor.os.Posix;
+import dev.tether.supervisor.internal.identity.IdentityProbe;
+import dev.tether.supervisor.internal.identity.ProcStat;
+import dev.tether.supervisor.internal.os.Posix;
 
 /**
  * The parent-death promise, timed: a second JVM ({@link SupervisorProcess}) spawns children and is killed with

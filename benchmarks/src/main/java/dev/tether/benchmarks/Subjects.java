@@ -21,11 +21,11 @@ import org.zeroturnaround.exec.ProcessExecutor;
 import org.zeroturnaround.exec.StartedProcess;
 import org.zeroturnaround.exec.listener.ProcessListener;
 
-import dev.tether.supervisor.os.Posix;
-import dev.tether.supervisor.spawn.Shepherd;
-import dev.tether.supervisor.spawn.SpawnRequest;
-import dev.tether.supervisor.spawn.SpawnedChild;
-import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.internal.spawn.Shepherd;
+import dev.tether.supervisor.internal.spawn.SpawnRequest;
+import dev.tether.supervisor.internal.spawn.SpawnedChild;
+import dev.tether.supervisor.internal.spawn.Spawner;
 
 /**
  * Each library the benchmark compares, started the way its documentation suggests, with output discarded.

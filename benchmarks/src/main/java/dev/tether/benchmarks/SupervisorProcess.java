@@ -4,9 +4,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
-import dev.tether.supervisor.spawn.SpawnRequest;
-import dev.tether.supervisor.spawn.SpawnedChild;
-import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.internal.spawn.SpawnRequest;
+import dev.tether.supervisor.internal.spawn.SpawnedChild;
+import dev.tether.supervisor.internal.spawn.Spawner;
 
 /**
  * The supervisor JVM the benchmark kills with SIGKILL: spawns {@code <count>} children, prints {@code PIDS ...},

@@ -17,16 +17,16 @@ import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.OrphanPolicy;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorBuilder;
-import dev.tether.supervisor.identity.IdentityProbe;
-import dev.tether.supervisor.identity.Owner;
-import dev.tether.supervisor.identity.ProcStat;
-import dev.tether.supervisor.identity.ProcessSignaller;
-import dev.tether.supervisor.reconcile.Reconciler;
+import dev.tether.supervisor.internal.identity.IdentityProbe;
+import dev.tether.supervisor.internal.identity.Owner;
+import dev.tether.supervisor.internal.identity.ProcStat;
+import dev.tether.supervisor.internal.identity.ProcessSignaller;
+import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
-import dev.tether.supervisor.spawn.Spawner;
-import dev.tether.supervisor.stop.StopLadder;
-import dev.tether.supervisor.stop.VerifiedProcess;
+import dev.tether.supervisor.internal.spawn.Spawner;
+import dev.tether.supervisor.internal.stop.StopLadder;
+import dev.tether.supervisor.internal.stop.VerifiedProcess;
 
 /**
  * What only Tether does, at scale: autostart against the raw spawner, {@code snapshots()} while children are being
@@ -178,7 +178,7 @@ final class SupervisorRows {
 		this.supervisors++;
 		SupervisorBuilder builder = Supervisor.builder()
 			.installationId("bench-" + ProcessHandle.current().pid() + "-" + this.supervisors)
-			.spawner(new Spawner(15, this.work.resolve("launcher")))
+			.launcherDirectory(this.work.resolve("launcher"))
 			.registry(FileChildRegistry.open(Files.createTempDirectory(this.work, "state")))
 			.logDirectory(Path.of("/dev"));
 		for (int i = 0; i < n; i++) {

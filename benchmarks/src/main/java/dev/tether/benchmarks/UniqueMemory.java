@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-import dev.tether.supervisor.spawn.Shepherd;
+import dev.tether.supervisor.internal.spawn.Shepherd;
 
 /**
  * The memory a process holds for itself alone: {@code Pss_Anon} from {@code /proc/<pid>/smaps_rollup} (its

@@ -1,15 +1,16 @@
 package dev.tether.supervisor;
 
+
 /**
  * What a child is; decides which environment variable carries its name.
  */
 public enum ChildKind {
 
-	/** An AI agent: its name is stamped as {@value ChildMarkers#AGENT_NAME_ENV}. */
-	AGENT(ChildMarkers.AGENT_NAME_ENV),
+	/** An AI agent: its name is stamped as {@code TETHER_AGENT_NAME}. */
+	AGENT("TETHER_AGENT_NAME"),
 
-	/** An MCP server: its name is stamped as {@value ChildMarkers#MCP_SERVICE_ID_ENV}. */
-	MCP(ChildMarkers.MCP_SERVICE_ID_ENV);
+	/** An MCP server: its name is stamped as {@code TETHER_MCP_SERVICE_ID}. */
+	MCP("TETHER_MCP_SERVICE_ID");
 
 	private final String nameKey;
 

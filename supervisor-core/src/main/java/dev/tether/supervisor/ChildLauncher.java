@@ -7,16 +7,16 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.tether.supervisor.identity.IdentityProbe;
-import dev.tether.supervisor.identity.Owner;
-import dev.tether.supervisor.identity.ProcStat;
-import dev.tether.supervisor.output.ChildOutput;
-import dev.tether.supervisor.ports.PortGuard;
-import dev.tether.supervisor.reaper.Reaper;
-import dev.tether.supervisor.spawn.SpawnException;
-import dev.tether.supervisor.spawn.SpawnRequest;
-import dev.tether.supervisor.spawn.SpawnedChild;
-import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.internal.identity.IdentityProbe;
+import dev.tether.supervisor.internal.identity.Owner;
+import dev.tether.supervisor.internal.identity.ProcStat;
+import dev.tether.supervisor.internal.output.ChildOutput;
+import dev.tether.supervisor.internal.ports.PortGuard;
+import dev.tether.supervisor.internal.reaper.Reaper;
+import dev.tether.supervisor.internal.spawn.SpawnRequest;
+import dev.tether.supervisor.internal.spawn.SpawnedChild;
+import dev.tether.supervisor.internal.spawn.Spawner;
+import dev.tether.supervisor.internal.identity.ChildMarkers;
 
 /**
  * Turns a child's spec into a process: checks its port, stamps the markers into its environment, keeps the sinks of its output,

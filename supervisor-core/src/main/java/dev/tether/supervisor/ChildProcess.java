@@ -4,15 +4,15 @@ import java.time.Instant;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.tether.supervisor.identity.ExpectedIdentity;
-import dev.tether.supervisor.identity.Owner;
-import dev.tether.supervisor.identity.ProcessSignaller;
-import dev.tether.supervisor.identity.Verdict;
-import dev.tether.supervisor.os.Posix;
-import dev.tether.supervisor.reaper.Reaper;
-import dev.tether.supervisor.spawn.Shepherd;
-import dev.tether.supervisor.stop.AdoptedProcess;
-import dev.tether.supervisor.stop.StopTarget;
+import dev.tether.supervisor.internal.identity.ExpectedIdentity;
+import dev.tether.supervisor.internal.identity.Owner;
+import dev.tether.supervisor.internal.identity.ProcessSignaller;
+import dev.tether.supervisor.internal.identity.Verdict;
+import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.internal.reaper.Reaper;
+import dev.tether.supervisor.internal.spawn.Shepherd;
+import dev.tether.supervisor.internal.stop.AdoptedProcess;
+import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
  * The process a child runs as: one we spawned (our unreaped child, its identity proven by the kernel), or one

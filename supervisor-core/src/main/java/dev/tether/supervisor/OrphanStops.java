@@ -10,14 +10,14 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.tether.supervisor.identity.ExpectedIdentity;
-import dev.tether.supervisor.identity.IdentityProbe;
-import dev.tether.supervisor.identity.MarkedProcess;
-import dev.tether.supervisor.identity.Owner;
-import dev.tether.supervisor.identity.ProcessSignaller;
-import dev.tether.supervisor.os.Posix;
-import dev.tether.supervisor.stop.StopLadder;
-import dev.tether.supervisor.stop.VerifiedProcess;
+import dev.tether.supervisor.internal.identity.ExpectedIdentity;
+import dev.tether.supervisor.internal.identity.IdentityProbe;
+import dev.tether.supervisor.internal.identity.MarkedProcess;
+import dev.tether.supervisor.internal.identity.Owner;
+import dev.tether.supervisor.internal.identity.ProcessSignaller;
+import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.internal.stop.StopLadder;
+import dev.tether.supervisor.internal.stop.VerifiedProcess;
 
 /**
  * Processes of ours that are no child's process: orphans of a previous run (at reconciliation and on a child's

@@ -10,13 +10,13 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.tether.supervisor.reconcile.Reconciler;
+import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.registry.RegistryRow;
-import dev.tether.supervisor.spawn.Shepherd;
-import dev.tether.supervisor.spawn.SpawnedChild;
-import dev.tether.supervisor.stop.Stop;
-import dev.tether.supervisor.stop.StopLadder;
-import dev.tether.supervisor.stop.StopTarget;
+import dev.tether.supervisor.internal.spawn.Shepherd;
+import dev.tether.supervisor.internal.spawn.SpawnedChild;
+import dev.tether.supervisor.internal.stop.Stop;
+import dev.tether.supervisor.internal.stop.StopLadder;
+import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
  * One child's state machine: its state, its process, its restart budget, its stop in progress, and every

@@ -16,22 +16,21 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.tether.supervisor.identity.IdentityProbe;
-import dev.tether.supervisor.identity.Owner;
-import dev.tether.supervisor.identity.ProcessSignaller;
-import dev.tether.supervisor.os.Posix;
-import dev.tether.supervisor.output.ChildOutput;
-import dev.tether.supervisor.ports.PortGuard;
-import dev.tether.supervisor.ports.PortGuard.PortClaim;
-import dev.tether.supervisor.reaper.Reaper;
-import dev.tether.supervisor.reconcile.Reconciler;
+import dev.tether.supervisor.internal.identity.IdentityProbe;
+import dev.tether.supervisor.internal.identity.Owner;
+import dev.tether.supervisor.internal.identity.ProcessSignaller;
+import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.internal.ports.PortGuard;
+import dev.tether.supervisor.internal.ports.PortGuard.PortClaim;
+import dev.tether.supervisor.internal.reaper.Reaper;
+import dev.tether.supervisor.internal.reconcile.Reconciler;
+import dev.tether.supervisor.output.CapturedOutput;
 import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
-import dev.tether.supervisor.spawn.Shepherd;
-import dev.tether.supervisor.spawn.SpawnFeatures;
-import dev.tether.supervisor.spawn.Spawner;
-import dev.tether.supervisor.stop.StopLadder;
-import dev.tether.supervisor.stop.StopTarget;
+import dev.tether.supervisor.internal.spawn.Shepherd;
+import dev.tether.supervisor.internal.spawn.Spawner;
+import dev.tether.supervisor.internal.stop.StopLadder;
+import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
  * Starts, stops, restarts and watches children: the public face of supervision and the owner of its lock.
@@ -91,7 +90,8 @@ public final class Supervisor implements AutoCloseable {
 		this.registry = Objects.requireNonNull(builder.registry, "registry");
 		this.owner = new Owner(Objects.requireNonNull(builder.installationId, "installationId"),
 				this.registry.instanceId());
-		this.spawner = Objects.requireNonNull(builder.spawner, "spawner");
+		this.spawner = new Spawner(builder.parentDeathSignal,
+				Objects.requireNonNull(builder.launcherDirectory, "launcherDirectory"));
 		this.probe = IdentityProbe.forPlatform();
 		this.signaller = new ProcessSignaller(this.probe);
 		this.reaper = Reaper.shared();
@@ -178,7 +178,7 @@ public final class Supervisor implements AutoCloseable {
 	 * The sinks of one child's output (its file, its logger, what it wrote), if registered. The same object over the
 	 * child's whole life.
 	 */
-	public Optional<ChildOutput> output(String name) {
+	public Optional<CapturedOutput> output(String name) {
 		return Optional.ofNullable(specOf(name)).map(this.launcher::output);
 	}
 

@@ -8,7 +8,6 @@ import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 import dev.tether.supervisor.registry.ChildRegistry;
-import dev.tether.supervisor.spawn.Spawner;
 
 /**
  * Builds a {@link Supervisor}: {@code Supervisor.builder()...build()}.
@@ -17,7 +16,9 @@ public final class SupervisorBuilder {
 
 	String installationId = "default";
 
-	@Nullable Spawner spawner;
+	int parentDeathSignal = 15;
+
+	@Nullable Path launcherDirectory;
 
 	@Nullable ChildRegistry registry;
 
@@ -39,8 +40,21 @@ public final class SupervisorBuilder {
 		return this;
 	}
 
-	public SupervisorBuilder spawner(Spawner spawner) {
-		this.spawner = spawner;
+	/**
+	 * The signal a child receives when the JVM dies (SIGTERM, 15, by default; 0 for none). Through the launcher it
+	 * is armed before the command executes; see {@link ParentDeathMechanism}.
+	 */
+	public SupervisorBuilder parentDeathSignal(int signal) {
+		this.parentDeathSignal = signal;
+		return this;
+	}
+
+	/**
+	 * The private directory the parent-death launcher is compiled into or copied to (required; checked like the
+	 * state directory: ours, not writable by others).
+	 */
+	public SupervisorBuilder launcherDirectory(Path launcherDirectory) {
+		this.launcherDirectory = launcherDirectory;
 		return this;
 	}
 

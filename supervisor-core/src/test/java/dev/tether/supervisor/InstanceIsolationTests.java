@@ -14,6 +14,7 @@ import dev.tether.supervisor.testsupport.Canary;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
+import dev.tether.supervisor.internal.identity.ChildMarkers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -28,6 +28,7 @@ import dev.tether.supervisor.testsupport.SecondJvm;
 import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 import dev.tether.supervisor.testsupport.TreeSupervisorJvm;
+import dev.tether.supervisor.internal.identity.ChildMarkers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -19,14 +19,15 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.tether.supervisor.identity.Owner;
-import dev.tether.supervisor.ports.PortGuard;
+import dev.tether.supervisor.internal.identity.Owner;
+import dev.tether.supervisor.internal.ports.PortGuard;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.testsupport.Listen;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.ObservedRegistry;
 import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
+import dev.tether.supervisor.internal.identity.ChildMarkers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

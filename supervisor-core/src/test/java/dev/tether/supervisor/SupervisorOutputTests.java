@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.tether.supervisor.output.ChildOutput;
+import dev.tether.supervisor.output.CapturedOutput;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,7 +36,7 @@ class SupervisorOutputTests {
 			test.supervisor().startAutostart();
 			await().atMost(DEADLINE)
 				.until(() -> test.supervisor().snapshot("counter").orElseThrow().state() == ChildState.FAILED);
-			ChildOutput output = test.supervisor().output("counter").orElseThrow();
+			CapturedOutput output = test.supervisor().output("counter").orElseThrow();
 			await().atMost(DEADLINE).until(() -> output.lines() == 4);
 			assertThat(output.file()).isEqualTo(this.state.resolve("logs").resolve("counter.log"));
 			assertThat(Files.readAllLines(output.file())).containsExactly("run", "run", "run", "run");
@@ -51,7 +51,7 @@ class SupervisorOutputTests {
 			.build();
 		try (TestSupervisor test = new TestSupervisor(this.state, List.of(spec))) {
 			test.supervisor().startAutostart();
-			ChildOutput output = test.supervisor().output("family").orElseThrow();
+			CapturedOutput output = test.supervisor().output("family").orElseThrow();
 			await().atMost(DEADLINE).until(() -> output.lines() == 2);
 			assertThat(Files.readAllLines(output.file())).containsExactlyInAnyOrder("parent", "grandchild");
 		}

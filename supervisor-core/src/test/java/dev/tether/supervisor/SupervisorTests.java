@@ -15,6 +15,7 @@ import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.ObservedRegistry;
 import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
+import dev.tether.supervisor.internal.identity.ChildMarkers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.tether.supervisor.ChildMarkers;
+import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.TestRun;
 
@@ -79,7 +80,7 @@ abstract class FaultScenarioSupport {
 	/** Live processes of this scenario's installation that carry the marker of one child. */
 	List<Long> oursNamed(String child) {
 		return ours().stream()
-			.filter((pid) -> LiveProcesses.environ(pid).contains(ChildMarkers.AGENT_NAME_ENV + "=" + child))
+			.filter((pid) -> LiveProcesses.environ(pid).contains(ChildKind.AGENT.nameKey() + "=" + child))
 			.toList();
 	}
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.registry.RegistryRow;
 import dev.tether.supervisor.testsupport.Canary;
 

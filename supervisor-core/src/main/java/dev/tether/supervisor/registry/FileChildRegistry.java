@@ -24,8 +24,7 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.tether.supervisor.os.PrivateDirectory;
-import dev.tether.supervisor.os.UnsafeDirectoryException;
+import dev.tether.supervisor.internal.files.PrivateDirectory;
 
 /**
  * The default registry: {@code <state-directory>/registry.json}, written atomically (temporary file, fsync, rename,

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.tether.supervisor.os.PrivateDirectory;
-import dev.tether.supervisor.os.UnsafeDirectoryException;
+import dev.tether.supervisor.internal.files.PrivateDirectory;
+import dev.tether.supervisor.UnsafeDirectoryException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -14,7 +14,7 @@ import org.awaitility.core.ConditionTimeoutException;
 import org.awaitility.core.TerminalFailureException;
 import org.junit.jupiter.api.Assumptions;
 
-import dev.tether.supervisor.identity.ProcStat;
+import dev.tether.supervisor.internal.identity.ProcStat;
 
 /**
  * A recording canary: a process that traps every catchable signal and appends the name of each one it receives to

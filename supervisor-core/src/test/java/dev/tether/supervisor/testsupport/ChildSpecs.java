@@ -1,10 +1,11 @@
 package dev.tether.supervisor.testsupport;
 
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.RestartPolicy;
+
 import java.time.Duration;
 import java.util.List;
 
-import dev.tether.supervisor.ChildSpec;
-import dev.tether.supervisor.RestartPolicy;
 
 /**
  * Child specifications that several tests share.

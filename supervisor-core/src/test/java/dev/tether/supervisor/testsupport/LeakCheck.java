@@ -14,8 +14,8 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-import dev.tether.supervisor.ChildMarkers;
-import dev.tether.supervisor.identity.ProcStat;
+import dev.tether.supervisor.internal.identity.ChildMarkers;
+import dev.tether.supervisor.internal.identity.ProcStat;
 
 /**
  * The one leak check of every suite (unit, integration, end to end, and {@code .ci/run} through {@link #main}).

@@ -9,9 +9,9 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.tether.supervisor.internal.identity.ChildMarkers;
+import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.ChildKind;
-import dev.tether.supervisor.ChildMarkers;
-import dev.tether.supervisor.identity.Owner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

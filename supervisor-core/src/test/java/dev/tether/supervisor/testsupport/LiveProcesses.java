@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import dev.tether.supervisor.identity.ProcParsers;
-import dev.tether.supervisor.identity.ProcStat;
+import dev.tether.supervisor.internal.identity.ProcParsers;
+import dev.tether.supervisor.internal.identity.ProcStat;
 
 /**
  * What tests read of real processes through {@code /proc}. A zombie counts as dead: PID 1 on these machines reaps

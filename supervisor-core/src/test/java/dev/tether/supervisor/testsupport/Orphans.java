@@ -10,9 +10,9 @@ import java.util.Map;
 
 import org.awaitility.Awaitility;
 
+import dev.tether.supervisor.internal.identity.ChildMarkers;
+import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.ChildKind;
-import dev.tether.supervisor.ChildMarkers;
-import dev.tether.supervisor.identity.Owner;
 
 /**
  * Makes processes that are not children of the test JVM (their parent shell exits at once), as a crashed

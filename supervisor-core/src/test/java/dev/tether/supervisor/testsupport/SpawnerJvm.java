@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
+import dev.tether.supervisor.internal.identity.ChildMarkers;
+import dev.tether.supervisor.internal.identity.Owner;
+import dev.tether.supervisor.internal.spawn.SpawnRequest;
+import dev.tether.supervisor.internal.spawn.Spawner;
 import dev.tether.supervisor.ChildKind;
-import dev.tether.supervisor.ChildMarkers;
-import dev.tether.supervisor.identity.Owner;
 import dev.tether.supervisor.ParentDeathMechanism;
-import dev.tether.supervisor.spawn.SpawnRequest;
-import dev.tether.supervisor.spawn.Spawner;
 
 /**
  * A second JVM, for tests that kill the spawning JVM with SIGKILL, that spawns children with a bare {@link Spawner}

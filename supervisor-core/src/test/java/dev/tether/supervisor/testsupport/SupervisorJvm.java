@@ -8,11 +8,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import dev.tether.supervisor.ChildEvent;
+import dev.tether.supervisor.registry.FileChildRegistry;
+import dev.tether.supervisor.internal.spawn.Spawner;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.Supervisor;
-import dev.tether.supervisor.registry.FileChildRegistry;
-import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.ChildEvent;
 
 /**
  * A second JVM running a real {@link Supervisor}, ticked every 20 ms, over one child in a restart loop (it lives
@@ -32,7 +32,7 @@ public final class SupervisorJvm {
 				Duration.ofMillis(20));
 		Supervisor supervisor = Supervisor.builder()
 			.installationId(args[0])
-			.spawner(new Spawner(15, state.resolve("launcher")))
+			.launcherDirectory(state.resolve("launcher"))
 			.registry(FileChildRegistry.open(state))
 			.logDirectory(state.resolve("logs"))
 			.listener((event) -> {

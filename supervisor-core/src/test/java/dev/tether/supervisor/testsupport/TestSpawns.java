@@ -10,16 +10,16 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.awaitility.Awaitility;
 
+import dev.tether.supervisor.internal.identity.ChildMarkers;
+import dev.tether.supervisor.internal.identity.Owner;
+import dev.tether.supervisor.internal.output.ChildOutput;
+import dev.tether.supervisor.internal.reaper.Reaper;
+import dev.tether.supervisor.internal.spawn.SpawnRequest;
+import dev.tether.supervisor.internal.spawn.SpawnedChild;
+import dev.tether.supervisor.internal.spawn.Spawner;
 import dev.tether.supervisor.ChildKind;
-import dev.tether.supervisor.ChildMarkers;
 import dev.tether.supervisor.ExitStatus;
-import dev.tether.supervisor.identity.Owner;
-import dev.tether.supervisor.output.ChildOutput;
-import dev.tether.supervisor.reaper.Reaper;
-import dev.tether.supervisor.spawn.SpawnException;
-import dev.tether.supervisor.spawn.SpawnRequest;
-import dev.tether.supervisor.spawn.SpawnedChild;
-import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.SpawnException;
 
 /**
  * Spawns marked test children through a {@link Spawner} and ends every one of them at {@link #close()}.

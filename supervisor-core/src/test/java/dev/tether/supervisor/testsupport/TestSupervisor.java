@@ -8,13 +8,13 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
+import dev.tether.supervisor.registry.FileChildRegistry;
+import dev.tether.supervisor.internal.spawn.Spawner;
 import dev.tether.supervisor.ChildEvent;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.OrphanPolicy;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorBuilder;
-import dev.tether.supervisor.registry.FileChildRegistry;
-import dev.tether.supervisor.spawn.Spawner;
 
 /**
  * A supervisor over a temporary state directory, ticked every 20 ms, that records its events and stops every child
@@ -47,7 +47,7 @@ public final class TestSupervisor implements AutoCloseable {
 		this.registry = FileChildRegistry.open(stateDirectory);
 		SupervisorBuilder builder = Supervisor.builder()
 			.installationId(installationId)
-			.spawner(new Spawner(15, stateDirectory.resolve("launcher")))
+			.launcherDirectory(stateDirectory.resolve("launcher"))
 			.registry(this.registry)
 			.logDirectory(stateDirectory.resolve("logs"))
 			.orphanPolicy(policy)

@@ -7,11 +7,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import dev.tether.supervisor.registry.FileChildRegistry;
+import dev.tether.supervisor.internal.spawn.Spawner;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorBuilder;
-import dev.tether.supervisor.registry.FileChildRegistry;
-import dev.tether.supervisor.spawn.Spawner;
 
 /**
  * A second JVM running a real {@link Supervisor}, ticked every 20 ms, over children that run one shell script
@@ -32,7 +32,7 @@ public final class TreeSupervisorJvm {
 		Path state = Path.of(args[1]);
 		SupervisorBuilder builder = Supervisor.builder()
 			.installationId(args[0])
-			.spawner(new Spawner(15, state.resolve("launcher")))
+			.launcherDirectory(state.resolve("launcher"))
 			.registry(FileChildRegistry.open(state))
 			.logDirectory(state.resolve("logs"));
 		int children = Integer.parseInt(args[2]);

@@ -14,9 +14,9 @@ import org.jspecify.annotations.Nullable;
 
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.InvalidChildSpecException;
-import dev.tether.supervisor.os.Posix;
-import dev.tether.supervisor.spawn.SpawnException;
-import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.SpawnException;
+import dev.tether.supervisor.Signals;
+import dev.tether.supervisor.Executables;
 
 /**
  * Turns the bound properties into checked child specifications. A setting a child leaves unset comes from
@@ -136,7 +136,7 @@ final class ChildSpecs {
 
 		private int signalNumber(String value) {
 			try {
-				return Posix.signalNumber(value);
+				return Signals.number(value);
 			}
 			catch (IllegalArgumentException ex) {
 				throw new InvalidSupervisorConfigurationException(property("stop-signal"), ex.getMessage(), ex);
@@ -151,7 +151,7 @@ final class ChildSpecs {
 			Map<String, String> pathSource = spec.environment().containsKey("PATH") ? spec.environment()
 					: inheritedEnvironment;
 			try {
-				Spawner.resolveExecutable(spec.command(), pathSource, spec.workingDirectory());
+				Executables.resolve(spec.command(), pathSource, spec.workingDirectory());
 			}
 			catch (SpawnException ex) {
 				throw new InvalidSupervisorConfigurationException(PREFIX + this.name + ".command", ex.getMessage(), ex);

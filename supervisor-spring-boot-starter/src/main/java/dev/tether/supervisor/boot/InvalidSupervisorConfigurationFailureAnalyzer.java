@@ -3,7 +3,7 @@ package dev.tether.supervisor.boot;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
-import dev.tether.supervisor.os.UnsafeDirectoryException;
+import dev.tether.supervisor.UnsafeDirectoryException;
 import dev.tether.supervisor.registry.RegistryLockedException;
 
 /**

@@ -20,10 +20,9 @@ import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorBuilder;
 import dev.tether.supervisor.SupervisorListener;
 import dev.tether.supervisor.boot.event.ChildLifecycleEvent;
-import dev.tether.supervisor.os.Posix;
 import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.FileChildRegistry;
-import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.Signals;
 
 /**
  * Supervises the children listed under {@code supervisor.children}.
@@ -61,11 +60,12 @@ public final class SupervisorAutoConfiguration {
 	Supervisor supervisor(SupervisorProperties properties, SupervisorSettings settings, ChildRegistry registry,
 			ObjectProvider<SupervisorListener> listeners) {
 		List<ChildSpec> children = ChildSpecs.from(properties);
-		// Why no spawner bean: it is the supervisor's own (the supervisor closes it), and its thread starts with the
+		// Why no spawner bean: the spawner is internal and the supervisor's own (it closes it), and its thread starts with the
 		// first spawn, so nothing is left behind when a later check fails.
 		SupervisorBuilder builder = Supervisor.builder()
 			.installationId(settings.installationId())
-			.spawner(new Spawner(settings.parentDeathSignal(), settings.stateDirectory().resolve("bin")))
+			.parentDeathSignal(settings.parentDeathSignal())
+			.launcherDirectory(settings.stateDirectory().resolve("bin"))
 			.registry(registry)
 			.orphanPolicy(properties.getReconcile().getOrphans())
 			.logDirectory(settings.stateDirectory().resolve("logs"));
@@ -130,7 +130,7 @@ public final class SupervisorAutoConfiguration {
 				return 0;
 			}
 			try {
-				return Posix.signalNumber(value);
+				return Signals.number(value);
 			}
 			catch (IllegalArgumentException ex) {
 				throw new InvalidSupervisorConfigurationException("supervisor.parent-death-signal", ex.getMessage(), ex);

@@ -18,7 +18,7 @@ import org.springframework.core.convert.ConversionService;
 import org.springframework.util.unit.DataSize;
 
 import dev.tether.supervisor.ChildSpec;
-import dev.tether.supervisor.os.Posix;
+import dev.tether.supervisor.internal.os.Posix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

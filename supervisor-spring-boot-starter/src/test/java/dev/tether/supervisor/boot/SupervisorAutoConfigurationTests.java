@@ -30,13 +30,13 @@ import dev.tether.supervisor.boot.actuate.SupervisorHealthAutoConfiguration;
 import dev.tether.supervisor.boot.actuate.SupervisorHealthContributor;
 import dev.tether.supervisor.boot.metrics.SupervisorMetrics;
 import dev.tether.supervisor.boot.metrics.SupervisorMetricsAutoConfiguration;
-import dev.tether.supervisor.identity.IdentityProbe;
+import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.output.LogSettings;
-import dev.tether.supervisor.reaper.Reaper;
-import dev.tether.supervisor.reconcile.Reconciler;
+import dev.tether.supervisor.internal.reaper.Reaper;
+import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.FileChildRegistry;
-import dev.tether.supervisor.spawn.Spawner;
+import dev.tether.supervisor.internal.spawn.Spawner;
 import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -356,7 +356,7 @@ class SupervisorAutoConfigurationTests {
 		Supervisor userSupervisor(ChildRegistry registry) {
 			return Supervisor.builder()
 				.installationId("test-user")
-				.spawner(new Spawner(15, userBeansTemp.resolve("launcher")))
+				.launcherDirectory(userBeansTemp.resolve("launcher"))
 				.registry(registry)
 				.logDirectory(userBeansTemp.resolve("logs"))
 				.build();

@@ -17,8 +17,7 @@ import org.springframework.core.io.FileSystemResource;
 import org.springframework.core.io.Resource;
 
 import dev.tether.supervisor.Supervisor;
-import dev.tether.supervisor.output.ChildOutput;
-import dev.tether.supervisor.output.LogTail;
+import dev.tether.supervisor.output.CapturedOutput;
 
 /**
  * {@code /actuator/childlog/{name}}: a child's log file as text, like Boot's {@code logfile} endpoint (HTTP
@@ -47,8 +46,9 @@ public class ChildLogEndpoint {
 	 */
 	@ReadOperation(produces = "text/plain; charset=UTF-8")
 	public @Nullable Resource log(@Selector String name, @Nullable Integer lines) {
-		Path file = this.supervisor.output(name).map(ChildOutput::file).orElse(null);
-		if (file == null || !Files.isRegularFile(file)) {
+		CapturedOutput output = this.supervisor.output(name).orElse(null);
+		Path file = (output != null) ? output.file() : null;
+		if (output == null || file == null || !Files.isRegularFile(file)) {
 			return null;
 		}
 		if (lines == null) {
@@ -59,7 +59,7 @@ public class ChildLogEndpoint {
 					"lines out of range");
 		}
 		try {
-			return new ByteArrayResource(LogTail.lastLines(file, lines, MAX_TAIL_BYTES));
+			return new ByteArrayResource(output.lastLines(lines, MAX_TAIL_BYTES));
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("cannot read the log of child '" + name + "': " + ex.getMessage(), ex);

@@ -17,7 +17,7 @@ import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.ReconciliationReport;
 import dev.tether.supervisor.Supervisor;
-import dev.tether.supervisor.spawn.SpawnFeatures;
+import dev.tether.supervisor.SpawnFeatures;
 
 /**
  * {@code /actuator/children}: the supervised children, how they are tied to the JVM, and the last reconciliation.

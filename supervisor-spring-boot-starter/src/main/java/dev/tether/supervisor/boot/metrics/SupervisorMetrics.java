@@ -21,7 +21,7 @@ import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorListener;
 import dev.tether.supervisor.boot.SupervisorTickObserver;
-import dev.tether.supervisor.output.ChildOutput;
+import dev.tether.supervisor.output.CapturedOutput;
 
 /**
  * The supervisor's meters: {@code supervisor.children} (gauge by state), {@code supervisor.child.starts},
@@ -64,12 +64,12 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 		}
 		supervisor.output(child.name()).ifPresent((output) -> {
 			Tags tags = Tags.of("child", child.name(), "kind", child.kind().id());
-			FunctionCounter.builder("supervisor.child.output.bytes", output, ChildOutput::bytes)
+			FunctionCounter.builder("supervisor.child.output.bytes", output, CapturedOutput::bytes)
 				.tags(tags)
 				.baseUnit("bytes")
 				.description("Bytes the child wrote to its stdout and stderr")
 				.register(registry);
-			FunctionCounter.builder("supervisor.child.output.lines", output, ChildOutput::lines)
+			FunctionCounter.builder("supervisor.child.output.lines", output, CapturedOutput::lines)
 				.tags(tags)
 				.description("Lines the child wrote to its stdout and stderr")
 				.register(registry);

@@ -1,0 +1,151 @@
+package dev.tether.supervisor.internal.output;
+
+import dev.tether.supervisor.output.CapturedOutput;
+import dev.tether.supervisor.output.LogSettings;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sinks of one child's output, shared by every process the child runs over its life: its rotated file and its
+ * logger, as its {@link LogSettings} say, and the count of what it wrote. Lines of its stdout and stderr, and of a
+ * previous process still finishing its output, are written whole, one at a time.
+ */
+public final class ChildOutput implements CapturedOutput {
+
+	private static final Logger logger = LoggerFactory.getLogger(ChildOutput.class);
+
+	private final String child;
+
+	private final LogSettings settings;
+
+	private final @Nullable RotatingFile file;
+
+	private final @Nullable LoggerSink loggerSink;
+
+	private final LongAdder bytes = new LongAdder();
+
+	private final LongAdder lines = new LongAdder();
+
+	private int openCaptures;
+
+	private @Nullable String failure;
+
+	/**
+	 * @param child the child's name
+	 * @param settings where its output goes
+	 * @param defaultFile its file when the settings name none
+	 */
+	public ChildOutput(String child, LogSettings settings, Path defaultFile) {
+		this.child = child;
+		this.settings = settings;
+		Path path = (settings.file() != null) ? settings.file() : defaultFile;
+		this.file = settings.fileEnabled() ? new RotatingFile(path, settings.maxSize(), settings.maxHistory()) : null;
+		this.loggerSink = settings.logger() ? new LoggerSink(child, settings.stderrLevel()) : null;
+	}
+
+	@Override
+	public String child() {
+		return this.child;
+	}
+
+	@Override
+	public LogSettings settings() {
+		return this.settings;
+	}
+
+	@Override
+	public @Nullable Path file() {
+		return (this.file != null) ? this.file.path() : null;
+	}
+
+	/** Whether its stdout and stderr must come through separate pipes: only the logger tells them apart. */
+	public boolean separateStreams() {
+		return this.loggerSink != null;
+	}
+
+	@Override
+	public long bytes() {
+		return this.bytes.sum();
+	}
+
+	@Override
+	public long lines() {
+		return this.lines.sum();
+	}
+
+	@Override
+	public byte[] lastLines(int lines, int maxBytes) throws IOException {
+		Path path = file();
+		return (path != null) ? LogTail.lastLines(path, lines, maxBytes) : new byte[0];
+	}
+
+	/**
+	 * Opens the file before a process is started, so that a file that cannot be written (a planted link, a
+	 * directory without permission) fails the start, named, instead of losing the output afterwards.
+	 * @throws IOException naming the file
+	 */
+	public synchronized void prepare() throws IOException {
+		if (this.file != null) {
+			this.file.open();
+		}
+	}
+
+	void received(int count) {
+		this.bytes.add(count);
+	}
+
+	synchronized void opened() {
+		this.openCaptures++;
+	}
+
+	/** A pipe reached its end; the file is closed once no pipe of the child is left, and reopened by the next. */
+	synchronized void closed() {
+		this.openCaptures--;
+		if (this.openCaptures == 0 && this.file != null) {
+			try {
+				this.file.close();
+			}
+			catch (IOException ex) {
+				failed(ex);
+			}
+		}
+	}
+
+	/**
+	 * Writes complete lines, from the buffer's position to its limit, to every sink; the position ends at the limit.
+	 * @param count how many lines they are
+	 */
+	synchronized void write(Stream stream, ByteBuffer complete, int count) {
+		this.lines.add(count);
+		if (this.loggerSink != null) {
+			this.loggerSink.log(stream, complete);
+		}
+		if (this.file != null) {
+			try {
+				this.file.write(complete);
+				this.failure = null;
+			}
+			catch (IOException ex) {
+				failed(ex);
+			}
+		}
+		complete.position(complete.limit());
+	}
+
+	/** Says a failing file once, until it works again. Why: a full disk must not log once per line. */
+	private void failed(IOException ex) {
+		String reason = ex.toString();
+		if (!reason.equals(this.failure)) {
+			this.failure = reason;
+			logger.warn("Output of child '{}' is lost until {} can be written again: {}", this.child, file(), reason);
+		}
+	}
+
+}

@@ -1,0 +1,66 @@
+package dev.tether.supervisor.internal.output;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import org.slf4j.event.Level;
+
+/**
+ * Logs each line of a child's output through SLF4J, under the logger {@code tether.child.<name>}: stdout lines at
+ * {@code INFO}, stderr lines at the configured level, each with its stream's marker, and the child's name and stream
+ * in the MDC ({@code tether.child}, {@code tether.stream}) so that structured logging carries them.
+ */
+final class LoggerSink {
+
+	/** The MDC key that holds the child's name. */
+	static final String MDC_CHILD = "tether.child";
+
+	/** The MDC key that holds the stream, {@code stdout} or {@code stderr}. */
+	static final String MDC_STREAM = "tether.stream";
+
+	private final Logger logger;
+
+	private final String child;
+
+	private final Level stderrLevel;
+
+	LoggerSink(String child, Level stderrLevel) {
+		this.logger = LoggerFactory.getLogger("tether.child." + child);
+		this.child = child;
+		this.stderrLevel = stderrLevel;
+	}
+
+	/** Logs every line of {@code lines} (complete lines, from its position to its limit); the buffer is not moved. */
+	void log(Stream stream, ByteBuffer lines) {
+		Level level = (stream == Stream.STDOUT) ? Level.INFO : this.stderrLevel;
+		if (!this.logger.isEnabledForLevel(level)) {
+			return;
+		}
+		MDC.put(MDC_CHILD, this.child);
+		MDC.put(MDC_STREAM, stream.id());
+		try {
+			int start = lines.position();
+			for (int newline = Capture.indexOfNewline(lines, start); newline >= 0;
+					newline = Capture.indexOfNewline(lines, start)) {
+				this.logger.atLevel(level).addMarker(stream.marker()).log(text(lines, start, newline));
+				start = newline + 1;
+			}
+		}
+		finally {
+			MDC.remove(MDC_CHILD);
+			MDC.remove(MDC_STREAM);
+		}
+	}
+
+	/** The line's bytes as text: invalid UTF-8 becomes U+FFFD, a trailing carriage return is dropped. */
+	private static String text(ByteBuffer lines, int start, int newline) {
+		int end = (newline > start && lines.get(newline - 1) == '\r') ? newline - 1 : newline;
+		byte[] bytes = new byte[end - start];
+		lines.get(start, bytes);
+		return new String(bytes, StandardCharsets.UTF_8);
+	}
+
+}

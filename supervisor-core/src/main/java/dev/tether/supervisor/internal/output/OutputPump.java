@@ -1,0 +1,260 @@
+package dev.tether.supervisor.internal.output;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.tether.supervisor.internal.os.Epoll;
+import dev.tether.supervisor.internal.os.NativeSpawnException;
+import dev.tether.supervisor.internal.os.Posix;
+
+/**
+ * Reads the output pipes of every child in the JVM. {@value #READERS} threads, {@code supervisor-output-N}, wait on
+ * all of them at once (one epoll set, each pipe reported to one thread once per readiness); the thread that is told
+ * reads that pipe until it is empty (or has had its share), writes the lines to the child's sinks, and only then has
+ * the pipe watched again.
+ * <p>
+ * Why several threads: a sink may block (a slow appender, a stalled disk), and a blocked sink must hold up only its
+ * own child, which then waits on its pipe; the other children go on, up to {@value #READERS} blocked sinks at once,
+ * and exits are seen by the reaper's own thread. Why the waiting threads are the readers: no hand-off, so a chunk of
+ * output costs one wake-up. Why a fixed few: a thousand children cost no more threads than one.
+ */
+public final class OutputPump {
+
+	private static final Logger logger = LoggerFactory.getLogger(OutputPump.class);
+
+	private static final OutputPump SHARED = new OutputPump(Posix.get());
+
+	private static final int READERS = 4;
+
+	/** What a thread reads at once: a quarter of a grown pipe, two default ones. */
+	private static final int CHUNK = PipeSizer.GROWN_CAPACITY / 4;
+
+	/** Why a share: a child that writes without pause must not keep its thread from the others' pipes. */
+	private static final int CHUNKS_PER_TURN = 4;
+
+	private final Posix posix;
+
+	private final Map<Integer, Capture> captures = new ConcurrentHashMap<>();
+
+	private final Object lock = new Object();
+
+	private final PipeSizer sizer;
+
+	private volatile @Nullable Epoll epoll;
+
+	private boolean unavailable;
+
+	OutputPump(Posix posix) {
+		this.posix = posix;
+		this.sizer = new PipeSizer(posix);
+	}
+
+	/** The JVM's pump. */
+	public static OutputPump shared() {
+		return SHARED;
+	}
+
+	/**
+	 * Opens the pipes one process writes its output to: one for stdout and stderr together, or one each when the
+	 * output tells them apart.
+	 * @return the pipes, or {@code null} where there is no pump (no native binding or no epoll): the caller then
+	 * appends the output to the file itself
+	 * @throws NativeSpawnException when a pipe cannot be made (no descriptor left)
+	 */
+	public @Nullable Pipes open(ChildOutput output) throws NativeSpawnException {
+		if (start() == null) {
+			return null;
+		}
+		int[] stdout = this.posix.pipe();
+		if (!output.separateStreams()) {
+			return new Pipes(output, stdout, null);
+		}
+		try {
+			return new Pipes(output, stdout, this.posix.pipe());
+		}
+		catch (NativeSpawnException ex) {
+			this.posix.close(stdout[0]);
+			this.posix.close(stdout[1]);
+			throw ex;
+		}
+	}
+
+	private @Nullable Epoll start() {
+		synchronized (this.lock) {
+			if (this.epoll != null || this.unavailable) {
+				return this.epoll;
+			}
+			Epoll created = Epoll.create(this.posix);
+			if (created == null) {
+				this.unavailable = true;
+				logger.warn("No epoll set can be made here; child output is appended to each child's file directly, "
+						+ "without rotation or logger");
+				return null;
+			}
+			this.epoll = created;
+			for (int reader = 1; reader <= READERS; reader++) {
+				daemon(() -> readReadyPipes(created), "supervisor-output-" + reader).start();
+			}
+			return created;
+		}
+	}
+
+	private static Thread daemon(Runnable work, String name) {
+		// Why a daemon: output must never keep the JVM alive.
+		Thread thread = new Thread(work, name);
+		thread.setDaemon(true);
+		return thread;
+	}
+
+	private void readReadyPipes(Epoll epoll) {
+		// Why little-endian: the newline search reads eight bytes at a time and wants the first byte lowest.
+		ByteBuffer buffer = ByteBuffer.allocateDirect(CHUNK).order(ByteOrder.LITTLE_ENDIAN);
+		long[] words = new long[CHUNK / Long.BYTES];
+		while (true) {
+			int ready = epoll.awaitOne(this.sizer.waitMillis());
+			Capture capture = (ready >= 0) ? this.captures.get(ready) : null;
+			if (capture != null) {
+				drain(epoll, capture, buffer, words);
+			}
+			else {
+				this.sizer.sweep();
+			}
+		}
+	}
+
+	private void drain(Epoll epoll, Capture capture, ByteBuffer buffer, long[] words) {
+		// Why a lock nobody contends: successive turns of one pipe may run on different threads, and the lock makes
+		// each turn see what the previous one left (a line carried over).
+		synchronized (capture) {
+			for (int turn = 0; turn < CHUNKS_PER_TURN; turn++) {
+				buffer.clear();
+				int read = this.posix.read(capture.fd, buffer);
+				if (read > 0) {
+					buffer.limit(read);
+					long delivering = System.nanoTime();
+					deliver(capture, () -> capture.accept(buffer, words));
+					this.sizer.afterRead(capture.pipe, read, System.nanoTime() - delivering);
+					if (read < CHUNK) {
+						// Why no second read: a short read emptied the pipe; re-arming (level-triggered) reports at
+						// once whatever came meanwhile, and spares a read that would only say EAGAIN.
+						rearm(epoll, capture, true);
+						return;
+					}
+					continue;
+				}
+				if (read == -Posix.EAGAIN) {
+					rearm(epoll, capture, true);
+					return;
+				}
+				if (read < 0) {
+					logger.warn("Output of child '{}' ends: reading its pipe failed with errno {}",
+							capture.output.child(), -read);
+				}
+				end(capture);
+				return;
+			}
+			rearm(epoll, capture, false);
+		}
+	}
+
+	private void rearm(Epoll epoll, Capture capture, boolean emptied) {
+		this.sizer.left(capture.pipe, emptied);
+		epoll.rearm(capture.fd);
+	}
+
+	private static void deliver(Capture capture, Runnable delivery) {
+		try {
+			delivery.run();
+		}
+		catch (RuntimeException | LinkageError | StackOverflowError ex) {
+			// Why: a sink's failure (an appender that throws, or that misses a class at run time) must not end the
+			// child's output, nor the thread: a thread that died in a turn would leave that pipe unread for good, and
+			// its child blocked on its writes.
+			logger.warn("Output of child '{}' could not be delivered", capture.output.child(), ex);
+		}
+	}
+
+	private void end(Capture capture) {
+		this.captures.remove(capture.fd);
+		this.sizer.ended(capture.pipe);
+		deliver(capture, capture::finish);
+		// Why after the removal: the number may be reused by the next pipe as soon as it is closed.
+		this.posix.close(capture.fd);
+		capture.output.closed();
+	}
+
+	/**
+	 * The pipes of one process. The write ends go to the spawn; {@link #attach()} then hands the read ends to the
+	 * pump, or {@link #discard()} closes everything when the spawn failed.
+	 */
+	public final class Pipes {
+
+		private final ChildOutput output;
+
+		private final int[] stdout;
+
+		private final int @Nullable [] stderr;
+
+		Pipes(ChildOutput output, int[] stdout, int @Nullable [] stderr) {
+			this.output = output;
+			this.stdout = stdout;
+			this.stderr = stderr;
+		}
+
+		/** The descriptor the child gets as its stdout. */
+		public int stdoutWriteEnd() {
+			return this.stdout[1];
+		}
+
+		/** The descriptor the child gets as its stderr: the stdout pipe itself unless the streams are told apart. */
+		public int stderrWriteEnd() {
+			return (this.stderr != null) ? this.stderr[1] : this.stdout[1];
+		}
+
+		/** The read ends, stdout's first: the pump reads them; a shepherd may hold copies of them. */
+		public List<Integer> readEnds() {
+			return (this.stderr != null) ? List.of(this.stdout[0], this.stderr[0]) : List.of(this.stdout[0]);
+		}
+
+		/** After a spawn: closes the JVM's write ends (so the pipes end with the child) and starts reading. */
+		public void attach() {
+			posix.close(this.stdout[1]);
+			watch(this.stdout[0], Stream.STDOUT);
+			if (this.stderr != null) {
+				posix.close(this.stderr[1]);
+				watch(this.stderr[0], Stream.STDERR);
+			}
+		}
+
+		private void watch(int fd, Stream stream) {
+			Capture capture = new Capture(fd, stream, this.output, sizer.watch(fd));
+			this.output.opened();
+			captures.put(fd, capture);
+			Epoll current = epoll;
+			if (current == null || !current.addOnce(fd)) {
+				logger.warn("Output of child '{}' cannot be watched (epoll_ctl failed); it is dropped and the child's "
+						+ "writes fail", this.output.child());
+				end(capture);
+			}
+		}
+
+		/** After a failed spawn: closes every end. */
+		public void discard() {
+			posix.close(this.stdout[0]);
+			posix.close(this.stdout[1]);
+			if (this.stderr != null) {
+				posix.close(this.stderr[0]);
+				posix.close(this.stderr[1]);
+			}
+		}
+
+	}
+
+}

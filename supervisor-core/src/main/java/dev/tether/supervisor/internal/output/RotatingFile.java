@@ -1,0 +1,151 @@
+package dev.tether.supervisor.internal.output;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A file of whole lines, rotated by size: past {@code maxSize} it becomes {@code <file>.1}, the older ones move up
+ * by one, and the oldest beyond {@code maxHistory} is deleted. A write never splits a line across two files. Not
+ * thread-safe: its {@link ChildOutput} serialises the writes.
+ */
+final class RotatingFile {
+
+	// Why no links: a link planted as the log would have the child's output appended to whatever it points to.
+	private static final Set<OpenOption> APPEND = Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+			StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS);
+
+	// Why owner-only: a child's output may carry secrets (tokens it prints, requests it logs).
+	private static final FileAttribute<?> OWNER_ONLY = PosixFilePermissions
+		.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+
+	private final Path file;
+
+	private final long maxSize;
+
+	private final int maxHistory;
+
+	private @Nullable FileChannel channel;
+
+	private long size;
+
+	RotatingFile(Path file, long maxSize, int maxHistory) {
+		this.file = file;
+		this.maxSize = maxSize;
+		this.maxHistory = maxHistory;
+	}
+
+	Path path() {
+		return this.file;
+	}
+
+	/** The name of the {@code index}th rotated file ({@code <file>.1} the newest). */
+	static Path rotated(Path file, int index) {
+		return file.resolveSibling(file.getFileName() + "." + index);
+	}
+
+	/** Appends {@code lines} (complete lines, from its position to its limit), rotating first where they do not fit. */
+	void write(ByteBuffer lines) throws IOException {
+		FileChannel target = open();
+		while (lines.hasRemaining()) {
+			long room = this.maxSize - this.size;
+			if (lines.remaining() <= room) {
+				writeFully(target, lines, lines.limit());
+				return;
+			}
+			int end = endOfLastLineWithin(lines, room);
+			if (end < 0 && this.size == 0) {
+				// Why: a line longer than the limit goes whole into a file of its own rather than being split.
+				end = endOfFirstLine(lines);
+			}
+			if (end > 0) {
+				writeFully(target, lines, end);
+			}
+			rotate();
+			target = open();
+		}
+	}
+
+	private void writeFully(FileChannel target, ByteBuffer lines, int end) throws IOException {
+		int limit = lines.limit();
+		lines.limit(end);
+		while (lines.hasRemaining()) {
+			this.size += target.write(lines);
+		}
+		lines.limit(limit);
+	}
+
+	/** The index just past the last newline that ends within {@code room} bytes of the position, or -1. */
+	private static int endOfLastLineWithin(ByteBuffer lines, long room) {
+		int start = lines.position();
+		int newline = Capture.lastIndexOfNewline(lines, start, (int) Math.min(lines.limit(), start + room));
+		return (newline >= 0) ? newline + 1 : -1;
+	}
+
+	private static int endOfFirstLine(ByteBuffer lines) {
+		int newline = Capture.indexOfNewline(lines, lines.position());
+		return (newline >= 0) ? newline + 1 : lines.limit();
+	}
+
+	/** Opens the file if it is not open. */
+	FileChannel open() throws IOException {
+		FileChannel current = this.channel;
+		if (current != null) {
+			return current;
+		}
+		Path parent = this.file.toAbsolutePath().getParent();
+		if (parent != null) {
+			Files.createDirectories(parent);
+		}
+		FileChannel opened;
+		try {
+			opened = FileChannel.open(this.file, APPEND, OWNER_ONLY);
+		}
+		catch (IOException ex) {
+			// Why: the JDK says ELOOP as "Too many levels of symbolic links" and may leave the path out.
+			throw new IOException(Files.isSymbolicLink(this.file)
+					? this.file + " is a symbolic link, which is never followed" : this.file + ": " + ex.getMessage(), ex);
+		}
+		this.size = opened.size();
+		this.channel = opened;
+		return opened;
+	}
+
+	private void rotate() throws IOException {
+		close();
+		if (this.maxHistory == 0) {
+			Files.deleteIfExists(this.file);
+			return;
+		}
+		Files.deleteIfExists(rotated(this.file, this.maxHistory));
+		for (int index = this.maxHistory - 1; index >= 1; index--) {
+			Path older = rotated(this.file, index);
+			if (Files.exists(older, LinkOption.NOFOLLOW_LINKS)) {
+				Files.move(older, rotated(this.file, index + 1), StandardCopyOption.REPLACE_EXISTING);
+			}
+		}
+		Files.move(this.file, rotated(this.file, 1), StandardCopyOption.REPLACE_EXISTING);
+	}
+
+	/** Closes the file; the next write opens it again. */
+	void close() throws IOException {
+		FileChannel current = this.channel;
+		this.channel = null;
+		this.size = 0;
+		if (current != null) {
+			current.close();
+		}
+	}
+
+}

@@ -1,0 +1,260 @@
+package dev.tether.supervisor.internal.spawn;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.internal.files.PrivateDirectory;
+import dev.tether.supervisor.ParentDeathMechanism;
+import dev.tether.supervisor.SpawnException;
+import dev.tether.supervisor.UnsafeDirectoryException;
+
+/**
+ * Chooses how children are tied to the supervisor's life and builds the command line that does it: the native
+ * launcher from the core jar, else {@code setpriv --pdeathsig}, else nothing.
+ */
+final class ParentDeath {
+
+	private static final Logger logger = LoggerFactory.getLogger(ParentDeath.class);
+
+	private static final String LAUNCHER = "tether-launcher";
+
+	private static final String SHEPHERD_MODE = "--shepherd";
+
+	private final ParentDeathMechanism mechanism;
+
+	private final int signal;
+
+	private final Path program;
+
+	private final long supervisorPid = ProcessHandle.current().pid();
+
+	private ParentDeath(ParentDeathMechanism mechanism, int signal, Path program) {
+		this.mechanism = mechanism;
+		this.signal = signal;
+		this.program = program;
+	}
+
+	/**
+	 * Picks the first allowed mechanism that runs here.
+	 * @param signal the parent-death signal, 0 for none
+	 * @param allowed the mechanisms that may be used, in order of preference
+	 * @param launcherDirectory where the launcher is extracted (a private directory is made under it)
+	 */
+	static ParentDeath resolve(int signal, Set<ParentDeathMechanism> allowed, Path launcherDirectory) {
+		if (signal == 0 || !Posix.isLinux()) {
+			return new ParentDeath(ParentDeathMechanism.NONE, 0, null);
+		}
+		if (allowed.contains(ParentDeathMechanism.LAUNCHER)) {
+			try {
+				Path launcher = extractLauncher(launcherDirectory);
+				if (launcher != null && runs(List.of(launcher.toString(), "--self-test"))) {
+					return new ParentDeath(ParentDeathMechanism.LAUNCHER, signal, launcher);
+				}
+				logger.warn("The parent-death launcher cannot run here ({}); trying setpriv", 
+						(launcher != null) ? launcher : "none packaged for " + platform());
+			}
+			catch (IOException | UnsafeDirectoryException ex) {
+				logger.warn("The parent-death launcher could not be extracted to {}: {}; trying setpriv",
+						launcherDirectory, ex.getMessage());
+			}
+		}
+		if (allowed.contains(ParentDeathMechanism.SETPRIV)) {
+			Path setpriv = findOnPath("setpriv");
+			if (setpriv != null && runs(List.of(setpriv.toString(), "--pdeathsig", Posix.signalName(signal), "--",
+					"/bin/sh", "-c", "exit 0"))) {
+				return new ParentDeath(ParentDeathMechanism.SETPRIV, signal, setpriv);
+			}
+		}
+		logger.warn("No parent-death signal is available: children will outlive a JVM that is killed with SIGKILL");
+		return new ParentDeath(ParentDeathMechanism.NONE, 0, null);
+	}
+
+	ParentDeathMechanism mechanism() {
+		return this.mechanism;
+	}
+
+	/** The launcher or {@code setpriv} binary in use, or {@code null}. */
+	Path program() {
+		return this.program;
+	}
+
+	/** The path handed to {@code posix_spawnp}. */
+	String spawnedPath(Path executable) {
+		return (this.program != null) ? this.program.toString() : executable.toString();
+	}
+
+	/**
+	 * The argv of the spawn: the wrapper's, then the command's.
+	 * @param workingDirectory the directory the launcher changes to before it runs the command, or {@code null};
+	 * only the launcher changes directory
+	 */
+	List<String> argv(Path executable, List<String> command, @Nullable Path workingDirectory) {
+		if (workingDirectory != null && this.mechanism != ParentDeathMechanism.LAUNCHER) {
+			throw new IllegalArgumentException("only the launcher changes directory, not " + this.mechanism.id());
+		}
+		List<String> argv = new ArrayList<>();
+		switch (this.mechanism) {
+			case LAUNCHER -> {
+				argv.add(this.program.toString());
+				if (workingDirectory != null) {
+					argv.add("--chdir");
+					argv.add(workingDirectory.toString());
+				}
+				argv.add(Integer.toString(this.signal));
+				argv.add(Long.toString(this.supervisorPid));
+				argv.add(executable.toString());
+				argv.addAll(command);
+			}
+			case SETPRIV -> {
+				argv.add(this.program.toString());
+				argv.add("--pdeathsig");
+				argv.add(Posix.signalName(this.signal));
+				argv.add("--");
+				argv.add(executable.toString());
+				argv.addAll(command.subList(1, command.size()));
+			}
+			case NONE -> argv.addAll(command);
+		}
+		return argv;
+	}
+
+	/**
+	 * The argv of a spawn through the launcher's shepherd mode, which stays as the process spawned and contains
+	 * every descendant of the command (see {@code tether-shepherd.c}); only with the launcher in force.
+	 * @param heldOutputs how many output pipes' read ends the spawn gives the shepherd to hold (descriptors 3 up)
+	 */
+	List<String> shepherdArgv(Path executable, List<String> command, @Nullable Path workingDirectory,
+			int heldOutputs) {
+		if (this.mechanism != ParentDeathMechanism.LAUNCHER) {
+			throw new IllegalStateException("A shepherd needs the launcher, not " + this.mechanism.id());
+		}
+		List<String> argv = new ArrayList<>();
+		argv.add(this.program.toString());
+		if (workingDirectory != null) {
+			argv.add("--chdir");
+			argv.add(workingDirectory.toString());
+		}
+		argv.add(SHEPHERD_MODE);
+		if (heldOutputs > 0) {
+			argv.add("--hold-output");
+			argv.add(Integer.toString(heldOutputs));
+		}
+		argv.add(Integer.toString(this.signal));
+		argv.add(Long.toString(this.supervisorPid));
+		argv.add(executable.toString());
+		argv.addAll(command);
+		return argv;
+	}
+
+	static String platform() {
+		return "linux-" + System.getProperty("os.arch");
+	}
+
+	private static Path extractLauncher(Path directory) throws IOException {
+		String resource = "/META-INF/tether/native/" + platform() + "/" + LAUNCHER;
+		byte[] content;
+		try (InputStream in = ParentDeath.class.getResourceAsStream(resource)) {
+			if (in == null) {
+				return null;
+			}
+			content = in.readAllBytes();
+		}
+		// Why a directory named by the content hash: two versions of Tether never overwrite each other's launcher.
+		Path privateDirectory = directory.resolve("launcher-" + sha256(content).substring(0, 16));
+		Path launcher = privateDirectory.resolve(LAUNCHER);
+		// Why every directory up to /: the launcher is executed by path at every spawn, so the file checked here stays
+		// the file executed only if no other user can rename, replace or write anything on its path.
+		PrivateDirectory.check(privateDirectory);
+		createPrivateDirectory(directory);
+		createPrivateDirectory(privateDirectory);
+		if (isLauncher(launcher, content)) {
+			return launcher;
+		}
+		Path temporary = Files.createTempFile(privateDirectory, LAUNCHER, ".tmp",
+				PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+		Files.write(temporary, content);
+		Files.move(temporary, launcher, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+		return launcher;
+	}
+
+	private static boolean isLauncher(Path launcher, byte[] content) throws IOException {
+		if (!Files.isRegularFile(launcher, LinkOption.NOFOLLOW_LINKS) || !Files.isExecutable(launcher)
+				|| Files.size(launcher) != content.length) {
+			return false;
+		}
+		try (InputStream in = Files.newInputStream(launcher, LinkOption.NOFOLLOW_LINKS)) {
+			return sha256(in.readAllBytes()).equals(sha256(content));
+		}
+	}
+
+	private static void createPrivateDirectory(Path directory) throws IOException {
+		if (!Files.isDirectory(directory)) {
+			Files.createDirectories(directory,
+					PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+		}
+		// Why uids, not names: a uid without a passwd entry (containers run as --user 12345) has no name, and
+		// user.name is then '?', which no owner name matches.
+		int owner = (int) Files.getAttribute(directory, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+		int self = PrivateDirectory.effectiveUid();
+		if (owner != self) {
+			throw new IOException(directory + " belongs to uid " + owner + ", not to this process's uid " + self);
+		}
+		Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwx------"));
+	}
+
+	private static boolean runs(List<String> command) {
+		try {
+			Process process = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+				.start();
+			if (!process.waitFor(10, TimeUnit.SECONDS)) {
+				process.destroyForcibly();
+				return false;
+			}
+			return process.exitValue() == 0;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	private static Path findOnPath(String name) {
+		try {
+			return ExecutableResolver.resolve(name, System.getenv("PATH"), Path.of("").toAbsolutePath());
+		}
+		catch (SpawnException ex) {
+			return null;
+		}
+	}
+
+	private static String sha256(byte[] content) {
+		try {
+			return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}

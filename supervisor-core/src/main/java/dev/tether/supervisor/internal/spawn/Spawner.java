@@ -1,0 +1,422 @@
+package dev.tether.supervisor.internal.spawn;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.tether.supervisor.internal.os.NativeSpawnException;
+import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.internal.os.PosixSpawn;
+import dev.tether.supervisor.internal.output.ChildOutput;
+import dev.tether.supervisor.internal.output.OutputPump;
+import dev.tether.supervisor.internal.reaper.Reaper;
+import dev.tether.supervisor.ExitStatus;
+import dev.tether.supervisor.ParentDeathMechanism;
+import dev.tether.supervisor.SpawnException;
+import dev.tether.supervisor.SpawnFeatures;
+
+/**
+ * Spawns children, every one of them from a single long-lived platform thread.
+ * <p>
+ * Why one thread: the kernel's parent-death signal follows the <em>thread</em> that forked the child, not the
+ * process. A child spawned from a pool worker or a virtual thread's carrier dies when that thread retires. Closing
+ * the spawner ends its thread, so any child still alive then receives its parent-death signal.
+ */
+public final class Spawner implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(Spawner.class);
+
+	private static final Path DEV_NULL = Path.of("/dev/null");
+
+	private final ParentDeath parentDeath;
+
+	private final Reaper reaper;
+
+	private final ThreadFactory threadFactory;
+
+	private final BlockingQueue<Runnable> queue = new LinkedBlockingQueue<>();
+
+	private final boolean nativeSpawn;
+
+	private final WorkingDirectoryChange workingDirectoryChange;
+
+	private Thread thread;
+
+	private boolean closed;
+
+	/**
+	 * @param parentDeathSignal the signal children get when the JVM dies; 0 for none
+	 * @param launcherDirectory where the native launcher is extracted
+	 */
+	public Spawner(int parentDeathSignal, Path launcherDirectory) {
+		this(parentDeathSignal, EnumSet.allOf(ParentDeathMechanism.class), launcherDirectory, Reaper.shared(),
+				Spawner::newSpawnerThread);
+	}
+
+	/**
+	 * @param allowed the parent-death mechanisms that may be used (the best that runs here is chosen)
+	 */
+	public Spawner(int parentDeathSignal, Set<ParentDeathMechanism> allowed, Path launcherDirectory) {
+		this(parentDeathSignal, allowed, launcherDirectory, Reaper.shared(), Spawner::newSpawnerThread);
+	}
+
+	Spawner(int parentDeathSignal, Set<ParentDeathMechanism> allowed, Path launcherDirectory, Reaper reaper,
+			ThreadFactory threadFactory) {
+		this.nativeSpawn = Posix.get().isAvailable();
+		this.parentDeath = ParentDeath.resolve(this.nativeSpawn ? parentDeathSignal : 0, allowed, launcherDirectory);
+		this.workingDirectoryChange = WorkingDirectoryChange.choose(PosixSpawn.hasChdirAction(),
+				this.parentDeath.mechanism());
+		this.reaper = reaper;
+		this.threadFactory = threadFactory;
+		if (this.nativeSpawn) {
+			logger.info("Children are spawned with posix_spawnp; parent-death signal: {}; descendants contained by: {}; "
+					+ "output {}; working directory set by {}; inherited descriptors closed by {}",
+					this.parentDeath.mechanism().id(),
+					shepherds() ? "shepherd" : "group (no shepherd without the launcher: contain-descendants has no "
+							+ "effect, and a descendant that leaves its child's process group survives a JVM killed "
+							+ "with SIGKILL)",
+					capturesOutput() ? "read through pipes into each child's sinks"
+							: "appended to each child's file directly (without a parent-death signal a child may "
+									+ "outlive the JVM, so no pipe, no rotation and no logger)",
+					this.workingDirectoryChange.description(),
+					PosixSpawn.hasClosefromAction() ? "posix_spawn_file_actions_addclosefrom_np"
+							: "one close action per open descriptor (this glibc has no "
+									+ "posix_spawn_file_actions_addclosefrom_np)");
+		}
+		else {
+			logger.info("Children are spawned with ProcessBuilder; parent-death signal: {}",
+					this.parentDeath.mechanism().id());
+		}
+	}
+
+	/** How children are spawned here, as probed at start. */
+	public SpawnFeatures features() {
+		if (!this.nativeSpawn) {
+			return new SpawnFeatures("ProcessBuilder", WorkingDirectoryChange.SPAWN_ACTION.id(), "jdk");
+		}
+		return new SpawnFeatures("posix_spawnp", this.workingDirectoryChange.id(),
+				PosixSpawn.hasClosefromAction() ? "closefrom" : "close-each");
+	}
+
+	private static Thread newSpawnerThread(Runnable work) {
+		// Why a daemon: it must never keep the JVM alive; its children die with the JVM by design.
+		Thread thread = new Thread(work, "supervisor-spawner");
+		thread.setDaemon(true);
+		return thread;
+	}
+
+	/** The mechanism that ties children to this JVM's life. */
+	public ParentDeathMechanism parentDeathMechanism() {
+		return this.parentDeath.mechanism();
+	}
+
+	/**
+	 * Whether children that ask for it get a shepherd (the launcher is in force); otherwise only each command's own
+	 * process group is tied to the supervisor.
+	 */
+	public boolean shepherds() {
+		return this.parentDeath.mechanism() == ParentDeathMechanism.LAUNCHER;
+	}
+
+	/**
+	 * Whether a request's output is read through pipes into its sinks. Not without a parent-death signal: a child
+	 * that may outlive the JVM must not write to a pipe whose reader dies with it (its next write would kill it with
+	 * SIGPIPE), so its output is appended to its file directly, without rotation or logger.
+	 */
+	public boolean capturesOutput() {
+		return this.nativeSpawn && this.parentDeath.mechanism() != ParentDeathMechanism.NONE;
+	}
+
+	/**
+	 * Finds the file a command would run, as the spawn will, so that configuration can be checked before anything
+	 * starts.
+	 * @throws SpawnException naming the executable when it is missing or not executable
+	 */
+	public static Path resolveExecutable(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory)
+			throws SpawnException {
+		Path directory = (workingDirectory != null) ? workingDirectory : Path.of("").toAbsolutePath();
+		return ExecutableResolver.resolve(command.get(0), environment.get("PATH"), directory);
+	}
+
+	/**
+	 * Spawns a child and registers its exit with the reaper, atomically. Blocks until the spawner thread has done
+	 * it. If the calling thread is interrupted meanwhile, the child (if it was made) is killed and reaped.
+	 * @throws SpawnException naming what was wrong; the spawner serves the next caller afterwards
+	 */
+	public SpawnedChild spawn(SpawnRequest request, Reaper.ExitListener onExit) throws SpawnException {
+		long queued = System.nanoTime();
+		if (request.workingDirectory() != null && !Files.isDirectory(request.workingDirectory())) {
+			throw new SpawnException("working directory " + request.workingDirectory() + " does not exist");
+		}
+		if (request.workingDirectory() != null && this.nativeSpawn
+				&& this.workingDirectoryChange == WorkingDirectoryChange.UNAVAILABLE) {
+			throw new SpawnException("working directory " + request.workingDirectory() + " cannot be set: "
+					+ "this glibc (older than 2.29) has no posix_spawn_file_actions_addchdir_np and the launcher, "
+					+ "which would change directory instead, is not in use");
+		}
+		Path executable = resolveExecutable(request.command(), request.environment(), request.workingDirectory());
+		prepareLog(request.logFile());
+		Task task = new Task(request, executable, onExit, queued);
+		submit(task);
+		try {
+			return task.result.get();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			if (!task.result.cancel(false)) {
+				task.abandonIfSpawned();
+			}
+			throw new SpawnException("interrupted while spawning " + request.command().get(0), ex);
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = ex.getCause();
+			if (cause instanceof SpawnException spawn) {
+				throw new SpawnException(spawn.getMessage(), spawn);
+			}
+			throw new SpawnException("spawning " + request.command().get(0) + " failed: " + cause, cause);
+		}
+	}
+
+	private void submit(Runnable task) throws SpawnException {
+		synchronized (this) {
+			if (this.closed) {
+				throw new SpawnException("the spawner is closed");
+			}
+			if (this.thread == null || !this.thread.isAlive()) {
+				Thread candidate;
+				try {
+					candidate = this.threadFactory.newThread(this::serve);
+					candidate.start();
+				}
+				catch (OutOfMemoryError | RuntimeException ex) {
+					throw new SpawnException("cannot start the supervisor-spawner thread: " + ex, ex);
+				}
+				this.thread = candidate;
+			}
+			this.queue.add(task);
+		}
+	}
+
+	private void serve() {
+		while (true) {
+			Runnable task;
+			try {
+				task = this.queue.take();
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+			if (task == CLOSE) {
+				return;
+			}
+			task.run();
+		}
+	}
+
+	private static void prepareLog(Path log) throws SpawnException {
+		try {
+			Path parent = log.toAbsolutePath().getParent();
+			if (parent != null) {
+				Files.createDirectories(parent);
+			}
+		}
+		catch (IOException ex) {
+			throw new SpawnException("cannot create the directory of log file " + log + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Ends the spawner thread. Children still alive then receive their parent-death signal; stop them first.
+	 */
+	@Override
+	public void close() {
+		synchronized (this) {
+			if (this.closed) {
+				return;
+			}
+			this.closed = true;
+			this.queue.add(CLOSE);
+		}
+	}
+
+	private static final Runnable CLOSE = () -> {
+	};
+
+	private final class Task implements Runnable {
+
+		private final SpawnRequest request;
+
+		private final Path executable;
+
+		private final Reaper.ExitListener onExit;
+
+		private final long queued;
+
+		private final CompletableFuture<SpawnedChild> result = new CompletableFuture<>();
+
+		private volatile boolean abandoned;
+
+		Task(SpawnRequest request, Path executable, Reaper.ExitListener onExit, long queued) {
+			this.request = request;
+			this.executable = executable;
+			this.onExit = onExit;
+			this.queued = queued;
+		}
+
+		@Override
+		public void run() {
+			if (this.result.isCancelled()) {
+				return;
+			}
+			try {
+				SpawnedChild child = Spawner.this.nativeSpawn ? spawnNative() : spawnWithProcessBuilder();
+				if (!this.result.complete(child)) {
+					abandon(child);
+				}
+			}
+			catch (Throwable ex) {
+				// Why every Throwable: an Error that ended this thread would give every child its parent-death
+				// signal and leave the caller waiting for ever; the caller gets it instead, and the thread serves on.
+				this.result.completeExceptionally(ex);
+			}
+		}
+
+		private SpawnedChild spawnNative() throws SpawnException {
+			OutputPump.Pipes pipes = openPipes();
+			boolean spawned = false;
+			try {
+				long pid = spawnNative(pipes);
+				spawned = true;
+				return new SpawnedChild(pid, null, Duration.ofNanos(System.nanoTime() - this.queued),
+						this.request.containDescendants() && shepherds());
+			}
+			finally {
+				if (pipes != null && spawned) {
+					pipes.attach();
+				}
+				else if (pipes != null) {
+					pipes.discard();
+				}
+			}
+		}
+
+		private long spawnNative(OutputPump.@Nullable Pipes pipes) throws SpawnException {
+			// Why: without the chdir file action the launcher changes directory, and the spawn is given none.
+			boolean byLauncher = Spawner.this.workingDirectoryChange == WorkingDirectoryChange.LAUNCHER;
+			Path workingDirectory = this.request.workingDirectory();
+			Path launcherChdir = byLauncher ? workingDirectory : null;
+			boolean shepherd = this.request.containDescendants() && shepherds();
+			// Why the shepherd holds the read ends: after the JVM's death a command that writes while it ends must
+			// not die of SIGPIPE (see tether-shepherd.c).
+			List<Integer> held = (pipes != null && shepherd) ? pipes.readEnds() : List.of();
+			List<String> argv = shepherd
+					? Spawner.this.parentDeath.shepherdArgv(this.executable, this.request.command(), launcherChdir,
+							held.size())
+					: Spawner.this.parentDeath.argv(this.executable, this.request.command(), launcherChdir);
+			List<String> env = new ArrayList<>(this.request.environment().size());
+			for (Map.Entry<String, String> entry : this.request.environment().entrySet()) {
+				env.add(entry.getKey() + "=" + entry.getValue());
+			}
+			Path stdin = (this.request.stdin() != null) ? this.request.stdin() : DEV_NULL;
+			PosixSpawn.Output output = (pipes != null)
+					? new PosixSpawn.Output.Descriptors(pipes.stdoutWriteEnd(), pipes.stderrWriteEnd(), held)
+					: new PosixSpawn.Output.AppendTo(this.request.logFile().toAbsolutePath());
+			try {
+				return Spawner.this.reaper.spawnRegistered(
+						() -> PosixSpawn.spawn(Spawner.this.parentDeath.spawnedPath(this.executable), argv, env, stdin,
+								output, byLauncher ? null : workingDirectory),
+						this::deliver);
+			}
+			catch (NativeSpawnException ex) {
+				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);
+			}
+		}
+
+		private OutputPump.@Nullable Pipes openPipes() throws SpawnException {
+			ChildOutput capture = this.request.capture();
+			if (capture == null || !capturesOutput()) {
+				return null;
+			}
+			try {
+				capture.prepare();
+			}
+			catch (IOException ex) {
+				throw new SpawnException("cannot open the log file of " + this.executable + ": " + ex.getMessage(), ex);
+			}
+			try {
+				return OutputPump.shared().open(capture);
+			}
+			catch (NativeSpawnException ex) {
+				throw new SpawnException("cannot open the output pipes of " + this.executable + ": " + ex.getMessage(),
+						ex);
+			}
+		}
+
+		private SpawnedChild spawnWithProcessBuilder() throws SpawnException {
+			List<String> command = new ArrayList<>(this.request.command());
+			command.set(0, this.executable.toString());
+			ProcessBuilder builder = new ProcessBuilder(command)
+				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.request.logFile().toFile()))
+				.redirectErrorStream(true)
+				.redirectInput((this.request.stdin() != null) ? ProcessBuilder.Redirect.from(this.request.stdin().toFile())
+						: ProcessBuilder.Redirect.from(DEV_NULL.toFile()));
+			if (this.request.workingDirectory() != null) {
+				builder.directory(this.request.workingDirectory().toFile());
+			}
+			builder.environment().clear();
+			builder.environment().putAll(this.request.environment());
+			try {
+				Process process = builder.start();
+				long pid = process.pid();
+				process.onExit().thenAccept((ended) -> deliver(pid, ExitStatus.exited(ended.exitValue())));
+				return new SpawnedChild(pid, process.toHandle(), Duration.ofNanos(System.nanoTime() - this.queued),
+						false);
+			}
+			catch (IOException ex) {
+				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);
+			}
+		}
+
+		private void deliver(long pid, ExitStatus status) {
+			if (!this.abandoned) {
+				this.onExit.onExit(pid, status);
+			}
+		}
+
+		/** The caller gave up after the spawn completed: nobody learnt the pid, so the child is ended here. */
+		void abandonIfSpawned() {
+			if (this.result.isDone() && !this.result.isCompletedExceptionally()) {
+				abandon(this.result.join());
+			}
+		}
+
+		private void abandon(SpawnedChild child) {
+			// Why: the caller went away before it could learn the pid, so nobody would ever stop this child.
+			this.abandoned = true;
+			logger.warn("Spawn of {} was abandoned by its caller; killing pid {}", this.executable, child.pid());
+			if (child.handle() != null) {
+				child.handle().destroyForcibly();
+				return;
+			}
+			Spawner.this.reaper.signalGroupUnreaped(child.pid(), Posix.SIGKILL);
+			Spawner.this.reaper.drain();
+		}
+
+	}
+
+}

@@ -1,9 +1,0 @@
-/**
- * The native calls, Linux only, with their errors turned into values. jnr-posix serves the calls it covers well
- * ({@code kill}, {@code waitpid}, {@code strerror}); a direct jnr-ffi binding serves what it lacks or loses:
- * {@code posix_spawnp} with its file actions and errno, the pidfd system calls and epoll.
- */
-@NullMarked
-package dev.tether.supervisor.os;
-
-import org.jspecify.annotations.NullMarked;

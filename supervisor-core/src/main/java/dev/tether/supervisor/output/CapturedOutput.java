@@ -1,0 +1,39 @@
+package dev.tether.supervisor.output;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a supervisor captured of one child's output: where it goes, how much has passed, and its last lines. Given
+ * by {@code Supervisor.output(name)}.
+ */
+public interface CapturedOutput {
+
+	/** The child's name. */
+	String child();
+
+	/** Where its output goes. */
+	LogSettings settings();
+
+	/** The file its lines are written to, or {@code null} when the file is off. */
+	@Nullable Path file();
+
+	/** The bytes of output received from the child, over its whole life. */
+	long bytes();
+
+	/** The lines of output received from the child, over its whole life (a cut line counts once per piece). */
+	long lines();
+
+	/**
+	 * Reads the last lines of the child's log file and of its rotated files, oldest first, under the rules its
+	 * writer keeps (no link followed, regular files only).
+	 * @param lines how many lines at most
+	 * @param maxBytes how many bytes at most
+	 * @return the lines, each ending with a newline; empty when the file is off or not written yet
+	 * @throws IOException naming the file that could not be read
+	 */
+	byte[] lastLines(int lines, int maxBytes) throws IOException;
+
+}

@@ -1,9 +1,0 @@
-/**
- * Ports: who listens on a child's port, from {@code /proc/net/tcp*} and the socket inodes in
- * {@code /proc/<pid>/fd}, and whether the child may take it. An orphan of ours on the port is stopped before the
- * child starts; anything else fails that child's start and is never signalled.
- */
-@NullMarked
-package dev.tether.supervisor.ports;
-
-import org.jspecify.annotations.NullMarked;

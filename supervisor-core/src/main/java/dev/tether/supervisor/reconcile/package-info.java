@@ -1,9 +1,0 @@
-/**
- * Settles what a previous run left behind, before anything starts: every registry row and every live process
- * carrying this installation's markers is verified; what is ours is stopped or adopted, and nothing else is ever
- * signalled.
- */
-@NullMarked
-package dev.tether.supervisor.reconcile;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,54 @@
+package dev.tether.supervisor.internal.output;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.tether.supervisor.testsupport.LiveProcesses;
+import dev.tether.supervisor.testsupport.SecondJvm;
+import dev.tether.supervisor.testsupport.TestRun;
+import dev.tether.supervisor.testsupport.TreeSupervisorJvm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * After {@code kill -9} of a supervisor nothing reads its children's output pipes; a shepherd holds their read ends,
+ * so a command that writes while it ends finishes instead of dying of SIGPIPE.
+ */
+@EnabledOnOs(OS.LINUX)
+class OutputAfterSupervisorDeathTests {
+
+	private static final Duration DEADLINE = Duration.ofSeconds(20);
+
+	@TempDir
+	Path temp;
+
+	@Test
+	void aCommandThatWritesWhileItEndsFinishesItsCleanup() throws Exception {
+		String installation = TestRun.installationId("output-death");
+		String marker = "TETHER_INSTALLATION=" + installation;
+		Path state = this.temp.resolve("state");
+		String script = "trap 'echo stopping; echo stopping >&2; touch cleaned-up; exit 0' TERM; echo up; "
+				+ "while :; do sleep 0.1; done";
+		try (SecondJvm jvm = SecondJvm.start(TreeSupervisorJvm.class, this.temp.resolve("jvm.log"), installation,
+				state.toString(), "1", "true", script)) {
+			jvm.readUntil("STARTED");
+			Path log = state.resolve("logs").resolve("tree-0.log");
+			await("the command is up").atMost(DEADLINE)
+				.until(() -> Files.exists(log) && Files.readString(log).contains("up"));
+			jvm.kill9();
+			await("the command cleaned up after its parent-death signal").atMost(DEADLINE)
+				.until(() -> Files.exists(state.resolve("cleaned-up")));
+			await("every process gone").atMost(DEADLINE)
+				.until(() -> LiveProcesses.withEnvironmentEntry(marker).isEmpty());
+		}
+		assertThat(state.resolve("cleaned-up")).exists();
+	}
+
+}
