@@ -19,8 +19,8 @@ import dev.tether.supervisor.internal.spawn.Spawner;
 import dev.tether.supervisor.internal.identity.ChildMarkers;
 
 /**
- * Turns a child's spec into a process: checks its port, stamps the markers into its environment, keeps the sinks of its output,
- * and spawns it with its exit routed back to the supervisor.
+ * Turns a child's spec into a process: checks its port, stamps the markers into its environment, keeps the sinks of
+ * its output, and spawns it with its exit routed back to the supervisor.
  */
 final class ChildLauncher {
 
@@ -59,7 +59,8 @@ final class ChildLauncher {
 	/**
 	 * Spawns the child's process and records the outcome in its state machine. Called under the supervisor's lock,
 	 * so that an exit (which takes that lock) can only be applied after the child knows its pid; the spawn itself
-	 * is a hand-off to the spawner thread, not a wait on the child.
+	 * is a hand-off to the spawner thread, not a wait on the child (see {@link ChildTable} for what else may run
+	 * under that lock).
 	 */
 	void spawn(SupervisedChild child, Reaper.ExitListener onExit, long nowNanos) {
 		ChildSpec spec = child.spec();

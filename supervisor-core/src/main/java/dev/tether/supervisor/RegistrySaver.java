@@ -18,7 +18,8 @@ import dev.tether.supervisor.registry.RegistryRow;
  * recovery is said once too.
  * <p>
  * Why a lock of its own: two savers racing could write an older set of rows after a newer one; rows are taken and
- * written under this lock, never under the supervisor's.
+ * written under this lock. The rows are taken under the supervisor's lock too, inside this one (never the reverse
+ * order); the file is written outside the supervisor's.
  */
 final class RegistrySaver {
 

@@ -4,12 +4,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.tether.supervisor.internal.identity.ExpectedIdentity;
+import dev.tether.supervisor.internal.ports.PortGuard.PortClaim;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.registry.RegistryRow;
 import dev.tether.supervisor.internal.spawn.Shepherd;
@@ -20,8 +23,9 @@ import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
  * One child's state machine: its state, its process, its restart budget, its stop in progress, and every
- * transition between them, each emitting its event. Every method is called under the supervisor's lock and returns
- * at once; nothing here waits on a process.
+ * transition between them, each emitting its event. Every method but {@link #spec()} and {@link #name()} asserts
+ * that the caller holds the supervisor's lock ({@link ChildTable}) and returns at once; nothing here waits on a
+ * process.
  */
 final class SupervisedChild {
 
@@ -34,6 +38,9 @@ final class SupervisedChild {
 	private final RestartBudget budget;
 
 	private final LongSupplier clock;
+
+	// Why: only to assert that its lock is held; the table owns this child.
+	private final ChildTable table;
 
 	private ChildState state = ChildState.STOPPED;
 
@@ -61,10 +68,11 @@ final class SupervisedChild {
 
 	private @Nullable Long commandPid;
 
-	SupervisedChild(ChildSpec spec, EventOutbox outbox, LongSupplier clock) {
+	SupervisedChild(ChildSpec spec, EventOutbox outbox, LongSupplier clock, ChildTable table) {
 		this.spec = spec;
 		this.outbox = outbox;
 		this.clock = clock;
+		this.table = table;
 		this.budget = new RestartBudget(spec);
 	}
 
@@ -77,15 +85,18 @@ final class SupervisedChild {
 	}
 
 	ChildState state() {
+		this.table.assertHeld();
 		return this.state;
 	}
 
 	@Nullable ChildProcess process() {
+		this.table.assertHeld();
 		return this.process;
 	}
 
 	/** An operator start: clears {@code FAILED} and the breaker. Returns whether a launch is now wanted. */
 	boolean requestStart() {
+		this.table.assertHeld();
 		if (this.process != null || this.state == ChildState.STOPPING || this.launchWanted) {
 			return false;
 		}
@@ -97,6 +108,7 @@ final class SupervisedChild {
 
 	/** The backoff has passed: the restart is due. */
 	boolean restartIfDue(long nowNanos) {
+		this.table.assertHeld();
 		if (this.state != ChildState.BACKOFF || nowNanos - this.nextStartNanos < 0) {
 			return false;
 		}
@@ -113,9 +125,12 @@ final class SupervisedChild {
 
 	/**
 	 * Takes the launch if one is wanted and none is under way (nor a port reclaim): the caller then inspects the port
-	 * and spawns outside the lock's long holds, and reports back with {@link #launched} or {@link #launchFailed}.
+	 * outside the lock, acts on it with {@link #portFree} under the lock, and spawns (a hand-off under the lock, so
+	 * that the exit cannot come before the pid is known), which reports back with {@link #launched} or
+	 * {@link #launchFailed}.
 	 */
 	boolean claimLaunch() {
+		this.table.assertHeld();
 		if (!this.launchWanted || this.launchInFlight || this.portReclaim != null) {
 			return false;
 		}
@@ -125,11 +140,13 @@ final class SupervisedChild {
 
 	/** Whether the launch claimed by {@link #claimLaunch()} is still wanted (no stop came meanwhile). */
 	boolean launchStillWanted() {
+		this.table.assertHeld();
 		this.launchInFlight = false;
 		return this.launchWanted;
 	}
 
 	void launched(SpawnedChild spawned, @Nullable Long startTime, @Nullable String bootId, long nowNanos) {
+		this.table.assertHeld();
 		this.launchWanted = false;
 		this.startupTimedOut = false;
 		this.process = new ChildProcess(spawned.pid(), spawned.handle(), false, spawned.shepherd(), startTime, bootId,
@@ -141,6 +158,7 @@ final class SupervisedChild {
 	}
 
 	void launchFailed(String error, @Nullable Duration spawnDuration) {
+		this.table.assertHeld();
 		this.launchWanted = false;
 		this.lastError = error;
 		this.state = ChildState.FAILED;
@@ -148,13 +166,31 @@ final class SupervisedChild {
 		emit(ChildEvent.Type.FAILED, null, spawnDuration, error, null, null);
 	}
 
-	/** An orphan of ours holds the port: it is being stopped, and the launch waits for that. */
-	void reclaimingPort(Stop reclaim) {
-		this.portReclaim = reclaim;
+	/**
+	 * Acts on who holds the child's port: another process fails the start; an orphan of ours is stopped first, and
+	 * the launch waits for that stop ({@link #advancePortReclaim}).
+	 * @param stops how an orphan of ours is stopped
+	 * @return whether the port is free, so that the spawn may go ahead
+	 */
+	boolean portFree(PortClaim claim, Function<ExpectedIdentity, StopLadder.Request> stops, long nowNanos) {
+		this.table.assertHeld();
+		if (claim instanceof PortClaim.HeldByOther held) {
+			launchFailed(held.reason(), null);
+			return false;
+		}
+		if (claim instanceof PortClaim.HeldByOurs ours) {
+			logger.warn("Port {} is held by pid {}, an orphan of child '{}'; stopping it", this.spec.port(),
+					ours.holder().pid(), name());
+			StopLadder.Request request = stops.apply(ours.holder());
+			this.portReclaim = StopLadder.begin(request.target(), request.signal(), request.timeout(), nowNanos);
+			return false;
+		}
+		return true;
 	}
 
 	/** Moves a port reclaim on; when it failed, so does the start. */
 	void advancePortReclaim(long nowNanos) {
+		this.table.assertHeld();
 		Stop reclaim = this.portReclaim;
 		if (reclaim == null) {
 			return;
@@ -172,6 +208,7 @@ final class SupervisedChild {
 
 	/** The child's port accepts connections. */
 	void ready() {
+		this.table.assertHeld();
 		if (this.state == ChildState.STARTING && this.process != null) {
 			this.state = ChildState.RUNNING;
 			logger.info("Child '{}' accepts connections on port {}", name(), this.spec.port());
@@ -183,6 +220,7 @@ final class SupervisedChild {
 	 * caller kills it, and its exit then counts as a failure).
 	 */
 	boolean startupTimedOut(long nowNanos) {
+		this.table.assertHeld();
 		ChildProcess current = this.process;
 		if (this.state != ChildState.STARTING || current == null || this.startupTimedOut || this.stop != null
 				|| nowNanos - current.startedNanos() < this.spec.startupTimeout().toNanos()) {
@@ -197,6 +235,7 @@ final class SupervisedChild {
 
 	/** Resets backoff and breaker once the process has been up for {@code stable-after}. */
 	void checkStable(long nowNanos) {
+		this.table.assertHeld();
 		ChildProcess current = this.process;
 		if (this.state == ChildState.RUNNING && current != null) {
 			this.budget.checkStable(current.startedNanos(), nowNanos);
@@ -208,6 +247,7 @@ final class SupervisedChild {
 	 * @param random a draw in {@code [0, 1)} for the backoff's jitter
 	 */
 	void exited(long pid, ExitStatus status, long nowNanos, double random) {
+		this.table.assertHeld();
 		ChildProcess current = this.process;
 		if (current == null || current.pid() != pid) {
 			return;
@@ -246,6 +286,7 @@ final class SupervisedChild {
 	 * @return the outcome, completed when the stop is over
 	 */
 	CompletableFuture<StopOutcome> beginStop(@Nullable StopTarget target, long nowNanos) {
+		this.table.assertHeld();
 		CompletableFuture<StopOutcome> pending = this.stopOutcome;
 		if (pending != null) {
 			return pending;
@@ -272,6 +313,7 @@ final class SupervisedChild {
 	 * process seen in {@code /proc}.
 	 */
 	void advanceStop(long nowNanos) {
+		this.table.assertHeld();
 		Stop pending = this.stop;
 		if (pending == null) {
 			return;
@@ -320,6 +362,7 @@ final class SupervisedChild {
 
 	/** Takes over a verified orphan of a previous run. */
 	void adopt(Reconciler.Adoption adoption, long nowNanos) {
+		this.table.assertHeld();
 		Instant spawnedAt = (adoption.row().spawnedAt() != null) ? adoption.row().spawnedAt() : Instant.now();
 		long uptimeNanos = Math.max(0, Duration.between(spawnedAt, Instant.now()).toNanos());
 		this.process = new ChildProcess(adoption.identity().pid(), null, true, false, adoption.identity().startTime(),
@@ -335,6 +378,7 @@ final class SupervisedChild {
 
 	/** The registry row of the running process, or {@code null} when there is none. */
 	@Nullable RegistryRow row(String installationId) {
+		this.table.assertHeld();
 		ChildProcess current = this.process;
 		if (current == null) {
 			return null;
@@ -345,6 +389,7 @@ final class SupervisedChild {
 	}
 
 	ChildSnapshot snapshot(long nowNanos) {
+		this.table.assertHeld();
 		ChildProcess current = this.process;
 		if (current == null) {
 			return new ChildSnapshot(name(), this.spec.kind(), this.state, null, null, 0, this.restarts,

@@ -1,13 +1,10 @@
 package dev.tether.supervisor;
 
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
@@ -26,7 +23,6 @@ import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.output.CapturedOutput;
 import dev.tether.supervisor.registry.ChildRegistry;
-import dev.tether.supervisor.registry.RegistryRow;
 import dev.tether.supervisor.internal.spawn.Shepherd;
 import dev.tether.supervisor.internal.spawn.Spawner;
 import dev.tether.supervisor.internal.stop.StopLadder;
@@ -40,9 +36,7 @@ import dev.tether.supervisor.internal.stop.StopTarget;
  * {@link #tick()} applies what time makes due: restarts, readiness, startup timeouts, stop escalations, port
  * reclaims, stable-after resets, the end of adopted processes.
  * <p>
- * Why one lock for every child: transitions are short and never wait on a process (stops are state, advanced by
- * the tick), so one monitor keeps every snapshot consistent without ordering rules between children; {@code /proc}
- * reads, port checks and listeners run outside it.
+ * Why one lock for every child, and what may run under it: see {@link ChildTable}, whose monitor it is.
  */
 public final class Supervisor implements AutoCloseable {
 
@@ -62,29 +56,21 @@ public final class Supervisor implements AutoCloseable {
 
 	private final RegistrySaver saver;
 
-	private final Reconciler reconciler;
-
-	private final OrphanPolicy orphanPolicy;
-
 	private final ChildLauncher launcher;
 
 	private final EventOutbox outbox;
 
 	private final OrphanStops orphans;
 
+	private final Reconciliation reconciliation;
+
 	private final LongSupplier clock;
 
-	private final Object lock = new Object();
-
-	private final Map<String, SupervisedChild> children = new LinkedHashMap<>();
+	private final ChildTable children = new ChildTable();
 
 	private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
 	private volatile @Nullable ReconciliationReport lastReconciliation;
-
-	private boolean closing;
-
-	private int reconciling;
 
 	Supervisor(SupervisorBuilder builder) {
 		this.registry = Objects.requireNonNull(builder.registry, "registry");
@@ -96,14 +82,14 @@ public final class Supervisor implements AutoCloseable {
 		this.signaller = new ProcessSignaller(this.probe);
 		this.reaper = Reaper.shared();
 		this.saver = new RegistrySaver(this.registry);
-		this.reconciler = new Reconciler(this.signaller);
-		this.orphanPolicy = builder.orphanPolicy;
 		this.launcher = new ChildLauncher(this.spawner, this.probe, this.owner,
 				Objects.requireNonNull(builder.logDirectory, "logDirectory"));
 		this.outbox = new EventOutbox(builder.listeners);
 		this.orphans = new OrphanStops(this.owner, this.probe, this.signaller, this.launcher.bootId(),
 				this::specOf);
 		this.clock = builder.clock;
+		this.reconciliation = new Reconciliation(new Reconciler(this.signaller), this.children, this.owner,
+				this.registry, builder.orphanPolicy, this.orphans, this.clock);
 		builder.children.forEach(this::register);
 	}
 
@@ -151,26 +137,23 @@ public final class Supervisor implements AutoCloseable {
 	 * @throws InvalidChildSpecException when the name is taken
 	 */
 	public void register(ChildSpec spec) {
-		synchronized (this.lock) {
-			if (this.children.containsKey(spec.name())) {
-				throw new InvalidChildSpecException(spec.name(), "name", "is already registered");
-			}
-			this.children.put(spec.name(), new SupervisedChild(spec, this.outbox, this.clock));
+		synchronized (this.children) {
+			this.children.add(new SupervisedChild(spec, this.outbox, this.clock, this.children));
 		}
 	}
 
 	/** Every child, in registration order. */
 	public List<ChildSnapshot> snapshots() {
-		synchronized (this.lock) {
+		synchronized (this.children) {
 			long now = this.clock.getAsLong();
-			return this.children.values().stream().map((child) -> child.snapshot(now)).toList();
+			return this.children.all().stream().map((child) -> child.snapshot(now)).toList();
 		}
 	}
 
 	/** One child, if registered. */
 	public Optional<ChildSnapshot> snapshot(String name) {
-		synchronized (this.lock) {
-			return Optional.ofNullable(this.children.get(name)).map((child) -> child.snapshot(this.clock.getAsLong()));
+		synchronized (this.children) {
+			return Optional.ofNullable(this.children.find(name)).map((child) -> child.snapshot(this.clock.getAsLong()));
 		}
 	}
 
@@ -188,32 +171,12 @@ public final class Supervisor implements AutoCloseable {
 	 * during it for an orphan.
 	 */
 	public ReconciliationReport reconcile() {
-		Set<Long> ownPids = new HashSet<>();
-		synchronized (this.lock) {
-			this.reconciling++;
-			this.children.values().stream().map(SupervisedChild::process).filter(Objects::nonNull)
-				.forEach((process) -> ownPids.add(process.pid()));
-		}
 		try {
-			Reconciler.Result result = this.reconciler.reconcile(this.owner, this.registry.load(), this.orphanPolicy,
-					(name) -> {
-						synchronized (this.lock) {
-							SupervisedChild child = this.children.get(name);
-							return child != null && child.process() == null;
-						}
-					}, this.orphans::stopRequest, ownPids);
-			synchronized (this.lock) {
-				for (Reconciler.Adoption adoption : result.adoptions()) {
-					this.children.get(adoption.identity().name()).adopt(adoption, this.clock.getAsLong());
-				}
-			}
-			this.lastReconciliation = result.report();
-			return result.report();
+			ReconciliationReport report = this.reconciliation.run();
+			this.lastReconciliation = report;
+			return report;
 		}
 		finally {
-			synchronized (this.lock) {
-				this.reconciling--;
-			}
 			this.saver.changed();
 			launchWanted();
 			this.outbox.dispatch();
@@ -223,8 +186,8 @@ public final class Supervisor implements AutoCloseable {
 
 	/** Starts every child marked {@code autostart} that is not running; the registry is written once for all. */
 	public void startAutostart() {
-		synchronized (this.lock) {
-			this.children.values().stream().filter((child) -> child.spec().autostart())
+		synchronized (this.children) {
+			this.children.all().stream().filter((child) -> child.spec().autostart())
 				.forEach(SupervisedChild::requestStart);
 		}
 		launchWanted();
@@ -238,8 +201,8 @@ public final class Supervisor implements AutoCloseable {
 	 * @throws IllegalArgumentException when no child has that name
 	 */
 	public ChildSnapshot start(String name) {
-		synchronized (this.lock) {
-			child(name).requestStart();
+		synchronized (this.children) {
+			this.children.require(name).requestStart();
 		}
 		ChildSnapshot launched = launchWanted().get(name);
 		this.outbox.dispatch();
@@ -258,8 +221,8 @@ public final class Supervisor implements AutoCloseable {
 	 * @throws IllegalArgumentException when no child has that name
 	 */
 	public StopOutcome stop(String name) {
-		synchronized (this.lock) {
-			child(name);
+		synchronized (this.children) {
+			this.children.require(name);
 		}
 		return stopAll(List.of(name)).get(name);
 	}
@@ -273,18 +236,18 @@ public final class Supervisor implements AutoCloseable {
 	/** Stops every child at once (so the whole takes about the longest stop timeout, not their sum). */
 	public Map<String, StopOutcome> stopAll() {
 		List<String> names;
-		synchronized (this.lock) {
-			names = List.copyOf(this.children.keySet());
+		synchronized (this.children) {
+			names = this.children.names();
 		}
 		return stopAll(names);
 	}
 
 	private Map<String, StopOutcome> stopAll(List<String> names) {
 		Map<String, CompletableFuture<StopOutcome>> pending = new LinkedHashMap<>();
-		synchronized (this.lock) {
+		synchronized (this.children) {
 			long now = this.clock.getAsLong();
 			for (String name : names) {
-				SupervisedChild child = this.children.get(name);
+				SupervisedChild child = this.children.require(name);
 				ChildProcess process = child.process();
 				pending.put(name, child.beginStop((process != null) ? stopTarget(child, process) : null, now));
 			}
@@ -304,9 +267,9 @@ public final class Supervisor implements AutoCloseable {
 	}
 
 	private void advanceStops() {
-		synchronized (this.lock) {
+		synchronized (this.children) {
 			long now = this.clock.getAsLong();
-			this.children.values().forEach((child) -> child.advanceStop(now));
+			this.children.all().forEach((child) -> child.advanceStop(now));
 		}
 		this.outbox.dispatch();
 	}
@@ -318,21 +281,21 @@ public final class Supervisor implements AutoCloseable {
 	 */
 	public void tick() {
 		this.reaper.drain();
-		List<SupervisedChild> starting = new ArrayList<>();
-		List<SupervisedChild> adopted = new ArrayList<>();
-		synchronized (this.lock) {
+		Map<SupervisedChild, ChildProcess> starting = new LinkedHashMap<>();
+		Map<SupervisedChild, ChildProcess> adopted = new LinkedHashMap<>();
+		synchronized (this.children) {
 			long now = this.clock.getAsLong();
-			for (SupervisedChild child : this.children.values()) {
+			for (SupervisedChild child : this.children.all()) {
 				child.advanceStop(now);
 				child.advancePortReclaim(now);
 				child.restartIfDue(now);
 				child.checkStable(now);
 				ChildProcess process = child.process();
 				if (process != null && process.adopted()) {
-					adopted.add(child);
+					adopted.put(child, process);
 				}
 				if (process != null && child.state() == ChildState.STARTING) {
-					starting.add(child);
+					starting.put(child, process);
 				}
 			}
 		}
@@ -344,34 +307,38 @@ public final class Supervisor implements AutoCloseable {
 		saveRegistry();
 	}
 
-	private void applyReadiness(List<SupervisedChild> starting) {
-		for (SupervisedChild child : starting) {
+	/** Each child seen starting, with the process it had then: a port check must not be applied to a later one. */
+	private void applyReadiness(Map<SupervisedChild, ChildProcess> starting) {
+		starting.forEach((child, process) -> {
 			Integer port = child.spec().port();
 			boolean accepts = port == null || PortGuard.acceptsConnections(port);
-			synchronized (this.lock) {
-				ChildProcess process = child.process();
+			synchronized (this.children) {
+				if (child.process() != process) {
+					return;
+				}
 				if (accepts) {
 					child.ready();
 				}
-				else if (child.startupTimedOut(this.clock.getAsLong()) && process != null) {
+				else if (child.startupTimedOut(this.clock.getAsLong())) {
 					stopTarget(child, process).signal(Posix.SIGKILL);
 				}
 			}
-		}
+		});
 	}
 
 	/** Adopted processes are not our children: their end is seen as their absence (or a new start time) in /proc. */
-	private void applyEndOfAdopted(List<SupervisedChild> adopted) {
-		for (SupervisedChild child : adopted) {
-			ChildProcess process = child.process();
-			if (process == null || this.probe.isRunning(process.pid(), process.startTime())) {
-				continue;
+	private void applyEndOfAdopted(Map<SupervisedChild, ChildProcess> adopted) {
+		adopted.forEach((child, process) -> {
+			if (this.probe.isRunning(process.pid(), process.startTime())) {
+				return;
 			}
-			synchronized (this.lock) {
-				child.exited(process.pid(), ExitStatus.unknown(), this.clock.getAsLong(), random());
-				this.orphans.groupExited(process.pid());
+			synchronized (this.children) {
+				if (child.process() == process) {
+					child.exited(process.pid(), ExitStatus.unknown(), this.clock.getAsLong(), random());
+					this.orphans.groupExited(process.pid());
+				}
 			}
-		}
+		});
 	}
 
 	/**
@@ -380,30 +347,18 @@ public final class Supervisor implements AutoCloseable {
 	 */
 	private Map<String, ChildSnapshot> launchWanted() {
 		Map<String, ChildSnapshot> launched = new LinkedHashMap<>();
-		List<SupervisedChild> claimed = new ArrayList<>();
-		synchronized (this.lock) {
-			if (this.reconciling > 0) {
-				return launched;
-			}
-			this.children.values().stream().filter(SupervisedChild::claimLaunch).forEach(claimed::add);
+		List<SupervisedChild> claimed;
+		synchronized (this.children) {
+			claimed = this.children.claimLaunches();
 		}
 		for (SupervisedChild child : claimed) {
 			PortClaim claim = this.launcher.inspectPort(child.spec());
-			synchronized (this.lock) {
-				if (!child.launchStillWanted() || this.closing) {
+			synchronized (this.children) {
+				if (!child.launchStillWanted() || this.children.closing()) {
 					continue;
 				}
 				long now = this.clock.getAsLong();
-				if (claim instanceof PortClaim.HeldByOther held) {
-					child.launchFailed(held.reason(), null);
-				}
-				else if (claim instanceof PortClaim.HeldByOurs ours) {
-					logger.warn("Port {} is held by pid {}, an orphan of child '{}'; stopping it", child.spec().port(),
-							ours.holder().pid(), child.name());
-					StopLadder.Request request = this.orphans.stopRequest(ours.holder());
-					child.reclaimingPort(StopLadder.begin(request.target(), request.signal(), request.timeout(), now));
-				}
-				else {
+				if (child.portFree(claim, this.orphans::stopRequest, now)) {
 					this.launcher.spawn(child, (pid, status) -> onExit(child, pid, status), now);
 				}
 				launched.put(child.name(), child.snapshot(now));
@@ -414,7 +369,7 @@ public final class Supervisor implements AutoCloseable {
 	}
 
 	private void onExit(SupervisedChild child, long pid, ExitStatus status) {
-		synchronized (this.lock) {
+		synchronized (this.children) {
 			ChildProcess process = child.process();
 			if (process != null && process.pid() == pid) {
 				child.exited(pid, status, this.clock.getAsLong(), random());
@@ -433,16 +388,9 @@ public final class Supervisor implements AutoCloseable {
 
 	private void saveRegistry() {
 		this.saver.saveIfChanged(() -> {
-			List<RegistryRow> rows = new ArrayList<>();
-			synchronized (this.lock) {
-				for (SupervisedChild child : this.children.values()) {
-					RegistryRow row = child.row(this.owner.installationId());
-					if (row != null) {
-						rows.add(row);
-					}
-				}
+			synchronized (this.children) {
+				return this.children.rows(this.owner.installationId());
 			}
-			return rows;
 		});
 	}
 
@@ -451,18 +399,10 @@ public final class Supervisor implements AutoCloseable {
 	}
 
 	private @Nullable ChildSpec specOf(String name) {
-		synchronized (this.lock) {
-			SupervisedChild child = this.children.get(name);
+		synchronized (this.children) {
+			SupervisedChild child = this.children.find(name);
 			return (child != null) ? child.spec() : null;
 		}
-	}
-
-	private SupervisedChild child(String name) {
-		SupervisedChild child = this.children.get(name);
-		if (child == null) {
-			throw new IllegalArgumentException("no child named '" + name + "'");
-		}
-		return child;
 	}
 
 	/**
@@ -472,9 +412,8 @@ public final class Supervisor implements AutoCloseable {
 	@Override
 	public void close() {
 		boolean first;
-		synchronized (this.lock) {
-			first = !this.closing;
-			this.closing = true;
+		synchronized (this.children) {
+			first = this.children.close();
 		}
 		if (!first) {
 			this.closed.join();
