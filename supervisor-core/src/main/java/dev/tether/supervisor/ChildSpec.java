@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.event.Level;
 
 import dev.tether.supervisor.output.LogSettings;
@@ -39,9 +40,9 @@ import dev.tether.supervisor.output.LogSettings;
  * at most {@link #MAX_DURATION}
  */
 public record ChildSpec(String name, ChildKind kind, List<String> command, Map<String, String> environment,
-		Path workingDirectory, boolean autostart, Integer port, Duration startupTimeout, RestartPolicy restart,
-		Backoff backoff, int maxRestarts, Duration restartWindow, Duration stableAfter, int stopSignal,
-		Duration stopTimeout, LogSettings log, boolean containDescendants) {
+		@Nullable Path workingDirectory, boolean autostart, @Nullable Integer port, Duration startupTimeout,
+		RestartPolicy restart, Backoff backoff, int maxRestarts, Duration restartWindow, Duration stableAfter,
+		int stopSignal, Duration stopTimeout, LogSettings log, boolean containDescendants) {
 
 	/**
 	 * The longest duration any setting accepts. Why: durations become nanosecond deadlines, and a bound far below
@@ -175,60 +176,6 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		return new Builder(name, command);
 	}
 
-	/**
-	 * Delays between restarts: {@code initial * multiplier^n}, at most {@code max}, spread by {@code jitter} (a
-	 * fraction either way).
-	 */
-	public record Backoff(Duration initial, Duration max, double multiplier, double jitter) {
-
-		public static final Backoff DEFAULT = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30), 2.0, 0.2);
-
-		/** From this many failures on, the delay stops growing. */
-		private static final int MAX_EXPONENT = 62;
-
-		/** This backoff with another initial delay. */
-		public Backoff withInitial(Duration initial) {
-			return new Backoff(initial, this.max, this.multiplier, this.jitter);
-		}
-
-		/** This backoff with another longest delay. */
-		public Backoff withMax(Duration max) {
-			return new Backoff(this.initial, max, this.multiplier, this.jitter);
-		}
-
-		/** This backoff with another multiplier. */
-		public Backoff withMultiplier(double multiplier) {
-			return new Backoff(this.initial, this.max, multiplier, this.jitter);
-		}
-
-		/** This backoff with another jitter. */
-		public Backoff withJitter(double jitter) {
-			return new Backoff(this.initial, this.max, this.multiplier, jitter);
-		}
-
-		/** The delay before restart number {@code failures} (0 first), without jitter. */
-		public Duration delay(int failures) {
-			double millis = this.initial.toMillis() * Math.pow(this.multiplier, Math.min(failures, MAX_EXPONENT));
-			return Duration.ofMillis((long) Math.min(millis, this.max.toMillis()));
-		}
-
-		/** The least time {@code restarts} restarts take, jitter included. */
-		Duration minimumTotal(int restarts) {
-			long total = 0;
-			for (int i = 0; i < restarts; i++) {
-				Duration delay = delay(i);
-				long least = (long) (delay.toMillis() * (1.0 - this.jitter));
-				if (delay.equals(this.max) || i >= MAX_EXPONENT) {
-					// Why: every later delay equals this one; a large max-restarts must not loop at startup.
-					return Duration.ofMillis(total + least * (restarts - i));
-				}
-				total += least;
-			}
-			return Duration.ofMillis(total);
-		}
-
-	}
-
 	/** Builds a {@link ChildSpec}; its initial values are the defaults of every setting. */
 	public static final class Builder {
 
@@ -240,11 +187,11 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 
 		private Map<String, String> environment = Map.of();
 
-		private Path workingDirectory;
+		private @Nullable Path workingDirectory;
 
 		private boolean autostart = true;
 
-		private Integer port;
+		private @Nullable Integer port;
 
 		private Duration startupTimeout = Duration.ofSeconds(60);
 
@@ -293,7 +240,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 			return this;
 		}
 
-		public Builder workingDirectory(Path workingDirectory) {
+		public Builder workingDirectory(@Nullable Path workingDirectory) {
 			this.workingDirectory = workingDirectory;
 			return this;
 		}
@@ -303,7 +250,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 			return this;
 		}
 
-		public Builder port(Integer port) {
+		public Builder port(@Nullable Integer port) {
 			this.port = port;
 			return this;
 		}

@@ -13,24 +13,8 @@ import org.jspecify.annotations.Nullable;
 import dev.tether.supervisor.registry.RegistryRow;
 
 /**
- * A supervisor's children by name, in registration order; every method here asserts that the caller holds the
- * lock below.
- * <h2>The supervisor's lock</h2>
- * One lock guards every child of a {@link Supervisor}: this table's monitor. Why one: transitions are short and never wait
- * on a process (stops are state, advanced by the tick), so one monitor keeps every snapshot consistent without
- * ordering rules between children.
- * <p>
- * Under it, briefly: a child's transitions (each of {@link SupervisedChild}'s asserts the lock); the hand-off
- * of a spawn to the spawner thread, so that an exit, applied under the lock, always finds its pid known (nothing on
- * the spawn path can block: log files are opened non-blocking); reads of {@code /proc/<pid>} of a process being
- * started, stopped or shown (its start time, a shepherd's command, whether it has ended); and signals through the
- * verified path, which reads the target's {@code /proc} entries first. Each is a bounded system call; none waits for
- * a process to do anything.
- * <p>
- * Never under it: waiting for a process (an exit, the end of a stop, a port that accepts), inspecting a port (every
- * process's descriptors), a reconciliation's scan, the sweep of exited groups, writing the registry (the saver takes
- * the rows under this lock from inside its own lock, never the reverse), listeners (events are dispatched after the
- * lock is let go) and waiting for a shepherd's command.
+ * A supervisor's children by name, in registration order. Its monitor is the supervisor's one lock (the contract is
+ * on {@link Supervisor}); every method here asserts that the caller holds it.
  */
 final class ChildTable {
 
@@ -130,6 +114,11 @@ final class ChildTable {
 	/** Checks, where assertions are on, that the caller holds the supervisor's lock. */
 	void assertHeld() {
 		assert Thread.holdsLock(this) : "the supervisor's lock is not held";
+	}
+
+	/** Checks, where assertions are on, that the caller does not hold the supervisor's lock (it is about to wait). */
+	void assertNotHeld() {
+		assert !Thread.holdsLock(this) : "the supervisor's lock is held where nothing may wait under it";
 	}
 
 }

@@ -23,8 +23,12 @@ final class EventOutbox {
 
 	private final List<SupervisorListener> listeners;
 
-	EventOutbox(List<SupervisorListener> listeners) {
+	// Why: only to assert that listeners never run under the supervisor's lock.
+	private final ChildTable table;
+
+	EventOutbox(List<SupervisorListener> listeners, ChildTable table) {
 		this.listeners = List.copyOf(listeners);
+		this.table = table;
 	}
 
 	void add(ChildEvent event) {
@@ -33,6 +37,7 @@ final class EventOutbox {
 
 	/** Hands every queued event to the listeners. Call it without holding the supervisor's lock. */
 	void dispatch() {
+		this.table.assertNotHeld();
 		synchronized (this.dispatchLock) {
 			ChildEvent event;
 			while ((event = this.queue.poll()) != null) {

@@ -27,14 +27,20 @@ final class RegistrySaver {
 
 	private final ChildRegistry registry;
 
+	private final Supplier<List<RegistryRow>> rows;
+
 	private final AtomicBoolean dirty = new AtomicBoolean();
 
 	private final Object saveLock = new Object();
 
 	private volatile @Nullable String problem;
 
-	RegistrySaver(ChildRegistry registry) {
+	/**
+	 * @param rows the rows to save, taken under the supervisor's lock
+	 */
+	RegistrySaver(ChildRegistry registry, Supplier<List<RegistryRow>> rows) {
 		this.registry = registry;
+		this.rows = rows;
 	}
 
 	/** Something that the registry records changed. */
@@ -43,13 +49,13 @@ final class RegistrySaver {
 	}
 
 	/** Saves the rows if anything changed since the last successful save. */
-	void saveIfChanged(Supplier<List<RegistryRow>> rows) {
+	void saveIfChanged() {
 		synchronized (this.saveLock) {
 			if (!this.dirty.getAndSet(false)) {
 				return;
 			}
 			try {
-				this.registry.save(rows.get());
+				this.registry.save(this.rows.get());
 			}
 			catch (RuntimeException ex) {
 				this.dirty.set(true);

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class RestartBudget {
 
-	private final ChildSpec.Backoff backoff;
+	private final Backoff backoff;
 
 	private final int maxRestarts;
 

@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.tether.supervisor.internal.identity.ExpectedIdentity;
+import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.internal.ports.PortGuard.PortClaim;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.registry.RegistryRow;
@@ -206,30 +207,42 @@ final class SupervisedChild {
 		}
 	}
 
-	/** The child's port accepts connections. */
-	void ready() {
+	/**
+	 * The result of a readiness check of {@code checked}, made outside the lock: the child is ready when its port
+	 * accepts; past its startup timeout it is killed (once), and its exit then counts as a failure.
+	 * @param target how {@code checked} is signalled
+	 */
+	void portChecked(ChildProcess checked, boolean accepts, StopTarget target, long nowNanos) {
 		this.table.assertHeld();
-		if (this.state == ChildState.STARTING && this.process != null) {
+		if (this.process != checked || this.state != ChildState.STARTING) {
+			return;
+		}
+		if (accepts) {
 			this.state = ChildState.RUNNING;
 			logger.info("Child '{}' accepts connections on port {}", name(), this.spec.port());
+			return;
 		}
-	}
-
-	/**
-	 * Whether the child, still not accepting connections, has just passed its startup timeout (reported once: the
-	 * caller kills it, and its exit then counts as a failure).
-	 */
-	boolean startupTimedOut(long nowNanos) {
-		this.table.assertHeld();
-		ChildProcess current = this.process;
-		if (this.state != ChildState.STARTING || current == null || this.startupTimedOut || this.stop != null
-				|| nowNanos - current.startedNanos() < this.spec.startupTimeout().toNanos()) {
-			return false;
+		if (this.startupTimedOut || this.stop != null
+				|| nowNanos - checked.startedNanos() < this.spec.startupTimeout().toNanos()) {
+			return;
 		}
 		this.startupTimedOut = true;
 		this.lastError = "did not accept connections on port " + this.spec.port() + " within "
 				+ this.spec.startupTimeout();
 		logger.warn("Child '{}' {}; killing it", name(), this.lastError);
+		target.signal(Posix.SIGKILL);
+	}
+
+	/**
+	 * The result of a look in {@code /proc}, made outside the lock: the adopted process {@code checked} is gone.
+	 * @return whether it was still this child's process (its end is then applied, status unknown)
+	 */
+	boolean adoptedGone(ChildProcess checked, long nowNanos, double random) {
+		this.table.assertHeld();
+		if (this.process != checked) {
+			return false;
+		}
+		exited(checked.pid(), ExitStatus.unknown(), nowNanos, random);
 		return true;
 	}
 

@@ -16,7 +16,6 @@ import org.slf4j.LoggerFactory;
 import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.ProcessSignaller;
-import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.internal.ports.PortGuard;
 import dev.tether.supervisor.internal.ports.PortGuard.PortClaim;
 import dev.tether.supervisor.internal.reaper.Reaper;
@@ -35,8 +34,25 @@ import dev.tether.supervisor.internal.stop.StopTarget;
  * state machine ({@link SupervisedChild}) decides what follows, and the registry records it ({@link RegistrySaver}).
  * {@link #tick()} applies what time makes due: restarts, readiness, startup timeouts, stop escalations, port
  * reclaims, stable-after resets, the end of adopted processes.
+ * <h2>The lock</h2>
+ * One lock guards every child: the monitor of its {@link ChildTable}. Why one: transitions are short and never wait
+ * on a process (stops are state, advanced by the tick), so one monitor keeps every snapshot consistent without
+ * ordering rules between children.
  * <p>
- * Why one lock for every child, and what may run under it: see {@link ChildTable}, whose monitor it is.
+ * Under it, briefly: a child's transitions (each of {@link SupervisedChild}'s asserts the lock); the hand-off
+ * of a spawn to the spawner thread, so that an exit, applied under the lock, always finds its pid known (nothing on
+ * the spawn path can block: log files are opened non-blocking); reads of {@code /proc/<pid>} of a process being
+ * started, stopped or shown (its start time, a shepherd's command, whether it has ended); and signals through the
+ * verified path, which reads the target's {@code /proc} entries first. Each is a bounded system call; none waits for
+ * a process to do anything.
+ * <p>
+ * Never under it: waiting for a process (an exit, the end of a stop, a port that accepts), inspecting a port (every
+ * process's descriptors), a reconciliation's scan, the sweep of exited groups, writing the registry (the saver takes
+ * the rows under this lock from inside its own lock, never the reverse), listeners (events are dispatched after the
+ * lock is let go) and waiting for a shepherd's command.
+ * <p>
+ * The claims are asserted where assertions are on ({@code -ea}, as in the tests): every transition checks that the
+ * lock is held, and every wait, registry write and dispatch to listeners that it is not.
  */
 public final class Supervisor implements AutoCloseable {
 
@@ -81,10 +97,14 @@ public final class Supervisor implements AutoCloseable {
 		this.probe = IdentityProbe.forPlatform();
 		this.signaller = new ProcessSignaller(this.probe);
 		this.reaper = Reaper.shared();
-		this.saver = new RegistrySaver(this.registry);
+		this.saver = new RegistrySaver(this.registry, () -> {
+			synchronized (this.children) {
+				return this.children.rows(this.owner.installationId());
+			}
+		});
 		this.launcher = new ChildLauncher(this.spawner, this.probe, this.owner,
 				Objects.requireNonNull(builder.logDirectory, "logDirectory"));
-		this.outbox = new EventOutbox(builder.listeners);
+		this.outbox = new EventOutbox(builder.listeners, this.children);
 		this.orphans = new OrphanStops(this.owner, this.probe, this.signaller, this.launcher.bootId(),
 				this::specOf);
 		this.clock = builder.clock;
@@ -179,8 +199,7 @@ public final class Supervisor implements AutoCloseable {
 		finally {
 			this.saver.changed();
 			launchWanted();
-			this.outbox.dispatch();
-			saveRegistry();
+			publish();
 		}
 	}
 
@@ -191,8 +210,7 @@ public final class Supervisor implements AutoCloseable {
 				.forEach(SupervisedChild::requestStart);
 		}
 		launchWanted();
-		this.outbox.dispatch();
-		saveRegistry();
+		publish();
 	}
 
 	/**
@@ -205,8 +223,7 @@ public final class Supervisor implements AutoCloseable {
 			this.children.require(name).requestStart();
 		}
 		ChildSnapshot launched = launchWanted().get(name);
-		this.outbox.dispatch();
-		saveRegistry();
+		publish();
 		if (launched != null && launched.shepherdPid() != null && launched.pid() == null) {
 			// Why here, holding no lock: a shepherd forks its command within a moment of its own start.
 			Shepherd.awaitCommand(launched.shepherdPid());
@@ -243,6 +260,7 @@ public final class Supervisor implements AutoCloseable {
 	}
 
 	private Map<String, StopOutcome> stopAll(List<String> names) {
+		this.children.assertNotHeld();
 		Map<String, CompletableFuture<StopOutcome>> pending = new LinkedHashMap<>();
 		synchronized (this.children) {
 			long now = this.clock.getAsLong();
@@ -261,8 +279,7 @@ public final class Supervisor implements AutoCloseable {
 			advanceStops();
 		})));
 		this.orphans.sweepExitedGroups();
-		this.outbox.dispatch();
-		saveRegistry();
+		publish();
 		return outcomes;
 	}
 
@@ -280,6 +297,7 @@ public final class Supervisor implements AutoCloseable {
 	 * groups, and the registry. Never blocks on a child.
 	 */
 	public void tick() {
+		this.children.assertNotHeld();
 		this.reaper.drain();
 		Map<SupervisedChild, ChildProcess> starting = new LinkedHashMap<>();
 		Map<SupervisedChild, ChildProcess> adopted = new LinkedHashMap<>();
@@ -303,8 +321,7 @@ public final class Supervisor implements AutoCloseable {
 		applyEndOfAdopted(adopted);
 		launchWanted();
 		this.orphans.sweepExitedGroups();
-		this.outbox.dispatch();
-		saveRegistry();
+		publish();
 	}
 
 	/** Each child seen starting, with the process it had then: a port check must not be applied to a later one. */
@@ -313,15 +330,7 @@ public final class Supervisor implements AutoCloseable {
 			Integer port = child.spec().port();
 			boolean accepts = port == null || PortGuard.acceptsConnections(port);
 			synchronized (this.children) {
-				if (child.process() != process) {
-					return;
-				}
-				if (accepts) {
-					child.ready();
-				}
-				else if (child.startupTimedOut(this.clock.getAsLong())) {
-					stopTarget(child, process).signal(Posix.SIGKILL);
-				}
+				child.portChecked(process, accepts, stopTarget(child, process), this.clock.getAsLong());
 			}
 		});
 	}
@@ -333,8 +342,7 @@ public final class Supervisor implements AutoCloseable {
 				return;
 			}
 			synchronized (this.children) {
-				if (child.process() == process) {
-					child.exited(process.pid(), ExitStatus.unknown(), this.clock.getAsLong(), random());
+				if (child.adoptedGone(process, this.clock.getAsLong(), random())) {
 					this.orphans.groupExited(process.pid());
 				}
 			}
@@ -346,6 +354,7 @@ public final class Supervisor implements AutoCloseable {
 	 * @return each launched child as it stood right after its launch
 	 */
 	private Map<String, ChildSnapshot> launchWanted() {
+		this.children.assertNotHeld();
 		Map<String, ChildSnapshot> launched = new LinkedHashMap<>();
 		List<SupervisedChild> claimed;
 		synchronized (this.children) {
@@ -386,12 +395,11 @@ public final class Supervisor implements AutoCloseable {
 		return ThreadLocalRandom.current().nextDouble();
 	}
 
-	private void saveRegistry() {
-		this.saver.saveIfChanged(() -> {
-			synchronized (this.children) {
-				return this.children.rows(this.owner.installationId());
-			}
-		});
+	/** Hands the events made meanwhile to the listeners, then saves the registry if anything changed. */
+	private void publish() {
+		this.children.assertNotHeld();
+		this.outbox.dispatch();
+		this.saver.saveIfChanged();
 	}
 
 	private StopTarget stopTarget(SupervisedChild child, ChildProcess process) {
@@ -422,7 +430,7 @@ public final class Supervisor implements AutoCloseable {
 		try {
 			stopAll();
 			this.orphans.stopStrays();
-			saveRegistry();
+			this.saver.saveIfChanged();
 			this.registry.close();
 			this.spawner.close();
 		}

@@ -110,6 +110,17 @@ class ArchitectureTests {
 	}
 
 	@Test
+	void onlyTheNativeLayerBindsNativeCode() {
+		noClasses().that()
+			.resideOutsideOfPackage("dev.tether.supervisor.internal.os")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("jnr..", "com.kenai..")
+			.because("native calls are bound once, in internal.os, with their errors turned into values")
+			.check(CORE);
+	}
+
+	@Test
 	void aPublicTypeIsApiOrInternal() {
 		classes().that()
 			.arePublic()

@@ -15,15 +15,15 @@ class RegistrySaverTests {
 	@Test
 	void failureWithoutAMessageIsStillAProblemAndIsRetriedUntilSaved() {
 		FlakyRegistry registry = new FlakyRegistry();
-		RegistrySaver saver = new RegistrySaver(registry);
+		RegistrySaver saver = new RegistrySaver(registry, List::of);
 		saver.changed();
-		saver.saveIfChanged(List::of);
+		saver.saveIfChanged();
 		assertThat(saver.problem()).hasValue("java.lang.IllegalStateException");
 		registry.failing = false;
-		saver.saveIfChanged(List::of);
+		saver.saveIfChanged();
 		assertThat(saver.problem()).isEmpty();
 		assertThat(registry.saves).hasSize(1);
-		saver.saveIfChanged(List::of);
+		saver.saveIfChanged();
 		assertThat(registry.saves).as("nothing changed since the last save").hasSize(1);
 	}
 

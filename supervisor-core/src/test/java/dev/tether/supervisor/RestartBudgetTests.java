@@ -15,7 +15,7 @@ class RestartBudgetTests {
 
 	private static RestartBudget budget(int maxRestarts, Duration window, double jitter) {
 		return new RestartBudget(ChildSpec.builder("budget", List.of("true"))
-			.backoff(new ChildSpec.Backoff(Duration.ofMillis(100), Duration.ofMillis(1000), 2.0, jitter))
+			.backoff(new Backoff(Duration.ofMillis(100), Duration.ofMillis(1000), 2.0, jitter))
 			.maxRestarts(maxRestarts)
 			.restartWindow(window)
 			.stableAfter(Duration.ofSeconds(10))

@@ -3,11 +3,14 @@ package dev.tether.supervisor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 
+import dev.tether.supervisor.internal.identity.Verdict;
 import dev.tether.supervisor.internal.ports.PortGuard.PortClaim;
 import dev.tether.supervisor.internal.spawn.SpawnedChild;
+import dev.tether.supervisor.internal.stop.StopTarget;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -26,9 +29,9 @@ class SupervisedChildTests {
 
 	private final List<ChildEvent> events = new ArrayList<>();
 
-	private final EventOutbox outbox = new EventOutbox(List.of(this.events::add));
-
 	private final ChildTable table = new ChildTable();
+
+	private final EventOutbox outbox = new EventOutbox(List.of(this.events::add), this.table);
 
 	@Test
 	void aCrashRestartsAfterItsBackoffAndTheBreakerEndsInFailedNamingWhy() {
@@ -96,6 +99,31 @@ class SupervisedChildTests {
 	}
 
 	@Test
+	void aStopSendsItsSignalThenSigkillAfterTheTimeoutAndEndsWithTheReapedExit() {
+		SupervisedChild child = child(ChildSpec.builder("stubborn", List.of("true"))
+			.stopSignal(15)
+			.stopTimeout(Duration.ofSeconds(2)));
+		RecordingTarget target = new RecordingTarget();
+		synchronized (this.table) {
+			start(child);
+			CompletableFuture<StopOutcome> outcome = child.beginStop(target, this.clock.getAsLong());
+			assertThat(child.state()).isEqualTo(ChildState.STOPPING);
+			assertThat(target.signals).containsExactly(15, 18);
+			this.clock.advance(Duration.ofMillis(1999));
+			child.advanceStop(this.clock.getAsLong());
+			assertThat(target.signals).containsExactly(15, 18);
+			this.clock.advance(Duration.ofMillis(1));
+			child.advanceStop(this.clock.getAsLong());
+			assertThat(target.signals).containsExactly(15, 18, 9);
+			assertThat(outcome).as("our own child's stop ends with its reaped exit").isNotDone();
+			child.exited(PID, ExitStatus.signalled(9), this.clock.getAsLong(), 0.5);
+			assertThat(outcome).isCompletedWithValue(StopOutcome.KILLED);
+			assertThat(child.state()).isEqualTo(ChildState.STOPPED);
+			assertThat(child.process()).isNull();
+		}
+	}
+
+	@Test
 	void aStopWithoutAProcessEndsAtOnceAndCancelsTheWantedLaunch() {
 		SupervisedChild child = child(ChildSpec.builder("idle", List.of("true")));
 		synchronized (this.table) {
@@ -113,6 +141,24 @@ class SupervisedChildTests {
 		assertThatExceptionOfType(AssertionError.class).isThrownBy(child::requestStart)
 			.withMessageContaining("lock is not held");
 		assertThatExceptionOfType(AssertionError.class).isThrownBy(child::process);
+	}
+
+	/** A stop target that records the signals it is asked to send, and sends none. */
+	private static final class RecordingTarget implements StopTarget {
+
+		private final List<Integer> signals = new ArrayList<>();
+
+		@Override
+		public Verdict signal(int signal) {
+			this.signals.add(signal);
+			return Verdict.OURS;
+		}
+
+		@Override
+		public boolean hasEnded() {
+			return false;
+		}
+
 	}
 
 	private SupervisedChild child(ChildSpec.Builder spec) {

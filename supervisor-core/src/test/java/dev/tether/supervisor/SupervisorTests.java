@@ -3,6 +3,7 @@ package dev.tether.supervisor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -82,7 +83,7 @@ class SupervisorTests {
 	void crashLoopWaitsOutEachBackoffAndOpensTheBreakerAfterTheThirdRestart() throws Exception {
 		ManualClock clock = new ManualClock();
 		ChildSpec spec = child("crasher", "sh", "-c", "exit 3").maxRestarts(3)
-			.backoff(new ChildSpec.Backoff(Duration.ofMillis(100), Duration.ofSeconds(5), 2.0, 0.2))
+			.backoff(new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5), 2.0, 0.2))
 			.restartWindow(Duration.ofSeconds(30))
 			.build();
 		try (TestSupervisor test = new TestSupervisor(this.temp, installation(), OrphanPolicy.STOP, List.of(spec),
@@ -133,7 +134,7 @@ class SupervisorTests {
 		Path marker = this.temp.resolve("crashed-once");
 		ChildSpec spec = child("settles", "sh", "-c",
 				"if [ -f " + marker + " ]; then exec sleep 600; else touch " + marker + "; exit 1; fi")
-			.backoff(new ChildSpec.Backoff(Duration.ofMillis(200), Duration.ofSeconds(10), 4.0, 0.0))
+			.backoff(new Backoff(Duration.ofMillis(200), Duration.ofSeconds(10), 4.0, 0.0))
 			.stableAfter(Duration.ofSeconds(30))
 			.build();
 		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), installation(), OrphanPolicy.STOP,
@@ -159,7 +160,7 @@ class SupervisorTests {
 	void childThatCrashesBeforeStableAfterBacksOffFurther() throws Exception {
 		ManualClock clock = new ManualClock();
 		ChildSpec spec = child("unstable", "sleep", "600")
-			.backoff(new ChildSpec.Backoff(Duration.ofMillis(200), Duration.ofSeconds(10), 4.0, 0.0))
+			.backoff(new Backoff(Duration.ofMillis(200), Duration.ofSeconds(10), 4.0, 0.0))
 			.stableAfter(Duration.ofSeconds(30))
 			.build();
 		try (TestSupervisor test = new TestSupervisor(this.temp, installation(), OrphanPolicy.STOP, List.of(spec),
@@ -287,17 +288,20 @@ class SupervisorTests {
 
 	@Test
 	void restartGivesANewPidAndCloseLeavesNothingAlive() throws Exception {
-		TestSupervisor test = new TestSupervisor(this.temp,
-				List.of(child("a", "sleep", "600").build(), child("b", "sleep", "600").kind(ChildKind.MCP).build()));
-		test.supervisor().startAutostart();
-		long first = test.supervisor().snapshot("a").orElseThrow().pid();
-		long second = test.supervisor().restart("a").pid();
-		assertThat(second).isNotEqualTo(first);
-		long other = test.supervisor().snapshot("b").orElseThrow().pid();
-		test.close();
-		await().atMost(Duration.ofSeconds(10))
-			.until(() -> !LiveProcesses.isAlive(second) && !LiveProcesses.isAlive(other));
-		assertThat(test.supervisor().snapshots()).allMatch((s) -> s.state() == ChildState.STOPPED);
+		try (TestSupervisor test = new TestSupervisor(this.temp,
+				List.of(child("a", "sleep", "600").build(), child("b", "sleep", "600").kind(ChildKind.MCP).build()))) {
+			test.supervisor().startAutostart();
+			// Why wait: under a shepherd, the command's pid is known once the shepherd has forked it.
+			long first = await().atMost(Duration.ofSeconds(10))
+				.until(() -> test.supervisor().snapshot("a").orElseThrow().pid(), Objects::nonNull);
+			long second = test.supervisor().restart("a").pid();
+			assertThat(second).isNotEqualTo(first);
+			long other = await().atMost(Duration.ofSeconds(10))
+				.until(() -> test.supervisor().snapshot("b").orElseThrow().pid(), Objects::nonNull);
+			test.close();
+			await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(second) && !LiveProcesses.isAlive(other));
+			assertThat(test.supervisor().snapshots()).allMatch((s) -> s.state() == ChildState.STOPPED);
+		}
 	}
 
 	@Test

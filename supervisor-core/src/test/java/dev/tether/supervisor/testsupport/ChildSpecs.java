@@ -5,6 +5,7 @@ import dev.tether.supervisor.RestartPolicy;
 
 import java.time.Duration;
 import java.util.List;
+import dev.tether.supervisor.Backoff;
 
 
 /**
@@ -19,7 +20,7 @@ public final class ChildSpecs {
 	public static ChildSpec restartedForever(String name, List<String> command, Duration backoff) {
 		return ChildSpec.builder(name, command)
 			.restart(RestartPolicy.ALWAYS)
-			.backoff(new ChildSpec.Backoff(backoff, backoff, 1.0, 0.0))
+			.backoff(new Backoff(backoff, backoff, 1.0, 0.0))
 			.maxRestarts(100000)
 			.restartWindow(Duration.ofDays(1))
 			.build();

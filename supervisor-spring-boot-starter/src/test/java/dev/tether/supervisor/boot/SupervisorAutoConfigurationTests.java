@@ -40,6 +40,7 @@ import dev.tether.supervisor.internal.spawn.Spawner;
 import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.tether.supervisor.Backoff;
 
 class SupervisorAutoConfigurationTests {
 
@@ -148,7 +149,7 @@ class SupervisorAutoConfigurationTests {
 				assertThat(greeter.environment()).containsEntry("SHARED", "1").containsEntry("OWN", "2");
 				assertThat(greeter.maxRestarts()).isEqualTo(5);
 				assertThat(greeter.stableAfter()).isEqualTo(Duration.ofSeconds(10));
-				assertThat(greeter.backoff()).isEqualTo(ChildSpec.Backoff.DEFAULT);
+				assertThat(greeter.backoff()).isEqualTo(Backoff.DEFAULT);
 				assertThat(greeter.autostart()).isTrue();
 				assertThat(greeter.stopSignal()).isEqualTo(15);
 				ChildSpec files = specs.get(1);

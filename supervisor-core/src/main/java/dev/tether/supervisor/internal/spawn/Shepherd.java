@@ -19,22 +19,29 @@ public final class Shepherd {
 	 */
 	public static final int KILL_TREE_SIGNAL = 40;
 
-	// Why a bound: a shepherd forks its command within a millisecond; one that does not is reported without it.
-	private static final long COMMAND_FORK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+	// Why this bound: a shepherd forks its command within a millisecond on an idle machine, but a loaded one (two
+	// cores, builds beside it) has been seen to take over 100 ms; one that has not forked after 5 s is reported
+	// without its command's pid.
+	private static final long COMMAND_FORK_NANOS = TimeUnit.SECONDS.toNanos(5);
 
-	private static final long POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+	private static final long FIRST_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+
+	private static final long LONGEST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
 	private Shepherd() {
 	}
 
 	/**
-	 * Waits, briefly and boundedly, until a just spawned shepherd has forked its command, so that the command's pid
-	 * is known when a start returns. Call it holding no lock.
+	 * Waits, boundedly, until a just spawned shepherd has forked its command (or has ended), so that the command's
+	 * pid is known when a start returns. Call it holding no lock.
 	 */
 	public static void awaitCommand(long shepherdPid) {
 		long deadline = System.nanoTime() + COMMAND_FORK_NANOS;
-		while (commandPid(shepherdPid).isEmpty() && System.nanoTime() - deadline < 0) {
-			LockSupport.parkNanos(POLL_NANOS);
+		long pause = FIRST_POLL_NANOS;
+		Path shepherd = Path.of("/proc", Long.toString(shepherdPid));
+		while (commandPid(shepherdPid).isEmpty() && Files.exists(shepherd) && System.nanoTime() - deadline < 0) {
+			LockSupport.parkNanos(pause);
+			pause = Math.min(pause * 2, LONGEST_POLL_NANOS);
 		}
 	}
 
