@@ -14,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.tether.supervisor.internal.identity.IdentityProbe;
-import dev.tether.supervisor.internal.identity.ProcStat;
 import dev.tether.supervisor.internal.os.Posix;
 
 /**

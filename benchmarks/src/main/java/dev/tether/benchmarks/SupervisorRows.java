@@ -24,7 +24,6 @@ import dev.tether.supervisor.internal.identity.ProcessSignaller;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
-import dev.tether.supervisor.internal.spawn.Spawner;
 import dev.tether.supervisor.internal.stop.StopLadder;
 import dev.tether.supervisor.internal.stop.VerifiedProcess;
 

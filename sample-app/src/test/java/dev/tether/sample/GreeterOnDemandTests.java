@@ -1,6 +1,5 @@
 package dev.tether.sample;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 

@@ -35,7 +35,10 @@ public record ChildEvent(Type type, ChildSnapshot child, @Nullable ExitStatus ex
 		FAILED,
 
 		/** It was stopped on request. */
-		STOPPED
+		STOPPED,
+
+		/** It was removed from the supervisor, after its stop; no event of it follows. */
+		REMOVED
 
 	}
 

@@ -89,6 +89,11 @@ final class ChildLauncher {
 				(name) -> new ChildOutput(name, spec.log(), this.logDirectory.resolve(name + ".log")));
 	}
 
+	/** Drops a removed child's sinks; its pipes, if any are left, still drain into them and close them. */
+	void forget(String name) {
+		this.outputs.remove(name);
+	}
+
 	@Nullable String bootId() {
 		return this.bootId;
 	}

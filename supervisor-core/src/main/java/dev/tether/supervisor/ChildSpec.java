@@ -2,6 +2,7 @@ package dev.tether.supervisor;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -36,13 +37,14 @@ import dev.tether.supervisor.output.LogSettings;
  * @param log where stdout and stderr go: a rotated file, the application's logging, or both
  * @param containDescendants whether every descendant of the child ends with it and with the supervisor, through a
  * shepherd process (where the launcher is in force; elsewhere only the child's process group is contained)
+ * @param dependsOn the children it starts after (once they are {@code RUNNING}) and stops before
  * @throws InvalidChildSpecException naming the setting when a value is unusable; every duration must be positive and
  * at most {@link #MAX_DURATION}
  */
 public record ChildSpec(String name, ChildKind kind, List<String> command, Map<String, String> environment,
 		@Nullable Path workingDirectory, boolean autostart, @Nullable Integer port, Duration startupTimeout,
 		RestartPolicy restart, Backoff backoff, int maxRestarts, Duration restartWindow, Duration stableAfter,
-		int stopSignal, Duration stopTimeout, LogSettings log, boolean containDescendants) {
+		int stopSignal, Duration stopTimeout, LogSettings log, boolean containDescendants, List<String> dependsOn) {
 
 	/**
 	 * The longest duration any setting accepts. Why: durations become nanosecond deadlines, and a bound far below
@@ -103,12 +105,25 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		if (stopSignal <= 0) {
 			throw new InvalidChildSpecException(name, "stop-signal", "must be a signal");
 		}
+		dependsOn = List.copyOf(dependsOn);
+		if (dependsOn.contains(name)) {
+			throw new InvalidChildSpecException(name, "depends-on", "names the child itself");
+		}
 		Duration needed = backoff.minimumTotal(maxRestarts);
 		if (maxRestarts > 0 && restartWindow.compareTo(needed) < 0) {
 			throw new InvalidChildSpecException(name, "restart-window",
 					"(" + restartWindow + ") is shorter than the " + needed + " that " + maxRestarts
 							+ " restarts take with this backoff, so the breaker could never open");
 		}
+	}
+
+	/**
+	 * Checks children against each other: every {@code depends-on} names one of them, and no cycle runs through
+	 * them.
+	 * @throws InvalidChildSpecException naming the child, {@code depends-on}, and the unknown name or the cycle
+	 */
+	public static void checkDependencies(Collection<ChildSpec> specs) {
+		Dependencies.check(specs);
 	}
 
 	private static void checkLog(String name, LogSettings log) {
@@ -224,6 +239,8 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		private int logMaxLineLength = 16 * 1024;
 
 		private boolean containDescendants = true;
+
+		private List<String> dependsOn = List.of();
 
 		private Builder(String name, List<String> command) {
 			this.name = name;
@@ -355,13 +372,18 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 			return this;
 		}
 
+		public Builder dependsOn(List<String> dependsOn) {
+			this.dependsOn = dependsOn;
+			return this;
+		}
+
 		public ChildSpec build() {
 			return new ChildSpec(this.name, this.kind, this.command, this.environment, this.workingDirectory,
 					this.autostart, this.port, this.startupTimeout, this.restart, this.backoff, this.maxRestarts,
 					this.restartWindow, this.stableAfter, this.stopSignal, this.stopTimeout,
 					new LogSettings(this.logFile, this.logFileEnabled, this.logMaxSize, this.logMaxHistory,
 							this.logToLogger, this.logStderrLevel, this.logMaxLineLength),
-					this.containDescendants);
+					this.containDescendants, this.dependsOn);
 		}
 
 	}

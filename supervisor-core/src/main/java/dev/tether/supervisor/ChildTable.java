@@ -24,12 +24,30 @@ final class ChildTable {
 
 	private boolean closing;
 
+	/**
+	 * @throws InvalidChildSpecException when the name is taken
+	 * @throws IllegalStateException when the supervisor is closing
+	 */
 	void add(SupervisedChild child) {
 		assertHeld();
+		if (this.closing) {
+			throw new IllegalStateException("the supervisor is closing: child '" + child.name() + "' was not added");
+		}
 		if (this.children.containsKey(child.name())) {
 			throw new InvalidChildSpecException(child.name(), "name", "is already registered");
 		}
 		this.children.put(child.name(), child);
+	}
+
+	/** Forgets a child that holds no process (a removed one, once stopped). */
+	void remove(SupervisedChild child) {
+		assertHeld();
+		if (child.process() != null) {
+			throw new IllegalStateException("child '" + child.name() + "' still holds a process");
+		}
+		if (this.children.remove(child.name(), child)) {
+			child.forgotten();
+		}
 	}
 
 	@Nullable SupervisedChild find(String name) {
@@ -102,13 +120,52 @@ final class ChildTable {
 		return this.closing;
 	}
 
-	/** Takes every wanted launch (none while a reconciliation runs). */
+	/**
+	 * Takes every wanted launch whose child's dependencies are all {@code RUNNING} (none while a reconciliation
+	 * runs, or once the supervisor is closing).
+	 */
 	List<SupervisedChild> claimLaunches() {
 		assertHeld();
-		if (this.reconciling > 0) {
+		if (this.reconciling > 0 || this.closing) {
 			return List.of();
 		}
-		return this.children.values().stream().filter(SupervisedChild::claimLaunch).toList();
+		return this.children.values()
+			.stream()
+			.filter((child) -> child.spec().dependsOn().stream().allMatch(this::running))
+			.filter(SupervisedChild::claimLaunch)
+			.toList();
+	}
+
+	private boolean running(String name) {
+		SupervisedChild child = this.children.get(name);
+		return child != null && child.state() == ChildState.RUNNING;
+	}
+
+	/** The children that depend on {@code name}. */
+	List<String> dependents(String name) {
+		assertHeld();
+		return this.children.values()
+			.stream()
+			.filter((child) -> child.spec().dependsOn().contains(name))
+			.map(SupervisedChild::name)
+			.toList();
+	}
+
+	/** Each child's dependencies, by name. */
+	Map<String, List<String>> dependencies() {
+		assertHeld();
+		Map<String, List<String>> dependencies = new LinkedHashMap<>();
+		this.children.forEach((name, child) -> dependencies.put(name, child.spec().dependsOn()));
+		return dependencies;
+	}
+
+	/** The specs of every child and of one more, to check them against each other. */
+	List<ChildSpec> specsWith(ChildSpec added) {
+		assertHeld();
+		List<ChildSpec> specs = new ArrayList<>();
+		this.children.values().forEach((child) -> specs.add(child.spec()));
+		specs.add(added);
+		return specs;
 	}
 
 	/** Checks, where assertions are on, that the caller holds the supervisor's lock. */

@@ -69,6 +69,8 @@ final class SupervisedChild {
 
 	private @Nullable Long commandPid;
 
+	private boolean removed;
+
 	SupervisedChild(ChildSpec spec, EventOutbox outbox, LongSupplier clock, ChildTable table) {
 		this.spec = spec;
 		this.outbox = outbox;
@@ -98,6 +100,9 @@ final class SupervisedChild {
 	/** An operator start: clears {@code FAILED} and the breaker. Returns whether a launch is now wanted. */
 	boolean requestStart() {
 		this.table.assertHeld();
+		if (this.removed) {
+			throw new IllegalArgumentException("child '" + name() + "' is being removed");
+		}
 		if (this.process != null || this.state == ChildState.STOPPING || this.launchWanted) {
 			return false;
 		}
@@ -110,7 +115,7 @@ final class SupervisedChild {
 	/** The backoff has passed: the restart is due. */
 	boolean restartIfDue(long nowNanos) {
 		this.table.assertHeld();
-		if (this.state != ChildState.BACKOFF || nowNanos - this.nextStartNanos < 0) {
+		if (this.removed || this.state != ChildState.BACKOFF || nowNanos - this.nextStartNanos < 0) {
 			return false;
 		}
 		this.restarts++;
@@ -371,6 +376,19 @@ final class SupervisedChild {
 		if (pending != null) {
 			pending.complete(outcome);
 		}
+	}
+
+	/** The child is being removed: nothing starts it again, and its stop is its last transition. */
+	void retire() {
+		this.table.assertHeld();
+		this.removed = true;
+	}
+
+	/** The child is no longer supervised: its last event. */
+	void forgotten() {
+		this.table.assertHeld();
+		logger.info("Child '{}' removed", name());
+		emit(ChildEvent.Type.REMOVED, this.lastExit, null, null, null, null);
 	}
 
 	/** Takes over a verified orphan of a previous run. */

@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
@@ -17,7 +16,6 @@ import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.ProcessSignaller;
 import dev.tether.supervisor.internal.ports.PortGuard;
-import dev.tether.supervisor.internal.ports.PortGuard.PortClaim;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.output.CapturedOutput;
@@ -80,6 +78,8 @@ public final class Supervisor implements AutoCloseable {
 
 	private final Reconciliation reconciliation;
 
+	private final Launches launches;
+
 	private final LongSupplier clock;
 
 	private final ChildTable children = new ChildTable();
@@ -110,7 +110,11 @@ public final class Supervisor implements AutoCloseable {
 		this.clock = builder.clock;
 		this.reconciliation = new Reconciliation(new Reconciler(this.signaller), this.children, this.owner,
 				this.registry, builder.orphanPolicy, this.orphans, this.clock);
-		builder.children.forEach(this::register);
+		this.launches = new Launches(this.children, this.launcher, this.orphans, this.saver, this.outbox, this.clock);
+		ChildSpec.checkDependencies(builder.children);
+		synchronized (this.children) {
+			builder.children.forEach((spec) -> this.children.add(newChild(spec)));
+		}
 	}
 
 	public static SupervisorBuilder builder() {
@@ -154,12 +158,58 @@ public final class Supervisor implements AutoCloseable {
 
 	/**
 	 * Adds a child, {@code STOPPED}.
-	 * @throws InvalidChildSpecException when the name is taken
+	 * @throws InvalidChildSpecException when the name is taken, or a {@code depends-on} names no child
+	 * @throws IllegalStateException when the supervisor is closing
 	 */
 	public void register(ChildSpec spec) {
 		synchronized (this.children) {
-			this.children.add(new SupervisedChild(spec, this.outbox, this.clock, this.children));
+			ChildSpec.checkDependencies(this.children.specsWith(spec));
+			this.children.add(newChild(spec));
 		}
+	}
+
+	private SupervisedChild newChild(ChildSpec spec) {
+		return new SupervisedChild(spec, this.outbox, this.clock, this.children);
+	}
+
+	/**
+	 * Adds a child while the supervisor runs, supervised exactly like one it was built with: registered, restarted,
+	 * reconciled after a crash, shown in every snapshot. It starts at once when its spec says {@code autostart}.
+	 * @return the child as it stands once added (and started)
+	 * @throws InvalidChildSpecException when the name is taken, or a {@code depends-on} names no child
+	 * @throws IllegalStateException when the supervisor is closing
+	 */
+	public ChildSnapshot add(ChildSpec spec) {
+		register(spec);
+		return spec.autostart() ? start(spec.name()) : snapshot(spec.name()).orElseThrow();
+	}
+
+	/**
+	 * Stops a child through the stop ladder, as {@link #stop} does, then forgets it: no snapshot, no registry row,
+	 * no restart. Blocks the caller (holding no lock) meanwhile.
+	 * @return how its process ended
+	 * @throws IllegalArgumentException when no child has that name
+	 * @throws IllegalStateException when other children depend on it (remove them first)
+	 */
+	public StopOutcome remove(String name) {
+		SupervisedChild child;
+		synchronized (this.children) {
+			child = this.children.require(name);
+			List<String> dependents = this.children.dependents(name);
+			if (!dependents.isEmpty()) {
+				throw new IllegalStateException("child '" + name + "' is not removed: " + dependents
+						+ " depend on it; remove them first");
+			}
+			child.retire();
+		}
+		StopOutcome outcome = stopAll(List.of(name)).get(name);
+		synchronized (this.children) {
+			this.children.remove(child);
+		}
+		this.launcher.forget(name);
+		this.saver.changed();
+		publish();
+		return outcome;
 	}
 
 	/** Every child, in registration order. */
@@ -198,7 +248,7 @@ public final class Supervisor implements AutoCloseable {
 		}
 		finally {
 			this.saver.changed();
-			launchWanted();
+			this.launches.launchWanted();
 			publish();
 		}
 	}
@@ -209,7 +259,7 @@ public final class Supervisor implements AutoCloseable {
 			this.children.all().stream().filter((child) -> child.spec().autostart())
 				.forEach(SupervisedChild::requestStart);
 		}
-		launchWanted();
+		this.launches.launchWanted();
 		publish();
 	}
 
@@ -222,7 +272,7 @@ public final class Supervisor implements AutoCloseable {
 		synchronized (this.children) {
 			this.children.require(name).requestStart();
 		}
-		ChildSnapshot launched = launchWanted().get(name);
+		ChildSnapshot launched = this.launches.launchWanted().get(name);
 		publish();
 		if (launched != null && launched.shepherdPid() != null && launched.pid() == null) {
 			// Why here, holding no lock: a shepherd forks its command within a moment of its own start.
@@ -250,13 +300,18 @@ public final class Supervisor implements AutoCloseable {
 		return start(name);
 	}
 
-	/** Stops every child at once (so the whole takes about the longest stop timeout, not their sum). */
+	/**
+	 * Stops every child, dependents before what they depend on ({@code depends-on}); children of one wave stop at
+	 * once (so a wave takes about its longest stop timeout, not their sum).
+	 */
 	public Map<String, StopOutcome> stopAll() {
-		List<String> names;
+		List<List<String>> waves;
 		synchronized (this.children) {
-			names = this.children.names();
+			waves = Dependencies.stopWaves(this.children.names(), this.children.dependencies());
 		}
-		return stopAll(names);
+		Map<String, StopOutcome> outcomes = new LinkedHashMap<>();
+		waves.forEach((wave) -> outcomes.putAll(stopAll(wave)));
+		return outcomes;
 	}
 
 	private Map<String, StopOutcome> stopAll(List<String> names) {
@@ -319,7 +374,7 @@ public final class Supervisor implements AutoCloseable {
 		}
 		applyReadiness(starting);
 		applyEndOfAdopted(adopted);
-		launchWanted();
+		this.launches.launchWanted();
 		this.orphans.sweepExitedGroups();
 		publish();
 	}
@@ -338,61 +393,10 @@ public final class Supervisor implements AutoCloseable {
 	/** Adopted processes are not our children: their end is seen as their absence (or a new start time) in /proc. */
 	private void applyEndOfAdopted(Map<SupervisedChild, ChildProcess> adopted) {
 		adopted.forEach((child, process) -> {
-			if (this.probe.isRunning(process.pid(), process.startTime())) {
-				return;
-			}
-			synchronized (this.children) {
-				if (child.adoptedGone(process, this.clock.getAsLong(), random())) {
-					this.orphans.groupExited(process.pid());
-				}
+			if (!this.probe.isRunning(process.pid(), process.startTime())) {
+				this.launches.adoptedGone(child, process);
 			}
 		});
-	}
-
-	/**
-	 * Launches every child that wants a process: its port is checked outside the lock, its spawn inside.
-	 * @return each launched child as it stood right after its launch
-	 */
-	private Map<String, ChildSnapshot> launchWanted() {
-		this.children.assertNotHeld();
-		Map<String, ChildSnapshot> launched = new LinkedHashMap<>();
-		List<SupervisedChild> claimed;
-		synchronized (this.children) {
-			claimed = this.children.claimLaunches();
-		}
-		for (SupervisedChild child : claimed) {
-			PortClaim claim = this.launcher.inspectPort(child.spec());
-			synchronized (this.children) {
-				if (!child.launchStillWanted() || this.children.closing()) {
-					continue;
-				}
-				long now = this.clock.getAsLong();
-				if (child.portFree(claim, this.orphans::stopRequest, now)) {
-					this.launcher.spawn(child, (pid, status) -> onExit(child, pid, status), now);
-				}
-				launched.put(child.name(), child.snapshot(now));
-			}
-			this.saver.changed();
-		}
-		return launched;
-	}
-
-	private void onExit(SupervisedChild child, long pid, ExitStatus status) {
-		synchronized (this.children) {
-			ChildProcess process = child.process();
-			if (process != null && process.pid() == pid) {
-				child.exited(pid, status, this.clock.getAsLong(), random());
-				if (process.handle() == null) {
-					this.orphans.groupExited(pid);
-				}
-			}
-		}
-		this.saver.changed();
-		this.outbox.dispatch();
-	}
-
-	private static double random() {
-		return ThreadLocalRandom.current().nextDouble();
 	}
 
 	/** Hands the events made meanwhile to the listeners, then saves the registry if anything changed. */

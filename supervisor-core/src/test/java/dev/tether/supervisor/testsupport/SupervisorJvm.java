@@ -9,7 +9,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import dev.tether.supervisor.registry.FileChildRegistry;
-import dev.tether.supervisor.internal.spawn.Spawner;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.ChildEvent;

@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import dev.tether.supervisor.registry.FileChildRegistry;
-import dev.tether.supervisor.internal.spawn.Spawner;
 import dev.tether.supervisor.ChildEvent;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.OrphanPolicy;
@@ -54,7 +53,13 @@ public final class TestSupervisor implements AutoCloseable {
 			.listener(this.events::add);
 		children.forEach(builder::child);
 		customizer.accept(builder);
-		this.supervisor = builder.build();
+		try {
+			this.supervisor = builder.build();
+		}
+		catch (RuntimeException ex) {
+			this.registry.close();
+			throw ex;
+		}
 		this.ticker.scheduleWithFixedDelay(this.supervisor::tick, 20, 20, TimeUnit.MILLISECONDS);
 	}
 
@@ -68,6 +73,11 @@ public final class TestSupervisor implements AutoCloseable {
 
 	public Path stateDirectory() {
 		return this.stateDirectory;
+	}
+
+	/** The registry the supervisor saves to (locked by it while it runs). */
+	public FileChildRegistry registry() {
+		return this.registry;
 	}
 
 	public List<ChildEvent> events() {

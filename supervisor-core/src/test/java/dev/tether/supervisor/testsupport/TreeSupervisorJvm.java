@@ -1,6 +1,7 @@
 package dev.tether.supervisor.testsupport;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -8,7 +9,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import dev.tether.supervisor.registry.FileChildRegistry;
-import dev.tether.supervisor.internal.spawn.Spawner;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorBuilder;
@@ -18,7 +18,9 @@ import dev.tether.supervisor.SupervisorBuilder;
  * (by default {@link #TREE}: each leaves a background grandchild and a daemon in a session of its own). Prints
  * {@code STARTED} once every child is running, then waits to be killed.
  * <p>
- * Arguments: {@code <installation-id> <state-directory> <children> [<contain-descendants> <script>]}.
+ * Arguments: {@code <installation-id> <state-directory> <children> [<contain-descendants> <script>
+ * [<added-at-runtime>]]}: with {@code added-at-runtime} {@code true}, the supervisor is built without children and
+ * each is added once it runs ({@link Supervisor#add}).
  */
 public final class TreeSupervisorJvm {
 
@@ -38,16 +40,24 @@ public final class TreeSupervisorJvm {
 		int children = Integer.parseInt(args[2]);
 		boolean containDescendants = (args.length <= 3) || Boolean.parseBoolean(args[3]);
 		String script = (args.length > 4) ? args[4] : TREE;
+		boolean addedAtRuntime = (args.length > 5) && Boolean.parseBoolean(args[5]);
+		List<ChildSpec> specs = new ArrayList<>();
 		for (int i = 0; i < children; i++) {
-			builder.child(ChildSpec.builder("tree-" + i, List.of("sh", "-c", script))
+			specs.add(ChildSpec.builder("tree-" + i, List.of("sh", "-c", script))
 				.workingDirectory(state)
 				.containDescendants(containDescendants)
 				.build());
+		}
+		if (!addedAtRuntime) {
+			specs.forEach(builder::child);
 		}
 		Supervisor supervisor = builder.build();
 		ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
 		ticker.scheduleWithFixedDelay(supervisor::tick, 20, 20, TimeUnit.MILLISECONDS);
 		supervisor.startAutostart();
+		if (addedAtRuntime) {
+			specs.forEach(supervisor::add);
+		}
 		System.out.println("STARTED " + children);
 		System.out.flush();
 		new CountDownLatch(1).await();

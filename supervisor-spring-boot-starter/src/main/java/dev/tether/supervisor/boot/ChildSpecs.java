@@ -38,12 +38,23 @@ final class ChildSpecs {
 			throw new InvalidSupervisorConfigurationException("supervisor.defaults.command",
 					"cannot be set: every child names its own command", null);
 		}
+		if (!defaults.getDependsOn().isEmpty()) {
+			throw new InvalidSupervisorConfigurationException("supervisor.defaults.depends-on",
+					"cannot be set: every child names what it depends on", null);
+		}
 		// Why once: System.getenv() is an unmodifiable view; the executable check only needs its PATH, so no child
 		// copies the JVM's environment.
 		Map<String, String> inherited = System.getenv();
 		List<ChildSpec> specs = new ArrayList<>(properties.getChildren().size());
 		properties.getChildren()
 			.forEach((name, child) -> specs.add(new Layers(name, child, defaults).spec(inherited)));
+		try {
+			ChildSpec.checkDependencies(specs);
+		}
+		catch (InvalidChildSpecException ex) {
+			throw new InvalidSupervisorConfigurationException(PREFIX + ex.childName() + "." + ex.setting(),
+					ex.reason(), ex);
+		}
 		return specs;
 	}
 
@@ -96,6 +107,7 @@ final class ChildSpecs {
 					(length) -> builder.logMaxLineLength((int) Math.min(length.toBytes(), Integer.MAX_VALUE)));
 			apply("contain-descendants", SupervisorProperties.Child::getContainDescendants,
 					builder::containDescendants);
+			builder.dependsOn(this.child.getDependsOn());
 			ChildSpec spec;
 			try {
 				spec = builder.build();

@@ -213,6 +213,11 @@ public class SupervisorProperties {
 		 */
 		private @Nullable Boolean containDescendants;
 
+		/**
+		 * Children this one starts after (once they are RUNNING) and stops before. Not inheritable from defaults.
+		 */
+		private List<String> dependsOn = new ArrayList<>();
+
 		@NestedConfigurationProperty
 		private final ChildLogProperties log = new ChildLogProperties();
 
@@ -330,6 +335,14 @@ public class SupervisorProperties {
 
 		public void setContainDescendants(@Nullable Boolean containDescendants) {
 			this.containDescendants = containDescendants;
+		}
+
+		public List<String> getDependsOn() {
+			return this.dependsOn;
+		}
+
+		public void setDependsOn(List<String> dependsOn) {
+			this.dependsOn = dependsOn;
 		}
 
 		public ChildLogProperties getLog() {

@@ -18,7 +18,7 @@ import org.springframework.core.convert.ConversionService;
 import org.springframework.util.unit.DataSize;
 
 import dev.tether.supervisor.ChildSpec;
-import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.Signals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -94,7 +94,7 @@ class ConfigurationDocumentationTests {
 		ConversionService conversion = ApplicationConversionService.getSharedInstance();
 		builderDefaults.forEach((setting, expected) -> {
 			String documented = metadataDefaults.get(setting);
-			Object value = setting.equals("stop-signal") ? Posix.signalNumber(documented)
+			Object value = setting.equals("stop-signal") ? Signals.number(documented)
 					: conversion.convert(documented, expected.getClass());
 			assertThat(value).as("default of %s%s: metadata says %s", DEFAULTS, setting, documented).isEqualTo(expected);
 		});

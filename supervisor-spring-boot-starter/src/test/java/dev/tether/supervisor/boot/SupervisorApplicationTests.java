@@ -25,9 +25,13 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.StopOutcome;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.boot.event.ChildLifecycleEvent;
+import dev.tether.supervisor.boot.event.ChildRemovedEvent;
 import dev.tether.supervisor.boot.event.ChildStartedEvent;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.TestRun;
@@ -175,6 +179,25 @@ class SupervisorApplicationTests {
 		assertThat(failed.get("measurements").get(0).get("value").asDouble()).isGreaterThanOrEqualTo(1.0);
 		assertThat(get("/actuator/metrics/supervisor.spawn?tag=outcome:success").statusCode()).isEqualTo(200);
 		assertThat(get("/actuator/metrics/supervisor.reap.tick").statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void aChildAddedAtRuntimeIsShownMeteredAndRegisteredThenGoesWhollyWhenRemoved() throws Exception {
+		ChildSnapshot added = this.supervisor.add(ChildSpec.builder("tenant-7", List.of("sleep", "600")).build());
+		assertThat(added.state()).isEqualTo(ChildState.RUNNING);
+		JsonNode shown = this.json.readTree(get("/actuator/children/tenant-7").body());
+		assertThat(shown.get("state").asString()).isEqualTo("RUNNING");
+		assertThat(shown.get("pid").asLong()).isEqualTo(added.pid());
+		assertThat(get("/actuator/health/supervisor/tenant-7").statusCode()).isEqualTo(200);
+		assertThat(get("/actuator/metrics/supervisor.child.starts?tag=child:tenant-7").statusCode()).isEqualTo(200);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> Files.readString(state.resolve("registry.json")).contains("\"name\" : \"tenant-7\""));
+		assertThat(this.supervisor.remove("tenant-7")).isEqualTo(StopOutcome.EXITED);
+		await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(added.pid()));
+		assertThat(get("/actuator/children/tenant-7").statusCode()).isEqualTo(404);
+		assertThat(get("/actuator/metrics/supervisor.child.starts?tag=child:tenant-7").statusCode()).isEqualTo(404);
+		assertThat(Files.readString(state.resolve("registry.json"))).doesNotContain("tenant-7");
+		assertThat(this.events).anyMatch((e) -> e instanceof ChildRemovedEvent && e.getChild().name().equals("tenant-7"));
 	}
 
 	@Test

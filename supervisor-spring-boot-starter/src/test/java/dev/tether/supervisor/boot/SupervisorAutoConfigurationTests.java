@@ -312,6 +312,28 @@ class SupervisorAutoConfigurationTests {
 						"0"));
 	}
 
+	@Test
+	void unknownDependenciesAndCyclesFailNamingTheProperty() {
+		assertFailure("supervisor.children.app.depends-on", containing("names 'db', which is not a child"),
+				Map.of("supervisor.children.app.command", "true", "supervisor.children.app.depends-on", "db"));
+		assertFailure("supervisor.children.a.depends-on", containing("forms a cycle: a -> b -> a"),
+				Map.of("supervisor.children.a.command", "true", "supervisor.children.a.depends-on", "b",
+						"supervisor.children.b.command", "true", "supervisor.children.b.depends-on", "a"));
+		assertFailure("supervisor.children.self.depends-on", containing("names the child itself"),
+				Map.of("supervisor.children.self.command", "true", "supervisor.children.self.depends-on", "self"));
+		assertFailure("supervisor.defaults.depends-on", containing("every child names what it depends on"),
+				Map.of("supervisor.children.app.command", "true", "supervisor.defaults.depends-on", "db"));
+	}
+
+	@Test
+	void dependenciesAreBoundFromTheChildsOwnList() {
+		runner().withPropertyValues("supervisor.children.db.command=true", "supervisor.children.db.autostart=false",
+				"supervisor.children.app.command=true", "supervisor.children.app.autostart=false",
+				"supervisor.children.app.depends-on=db")
+			.run((context) -> assertThat(context.getBean(SupervisorProperties.class).getChildren().get("app").getDependsOn())
+				.containsExactly("db"));
+	}
+
 	private static String containing(String fragment) {
 		return ".*" + Pattern.quote(fragment) + ".*";
 	}

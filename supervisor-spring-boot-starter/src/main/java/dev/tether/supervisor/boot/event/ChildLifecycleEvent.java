@@ -35,6 +35,7 @@ public abstract class ChildLifecycleEvent extends ApplicationEvent {
 			case RESTARTING -> new ChildRestartingEvent(event);
 			case FAILED -> new ChildFailedEvent(event);
 			case STOPPED -> new ChildStoppedEvent(event);
+			case REMOVED -> new ChildRemovedEvent(event);
 		};
 	}
 

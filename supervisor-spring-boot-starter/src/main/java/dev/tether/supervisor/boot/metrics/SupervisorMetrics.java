@@ -1,12 +1,14 @@
 package dev.tether.supervisor.boot.metrics;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
@@ -114,9 +116,21 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 					spawn(meters, "failure", event.spawnDuration());
 				}
 			}
+			case REMOVED -> forget(meters, event.child().name());
 			case RESTARTING -> {
 			}
 		}
+	}
+
+	/** A removed child's meters go with it, so that a registry of short-lived children does not grow without end. */
+	private void forget(MeterRegistry meters, String child) {
+		for (Meter meter : List.copyOf(meters.getMeters())) {
+			if (meter.getId().getName().startsWith("supervisor.child.") && child.equals(meter.getId().getTag("child"))) {
+				meters.remove(meter);
+			}
+		}
+		this.outputsBound.remove(child);
+		this.restartsSeen.remove(child);
 	}
 
 	private static void spawn(MeterRegistry meters, String outcome, @Nullable Duration duration) {

@@ -1,0 +1,109 @@
+package dev.tether.supervisor;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
+
+import dev.tether.supervisor.internal.ports.PortGuard.PortClaim;
+
+/**
+ * Launches every child that wants a process, and routes each process's exit back to its child. The port is
+ * inspected outside the supervisor's lock; the decision and the spawn's hand-off happen under it (see
+ * {@link Supervisor} for why).
+ */
+final class Launches {
+
+	private final ChildTable children;
+
+	private final ChildLauncher launcher;
+
+	private final OrphanStops orphans;
+
+	private final RegistrySaver saver;
+
+	private final EventOutbox outbox;
+
+	private final LongSupplier clock;
+
+	Launches(ChildTable children, ChildLauncher launcher, OrphanStops orphans, RegistrySaver saver, EventOutbox outbox,
+			LongSupplier clock) {
+		this.children = children;
+		this.launcher = launcher;
+		this.orphans = orphans;
+		this.saver = saver;
+		this.outbox = outbox;
+		this.clock = clock;
+	}
+
+	/**
+	 * Launches every child that wants a process and may have one now, round after round while a round launches
+	 * something: a child that was waiting for its dependencies then starts in the same call as they do.
+	 * @return each launched child as it stood right after its launch
+	 */
+	Map<String, ChildSnapshot> launchWanted() {
+		this.children.assertNotHeld();
+		Map<String, ChildSnapshot> launched = new LinkedHashMap<>();
+		// Why rounds: the children just launched may be what others were waiting for.
+		boolean spawned;
+		do {
+			spawned = launchRound(launched);
+		}
+		while (spawned);
+		return launched;
+	}
+
+	/** @return whether a child was spawned */
+	private boolean launchRound(Map<String, ChildSnapshot> launched) {
+		List<SupervisedChild> claimed;
+		synchronized (this.children) {
+			claimed = this.children.claimLaunches();
+		}
+		boolean spawned = false;
+		for (SupervisedChild child : claimed) {
+			PortClaim claim = this.launcher.inspectPort(child.spec());
+			synchronized (this.children) {
+				if (!child.launchStillWanted() || this.children.closing()) {
+					continue;
+				}
+				long now = this.clock.getAsLong();
+				if (child.portFree(claim, this.orphans::stopRequest, now)) {
+					this.launcher.spawn(child, (pid, status) -> exited(child, pid, status), now);
+					spawned = true;
+				}
+				launched.put(child.name(), child.snapshot(now));
+			}
+			this.saver.changed();
+		}
+		return spawned;
+	}
+
+	/** An adopted process is gone from {@code /proc}: its end is applied as an exit of unknown status. */
+	void adoptedGone(SupervisedChild child, ChildProcess process) {
+		synchronized (this.children) {
+			if (child.adoptedGone(process, this.clock.getAsLong(), random())) {
+				this.orphans.groupExited(process.pid());
+			}
+		}
+	}
+
+	private void exited(SupervisedChild child, long pid, ExitStatus status) {
+		synchronized (this.children) {
+			ChildProcess process = child.process();
+			if (process != null && process.pid() == pid) {
+				child.exited(pid, status, this.clock.getAsLong(), random());
+				if (process.handle() == null) {
+					this.orphans.groupExited(pid);
+				}
+			}
+		}
+		this.saver.changed();
+		this.outbox.dispatch();
+	}
+
+	private static double random() {
+		return ThreadLocalRandom.current().nextDouble();
+	}
+
+}

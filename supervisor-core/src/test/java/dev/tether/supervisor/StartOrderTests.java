@@ -1,0 +1,91 @@
+package dev.tether.supervisor;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.tether.supervisor.testsupport.TestSupervisor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code depends-on} with real processes: a chain starts from its end and stops from its head; a cycle or an
+ * unknown name is refused naming it.
+ */
+@EnabledOnOs(OS.LINUX)
+class StartOrderTests {
+
+	private static final Duration DEADLINE = Duration.ofSeconds(20);
+
+	@TempDir
+	Path temp;
+
+	@Test
+	void aChainStartsFromWhatNothingDependsOnAndStopsTheOtherWay() throws Exception {
+		// a depends on b, b on c; declared in the order that would start them wrongly.
+		List<ChildSpec> chain = List.of(child("a", "b"), child("b", "c"), child("c"));
+		try (TestSupervisor test = new TestSupervisor(this.temp, chain)) {
+			test.supervisor().startAutostart();
+			await().atMost(DEADLINE)
+				.until(() -> test.supervisor().snapshots().stream().allMatch((c) -> c.state() == ChildState.RUNNING));
+			assertThat(names(test, ChildEvent.Type.STARTED)).containsExactly("c", "b", "a");
+			assertThat(test.supervisor().stopAll()).containsOnlyKeys("a", "b", "c");
+			assertThat(names(test, ChildEvent.Type.STOPPED)).containsExactly("a", "b", "c");
+		}
+	}
+
+	@Test
+	void aDependentWaitsInStartingWhileWhatItDependsOnIsStopped() throws Exception {
+		List<ChildSpec> specs = List.of(child("app", "db"),
+				ChildSpec.builder("db", List.of("sleep", "600")).autostart(false).build());
+		try (TestSupervisor test = new TestSupervisor(this.temp, specs)) {
+			test.supervisor().startAutostart();
+			await("the dependent waits").during(Duration.ofMillis(300))
+				.atMost(DEADLINE)
+				.until(() -> test.supervisor().snapshot("app").orElseThrow().state() == ChildState.STARTING
+						&& test.supervisor().snapshot("app").orElseThrow().pid() == null);
+			test.supervisor().start("db");
+			await().atMost(DEADLINE)
+				.until(() -> test.supervisor().snapshot("app").orElseThrow().state() == ChildState.RUNNING);
+			assertThat(names(test, ChildEvent.Type.STARTED)).containsExactly("db", "app");
+			assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> test.supervisor().remove("db"))
+				.withMessageContaining("'db'")
+				.withMessageContaining("[app]");
+		}
+	}
+
+	@Test
+	void aCycleOrAnUnknownNameIsRefusedNamingIt() throws Exception {
+		assertThatExceptionOfType(InvalidChildSpecException.class)
+			.isThrownBy(() -> new TestSupervisor(this.temp.resolve("cycle"),
+					List.of(child("a", "b"), child("b", "c"), child("c", "a"))))
+			.withMessageContaining("depends-on forms a cycle: a -> b -> c -> a");
+		assertThatExceptionOfType(InvalidChildSpecException.class)
+			.isThrownBy(() -> new TestSupervisor(this.temp.resolve("unknown"), List.of(child("a", "nobody"))))
+			.withMessageContaining("child 'a': depends-on names 'nobody', which is not a child");
+		assertThatExceptionOfType(InvalidChildSpecException.class).isThrownBy(() -> child("self", "self"))
+			.withMessageContaining("depends-on names the child itself");
+		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("runtime"), List.of())) {
+			assertThatExceptionOfType(InvalidChildSpecException.class)
+				.isThrownBy(() -> test.supervisor().add(child("late", "missing")))
+				.withMessageContaining("names 'missing'");
+			assertThat(test.supervisor().snapshots()).isEmpty();
+		}
+	}
+
+	private static ChildSpec child(String name, String... dependsOn) {
+		return ChildSpec.builder(name, List.of("sleep", "600")).dependsOn(List.of(dependsOn)).build();
+	}
+
+	private static List<String> names(TestSupervisor test, ChildEvent.Type type) {
+		return test.events().stream().filter((event) -> event.type() == type).map((e) -> e.child().name()).toList();
+	}
+
+}
