@@ -2,6 +2,7 @@ package dev.tether.supervisor;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,9 @@ final class ChildTable {
 
 	private final Map<String, SupervisedChild> children = new LinkedHashMap<>();
 
+	// Why kept apart: a configuration update replaces the configured children and never touches these.
+	private final Set<String> addedAtRuntime = new HashSet<>();
+
 	private int reconciling;
 
 	private boolean closing;
@@ -28,7 +32,7 @@ final class ChildTable {
 	 * @throws InvalidChildSpecException when the name is taken
 	 * @throws IllegalStateException when the supervisor is closing
 	 */
-	void add(SupervisedChild child) {
+	void add(SupervisedChild child, boolean atRuntime) {
 		assertHeld();
 		if (this.closing) {
 			throw new IllegalStateException("the supervisor is closing: child '" + child.name() + "' was not added");
@@ -37,6 +41,24 @@ final class ChildTable {
 			throw new InvalidChildSpecException(child.name(), "name", "is already registered");
 		}
 		this.children.put(child.name(), child);
+		if (atRuntime) {
+			this.addedAtRuntime.add(child.name());
+		}
+	}
+
+	/** Puts a configured child with new settings in the place of the old one, which holds no process. */
+	void replace(SupervisedChild old, SupervisedChild replacement) {
+		assertHeld();
+		if (old.process() != null || this.children.get(old.name()) != old) {
+			throw new IllegalStateException("child '" + old.name() + "' cannot be replaced while it runs");
+		}
+		this.children.put(old.name(), replacement);
+	}
+
+	/** Whether the child was added at runtime, not by configuration. */
+	boolean addedAtRuntime(String name) {
+		assertHeld();
+		return this.addedAtRuntime.contains(name);
 	}
 
 	/** Forgets a child that holds no process (a removed one, once stopped). */
@@ -46,6 +68,7 @@ final class ChildTable {
 			throw new IllegalStateException("child '" + child.name() + "' still holds a process");
 		}
 		if (this.children.remove(child.name(), child)) {
+			this.addedAtRuntime.remove(child.name());
 			child.forgotten();
 		}
 	}

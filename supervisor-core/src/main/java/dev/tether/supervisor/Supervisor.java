@@ -22,8 +22,6 @@ import dev.tether.supervisor.output.CapturedOutput;
 import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.internal.spawn.Shepherd;
 import dev.tether.supervisor.internal.spawn.Spawner;
-import dev.tether.supervisor.internal.stop.StopLadder;
-import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
  * Starts, stops, restarts and watches children: the public face of supervision and the owner of its lock.
@@ -80,6 +78,10 @@ public final class Supervisor implements AutoCloseable {
 
 	private final Launches launches;
 
+	private final Stops stops;
+
+	private final Reconfiguration reconfiguration;
+
 	private final LongSupplier clock;
 
 	private final ChildTable children = new ChildTable();
@@ -110,10 +112,13 @@ public final class Supervisor implements AutoCloseable {
 		this.clock = builder.clock;
 		this.reconciliation = new Reconciliation(new Reconciler(this.signaller), this.children, this.owner,
 				this.registry, builder.orphanPolicy, this.orphans, this.clock);
+		this.stops = new Stops(this.children, this.reaper, this.signaller, this.owner, this.orphans, this.outbox,
+				this.clock);
+		this.reconfiguration = new Reconfiguration(this.children, this.stops, this.launcher, this::newChild);
 		this.launches = new Launches(this.children, this.launcher, this.orphans, this.saver, this.outbox, this.clock);
 		ChildSpec.checkDependencies(builder.children);
 		synchronized (this.children) {
-			builder.children.forEach((spec) -> this.children.add(newChild(spec)));
+			builder.children.forEach((spec) -> this.children.add(newChild(spec), false));
 		}
 	}
 
@@ -164,7 +169,7 @@ public final class Supervisor implements AutoCloseable {
 	public void register(ChildSpec spec) {
 		synchronized (this.children) {
 			ChildSpec.checkDependencies(this.children.specsWith(spec));
-			this.children.add(newChild(spec));
+			this.children.add(newChild(spec), true);
 		}
 	}
 
@@ -202,7 +207,7 @@ public final class Supervisor implements AutoCloseable {
 			}
 			child.retire();
 		}
-		StopOutcome outcome = stopAll(List.of(name)).get(name);
+		StopOutcome outcome = this.stops.together(List.of(name)).get(name);
 		synchronized (this.children) {
 			this.children.remove(child);
 		}
@@ -210,6 +215,23 @@ public final class Supervisor implements AutoCloseable {
 		this.saver.changed();
 		publish();
 		return outcome;
+	}
+
+	/**
+	 * Applies a new configuration, as supervisord's {@code update} does: children it names that are not supervised
+	 * are added (and started per {@code autostart}); configured children it no longer names are stopped and
+	 * removed; children whose settings changed are stopped and, if they were running, started with the new ones;
+	 * unchanged children keep their process. Children added with {@link #add} are left alone. The configuration is
+	 * checked whole first: an unusable one changes nothing. Blocks the caller (holding no lock) while stops run.
+	 * @param configured every configured child, as the new configuration has them
+	 * @throws InvalidChildSpecException naming the child and the setting, when nothing was changed
+	 */
+	public UpdateReport update(List<ChildSpec> configured) {
+		UpdateReport report = this.reconfiguration.apply(configured);
+		this.saver.changed();
+		this.launches.launchWanted();
+		publish();
+		return report;
 	}
 
 	/** Every child, in registration order. */
@@ -291,7 +313,9 @@ public final class Supervisor implements AutoCloseable {
 		synchronized (this.children) {
 			this.children.require(name);
 		}
-		return stopAll(List.of(name)).get(name);
+		StopOutcome outcome = this.stops.together(List.of(name)).get(name);
+		publish();
+		return outcome;
 	}
 
 	/** Stops, then starts, a child. */
@@ -305,45 +329,13 @@ public final class Supervisor implements AutoCloseable {
 	 * once (so a wave takes about its longest stop timeout, not their sum).
 	 */
 	public Map<String, StopOutcome> stopAll() {
-		List<List<String>> waves;
+		List<String> names;
 		synchronized (this.children) {
-			waves = Dependencies.stopWaves(this.children.names(), this.children.dependencies());
+			names = this.children.names();
 		}
-		Map<String, StopOutcome> outcomes = new LinkedHashMap<>();
-		waves.forEach((wave) -> outcomes.putAll(stopAll(wave)));
-		return outcomes;
-	}
-
-	private Map<String, StopOutcome> stopAll(List<String> names) {
-		this.children.assertNotHeld();
-		Map<String, CompletableFuture<StopOutcome>> pending = new LinkedHashMap<>();
-		synchronized (this.children) {
-			long now = this.clock.getAsLong();
-			for (String name : names) {
-				SupervisedChild child = this.children.require(name);
-				ChildProcess process = child.process();
-				pending.put(name, child.beginStop((process != null) ? stopTarget(child, process) : null, now));
-			}
-		}
-		this.outbox.dispatch();
-		Map<String, StopOutcome> outcomes = new LinkedHashMap<>();
-		// Why advance while waiting: the reaped exit normally completes a stop; advancing covers escalation deadlines
-		// and adopted processes without depending on anyone calling tick().
-		pending.forEach((name, outcome) -> outcomes.put(name, StopLadder.await(outcome, () -> {
-			this.reaper.drain();
-			advanceStops();
-		})));
-		this.orphans.sweepExitedGroups();
+		Map<String, StopOutcome> outcomes = this.stops.inOrder(names);
 		publish();
 		return outcomes;
-	}
-
-	private void advanceStops() {
-		synchronized (this.children) {
-			long now = this.clock.getAsLong();
-			this.children.all().forEach((child) -> child.advanceStop(now));
-		}
-		this.outbox.dispatch();
 	}
 
 	/**
@@ -385,7 +377,7 @@ public final class Supervisor implements AutoCloseable {
 			Integer port = child.spec().port();
 			boolean accepts = port == null || PortGuard.acceptsConnections(port);
 			synchronized (this.children) {
-				child.portChecked(process, accepts, stopTarget(child, process), this.clock.getAsLong());
+				child.portChecked(process, accepts, this.stops.target(child, process), this.clock.getAsLong());
 			}
 		});
 	}
@@ -404,10 +396,6 @@ public final class Supervisor implements AutoCloseable {
 		this.children.assertNotHeld();
 		this.outbox.dispatch();
 		this.saver.saveIfChanged();
-	}
-
-	private StopTarget stopTarget(SupervisedChild child, ChildProcess process) {
-		return process.stopTarget(this.reaper, this.signaller, this.owner, child.spec());
 	}
 
 	private @Nullable ChildSpec specOf(String name) {

@@ -164,7 +164,7 @@ class SupervisedChildTests {
 	private SupervisedChild child(ChildSpec.Builder spec) {
 		SupervisedChild child = new SupervisedChild(spec.build(), this.outbox, this.clock, this.table);
 		synchronized (this.table) {
-			this.table.add(child);
+			this.table.add(child, false);
 		}
 		return child;
 	}
