@@ -1,7 +1,6 @@
 package dev.tether.supervisor;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -102,7 +102,7 @@ public final class Supervisor implements AutoCloseable {
 				Objects.requireNonNull(builder.logDirectory, "logDirectory"));
 		this.outbox = new EventOutbox(builder.listeners);
 		this.orphans = new OrphanStops(this.owner, this.probe, this.signaller, this.launcher.bootId(),
-				this::specOf);
+				this::specOf, this::childPids);
 		this.clock = builder.clock;
 		builder.children.forEach(this::register);
 	}
@@ -188,11 +188,10 @@ public final class Supervisor implements AutoCloseable {
 	 * during it for an orphan.
 	 */
 	public ReconciliationReport reconcile() {
-		Set<Long> ownPids = new HashSet<>();
+		Set<Long> ownPids;
 		synchronized (this.lock) {
 			this.reconciling++;
-			this.children.values().stream().map(SupervisedChild::process).filter(Objects::nonNull)
-				.forEach((process) -> ownPids.add(process.pid()));
+			ownPids = childPids();
 		}
 		try {
 			Reconciler.Result result = this.reconciler.reconcile(this.owner, this.registry.load(), this.orphanPolicy,
@@ -297,7 +296,7 @@ public final class Supervisor implements AutoCloseable {
 			this.reaper.drain();
 			advanceStops();
 		})));
-		this.orphans.sweepExitedGroups();
+		this.orphans.sweep();
 		this.outbox.dispatch();
 		saveRegistry();
 		return outcomes;
@@ -339,7 +338,7 @@ public final class Supervisor implements AutoCloseable {
 		applyReadiness(starting);
 		applyEndOfAdopted(adopted);
 		launchWanted();
-		this.orphans.sweepExitedGroups();
+		this.orphans.sweep();
 		this.outbox.dispatch();
 		saveRegistry();
 	}
@@ -419,7 +418,7 @@ public final class Supervisor implements AutoCloseable {
 			if (process != null && process.pid() == pid) {
 				child.exited(pid, status, this.clock.getAsLong(), random());
 				if (process.handle() == null) {
-					this.orphans.groupExited(pid);
+					this.orphans.exited(child.name(), process, status);
 				}
 			}
 		}
@@ -448,6 +447,13 @@ public final class Supervisor implements AutoCloseable {
 
 	private StopTarget stopTarget(SupervisedChild child, ChildProcess process) {
 		return process.stopTarget(this.reaper, this.signaller, this.owner, child.spec());
+	}
+
+	private Set<Long> childPids() {
+		synchronized (this.lock) {
+			return this.children.values().stream().map(SupervisedChild::process).filter(Objects::nonNull)
+				.map(ChildProcess::pid).collect(Collectors.toSet());
+		}
 	}
 
 	private @Nullable ChildSpec specOf(String name) {

@@ -225,6 +225,52 @@ class ShepherdSupervisionTests {
 		}
 	}
 
+	@Test
+	void aShepherdKilledBySomeoneElseTakesItsWholeTreeWithItAndTheChildIsRestarted() throws Exception {
+		Path work = this.temp.resolve("work");
+		Files.createDirectories(work);
+		// Every process of the tree ignores SIGTERM; each start appends its pids.
+		ChildSpec spec = ChildSpec.builder("stubborn", List.of("sh", "-c", "trap '' TERM; "
+				+ "sleep 600 & echo $! >> grandchildren; setsid sleep 600 & echo $! >> daemons; echo $$ >> commands; "
+				+ "while :; do sleep 0.05; done"))
+			.workingDirectory(work)
+			.autostart(false)
+			.restart(RestartPolicy.ON_FAILURE)
+			.backoff(new ChildSpec.Backoff(Duration.ofMillis(20), Duration.ofMillis(20), 1.0, 0.0))
+			.stopTimeout(Duration.ofMillis(200))
+			.build();
+		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
+			ChildSnapshot first = supervisor.supervisor().start("stubborn");
+			List<Long> tree = awaitTree(work, 1);
+			ProcessHandle.of(first.shepherdPid()).orElseThrow().destroyForcibly();
+			await("the killed shepherd's whole tree gone").atMost(DEADLINE)
+				.until(() -> tree.stream().noneMatch(LiveProcesses::isAlive));
+			ChildSnapshot restarted = await("restarted").atMost(DEADLINE)
+				.until(() -> supervisor.supervisor().snapshot("stubborn").orElseThrow(),
+						(now) -> now.state() == ChildState.RUNNING && now.shepherdPid() != null
+								&& !now.shepherdPid().equals(first.shepherdPid()));
+			assertThat(restarted.lastExit().signal()).isEqualTo(9);
+			List<Long> next = awaitTree(work, 2);
+			await("the restarted tree untouched").atMost(DEADLINE)
+				.during(Duration.ofSeconds(1))
+				.until(() -> next.stream().allMatch(LiveProcesses::isAlive));
+			assertThat(supervisor.supervisor().stop("stubborn")).isEqualTo(StopOutcome.KILLED);
+			assertThat(next).noneMatch(LiveProcesses::isAlive);
+		}
+	}
+
+	/** The command, grandchild and daemon of the {@code start}th start, once all three run. */
+	private static List<Long> awaitTree(Path work, int start) {
+		List<Path> files = List.of(work.resolve("commands"), work.resolve("grandchildren"), work.resolve("daemons"));
+		List<Long> tree = await().atMost(DEADLINE)
+			.until(() -> files.stream().map(ShepherdSupervisionTests::pids)
+				.filter((pids) -> pids.size() >= start)
+				.map((pids) -> pids.get(start - 1))
+				.toList(), (pids) -> pids.size() == files.size());
+		await().atMost(DEADLINE).until(() -> tree.stream().allMatch(LiveProcesses::isAlive));
+		return tree;
+	}
+
 	private static List<Long> pids(Path file) {
 		try {
 			String content = Files.exists(file) ? Files.readString(file).strip() : "";
