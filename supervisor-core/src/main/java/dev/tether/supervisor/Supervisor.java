@@ -72,6 +72,8 @@ public final class Supervisor implements AutoCloseable {
 
 	private final OrphanStops orphans;
 
+	private final ShepherdWatch shepherds;
+
 	private final LongSupplier clock;
 
 	private final Object lock = new Object();
@@ -103,6 +105,7 @@ public final class Supervisor implements AutoCloseable {
 		this.outbox = new EventOutbox(builder.listeners);
 		this.orphans = new OrphanStops(this.owner, this.probe, this.signaller, this.launcher.bootId(),
 				this::specOf, this::childPids);
+		this.shepherds = new ShepherdWatch(this.probe, this.lock, this::stopTarget);
 		this.clock = builder.clock;
 		builder.children.forEach(this::register);
 	}
@@ -312,13 +315,14 @@ public final class Supervisor implements AutoCloseable {
 
 	/**
 	 * Applies what is due: restarts whose backoff has passed, readiness of children with a port, startup timeouts,
-	 * stop escalations, port reclaims, stable-after resets, the end of adopted processes, remnants of exited
-	 * groups, and the registry. Never blocks on a child.
+	 * stop escalations, port reclaims, stable-after resets, the end of adopted processes, stopped shepherds, remnants
+	 * of exited groups and of killed shepherds' trees, and the registry. Never blocks on a child.
 	 */
 	public void tick() {
 		this.reaper.drain();
 		List<SupervisedChild> starting = new ArrayList<>();
 		List<SupervisedChild> adopted = new ArrayList<>();
+		List<SupervisedChild> spawned = new ArrayList<>();
 		synchronized (this.lock) {
 			long now = this.clock.getAsLong();
 			for (SupervisedChild child : this.children.values()) {
@@ -327,8 +331,8 @@ public final class Supervisor implements AutoCloseable {
 				child.restartIfDue(now);
 				child.checkStable(now);
 				ChildProcess process = child.process();
-				if (process != null && process.adopted()) {
-					adopted.add(child);
+				if (process != null) {
+					(process.adopted() ? adopted : spawned).add(child);
 				}
 				if (process != null && child.state() == ChildState.STARTING) {
 					starting.add(child);
@@ -337,6 +341,7 @@ public final class Supervisor implements AutoCloseable {
 		}
 		applyReadiness(starting);
 		applyEndOfAdopted(adopted);
+		this.shepherds.watch(spawned);
 		launchWanted();
 		this.orphans.sweep();
 		this.outbox.dispatch();

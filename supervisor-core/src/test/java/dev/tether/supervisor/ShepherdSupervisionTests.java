@@ -13,6 +13,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -20,6 +24,7 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.slf4j.LoggerFactory;
 
 import dev.tether.supervisor.testsupport.ChildSpecs;
 import dev.tether.supervisor.testsupport.JavaCommand;
@@ -259,16 +264,73 @@ class ShepherdSupervisionTests {
 		}
 	}
 
+	@Test
+	void aShepherdStoppedByItsCommandIsNoticedAndItsTreeKilled() throws Exception {
+		Path work = this.temp.resolve("work");
+		Files.createDirectories(work);
+		ChildSpec spec = ChildSpec.builder("freezer", List.of("sh", "-c", "sleep 600 & echo $! >> grandchildren; "
+				+ "setsid sleep 600 & echo $! >> daemons; echo $$ >> commands; kill -STOP $PPID; "
+				+ "while :; do sleep 0.05; done"))
+			.workingDirectory(work)
+			.autostart(false)
+			.restart(RestartPolicy.NEVER)
+			.build();
+		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
+			long shepherd = supervisor.supervisor().start("freezer").shepherdPid();
+			// Why the pids alone: the tree may be gone already, as it should be soon after it stopped its shepherd.
+			List<Long> tree = awaitPids(work, 1);
+			ChildSnapshot exited = await("the stopped shepherd noticed and its tree ended").atMost(DEADLINE)
+				.until(() -> supervisor.supervisor().snapshot("freezer").orElseThrow(),
+						(now) -> now.state() == ChildState.EXITED);
+			assertThat(exited.lastError()).startsWith("its shepherd (pid " + shepherd + ") was stopped by a signal");
+			assertThat(exited.lastExit().signal()).isEqualTo(9);
+			assertThat(LiveProcesses.isAlive(shepherd)).isFalse();
+			await("the whole tree gone").atMost(DEADLINE).until(() -> tree.stream().noneMatch(LiveProcesses::isAlive));
+		}
+	}
+
+	@Test
+	void theStartIsLoggedWithTheCommandsPidAndItsShepherds() throws Exception {
+		ChildSpec spec = ChildSpec.builder("logged", List.of("sleep", "600")).autostart(false).build();
+		Logger logger = (Logger) LoggerFactory.getLogger(SupervisedChild.class);
+		ListAppender<ILoggingEvent> appender = new ListAppender<>();
+		appender.start();
+		Level level = logger.getLevel();
+		logger.setLevel(Level.INFO);
+		logger.addAppender(appender);
+		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
+			ChildSnapshot started = supervisor.supervisor().start("logged");
+			assertThat(started.pid()).isNotNull();
+			await().atMost(DEADLINE)
+				.until(() -> appender.list.stream()
+					.map(ILoggingEvent::getFormattedMessage)
+					.anyMatch((line) -> line.startsWith("Child 'logged' started")));
+			assertThat(appender.list).map(ILoggingEvent::getFormattedMessage)
+				.filteredOn((line) -> line.startsWith("Child 'logged' started"))
+				.containsExactly("Child 'logged' started as pid " + started.pid() + " under shepherd pid "
+						+ started.shepherdPid());
+		}
+		finally {
+			logger.detachAppender(appender);
+			logger.setLevel(level);
+		}
+	}
+
 	/** The command, grandchild and daemon of the {@code start}th start, once all three run. */
 	private static List<Long> awaitTree(Path work, int start) {
+		List<Long> tree = awaitPids(work, start);
+		await().atMost(DEADLINE).until(() -> tree.stream().allMatch(LiveProcesses::isAlive));
+		return tree;
+	}
+
+	/** The pids of the command, grandchild and daemon of the {@code start}th start, once all three are written. */
+	private static List<Long> awaitPids(Path work, int start) {
 		List<Path> files = List.of(work.resolve("commands"), work.resolve("grandchildren"), work.resolve("daemons"));
-		List<Long> tree = await().atMost(DEADLINE)
+		return await().atMost(DEADLINE)
 			.until(() -> files.stream().map(ShepherdSupervisionTests::pids)
 				.filter((pids) -> pids.size() >= start)
 				.map((pids) -> pids.get(start - 1))
 				.toList(), (pids) -> pids.size() == files.size());
-		await().atMost(DEADLINE).until(() -> tree.stream().allMatch(LiveProcesses::isAlive));
-		return tree;
 	}
 
 	private static List<Long> pids(Path file) {
