@@ -290,6 +290,28 @@ class ShepherdSupervisionTests {
 	}
 
 	@Test
+	void aShepherdThatADaemonKeepsStoppingIsKilledAndTheDaemonSwept() throws Exception {
+		Path work = this.temp.resolve("work");
+		Files.createDirectories(work);
+		ChildSpec spec = ChildSpec.builder("refreezer", List.of("sh", "-c", "sleep 600 & echo $! >> grandchildren; "
+				+ "setsid sh -c 'while kill -STOP $0; do :; done' $PPID & echo $! >> daemons; echo $$ >> commands; "
+				+ "while :; do sleep 0.05; done"))
+			.workingDirectory(work)
+			.autostart(false)
+			.restart(RestartPolicy.NEVER)
+			.build();
+		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
+			long shepherd = supervisor.supervisor().start("refreezer").shepherdPid();
+			List<Long> tree = awaitPids(work, 1);
+			ChildSnapshot exited = await("the shepherd ended").atMost(DEADLINE)
+				.until(() -> supervisor.supervisor().snapshot("refreezer").orElseThrow(),
+						(now) -> now.state() == ChildState.EXITED);
+			assertThat(exited.lastError()).startsWith("its shepherd (pid " + shepherd + ") was stopped by a signal");
+			await("the whole tree gone").atMost(DEADLINE).until(() -> tree.stream().noneMatch(LiveProcesses::isAlive));
+		}
+	}
+
+	@Test
 	void theStartIsLoggedWithTheCommandsPidAndItsShepherds() throws Exception {
 		ChildSpec spec = ChildSpec.builder("logged", List.of("sleep", "600")).autostart(false).build();
 		Logger logger = (Logger) LoggerFactory.getLogger(SupervisedChild.class);
