@@ -43,7 +43,7 @@ final class ShepherdWatch {
 				process = child.process();
 				commandKnown = child.commandKnown();
 			}
-			if (process == null || !process.shepherd() || process.adopted()) {
+			if (process == null || !process.shepherd()) {
 				continue;
 			}
 			OptionalLong command = commandKnown ? OptionalLong.empty() : Shepherd.commandPid(process.pid());
