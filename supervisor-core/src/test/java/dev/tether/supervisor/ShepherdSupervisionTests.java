@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -70,6 +71,29 @@ class ShepherdSupervisionTests {
 				.until(() -> LiveProcesses.withEnvironmentEntry(marker).isEmpty());
 			await("nothing started later").during(Duration.ofSeconds(1))
 				.atMost(DEADLINE)
+				.until(() -> LiveProcesses.withEnvironmentEntry(marker).isEmpty());
+		}
+	}
+
+	@Test
+	void killNineOfTheSupervisorEndsTheTreeOfAShepherdItsCommandStopped() throws Exception {
+		String installation = TestRun.installationId("shepherd-stopped-kill9");
+		String marker = ChildMarkers.INSTALLATION_ENV + "=" + installation;
+		// Why no tick: the supervisor would notice the stopped shepherd and end its tree before the kill.
+		try (SecondJvm jvm = SecondJvm.start(TreeSupervisorJvm.class, this.temp.resolve("jvm.log"), installation,
+				this.temp.resolve("state").toString(), "1", "true", "sleep 600 & kill -STOP $PPID; wait", "false")) {
+			jvm.readUntil("STARTED");
+			// The shepherd, stopped; the shell and its background sleep.
+			await("the tree complete, its shepherd stopped").atMost(DEADLINE)
+				.until(() -> LiveProcesses.withEnvironmentEntry(marker).stream()
+					.map(LiveProcesses::stat)
+					.flatMap(Optional::stream)
+					.map((stat) -> stat.command() + ":" + stat.state())
+					.sorted()
+					.toList(), (tree) -> tree.size() == 3 && tree.contains("sleep:S") && tree.stream()
+						.anyMatch((process) -> process.endsWith(":T")));
+			jvm.kill9();
+			await("every process of the tree gone").atMost(DEADLINE)
 				.until(() -> LiveProcesses.withEnvironmentEntry(marker).isEmpty());
 		}
 	}

@@ -14,11 +14,11 @@ import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorBuilder;
 
 /**
- * A second JVM running a real {@link Supervisor}, ticked every 20 ms, over children that run one shell script
- * (by default {@link #TREE}: each leaves a background grandchild and a daemon in a session of its own). Prints
- * {@code STARTED} once every child is running, then waits to be killed.
+ * A second JVM running a real {@link Supervisor}, ticked every 20 ms (unless told not to), over children that run
+ * one shell script (by default {@link #TREE}: each leaves a background grandchild and a daemon in a session of its
+ * own). Prints {@code STARTED} once every child is running, then waits to be killed.
  * <p>
- * Arguments: {@code <installation-id> <state-directory> <children> [<contain-descendants> <script>]}.
+ * Arguments: {@code <installation-id> <state-directory> <children> [<contain-descendants> <script> [<tick>]]}.
  */
 public final class TreeSupervisorJvm {
 
@@ -45,8 +45,10 @@ public final class TreeSupervisorJvm {
 				.build());
 		}
 		Supervisor supervisor = builder.build();
-		ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
-		ticker.scheduleWithFixedDelay(supervisor::tick, 20, 20, TimeUnit.MILLISECONDS);
+		if (args.length <= 5 || Boolean.parseBoolean(args[5])) {
+			ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+			ticker.scheduleWithFixedDelay(supervisor::tick, 20, 20, TimeUnit.MILLISECONDS);
+		}
 		supervisor.startAutostart();
 		System.out.println("STARTED " + children);
 		System.out.flush();
