@@ -5,10 +5,14 @@
  *   tether-launcher --shepherd [--hold-output <count>] <signal-number> <supervisor-pid> <executable-path> <argv0>
  *                   [args...]
  *
- * - Its own parent-death signal is SHEPHERD_PARENT_DIED (armed race-free: exit 126 if the supervisor is already gone).
+ * - Its own parent-death signal is SIGCONT (armed race-free: exit 126 if the supervisor is already gone). Why SIGCONT:
+ *   its descendants can stop it (kill -STOP $PPID), and a stopped process acts on no signal but SIGKILL and SIGCONT;
+ *   SIGCONT resumes it even while blocked, and the loop then sees that its parent has changed. A SIGCONT while the
+ *   supervisor lives (the stop ladder's) is forwarded like any other signal.
  * - It is a child subreaper: every orphaned descendant of the command is re-parented to it.
- * - The command runs in a process group of its own, with <signal-number> as its parent-death signal tied to the
- *   shepherd, descriptors from 3 closed and signal mask and dispositions reset (exit 127 if exec fails).
+ * - The command runs in a process group of its own, with SIGKILL as its parent-death signal tied to the shepherd (a
+ *   command cannot outlive a shepherd killed by someone else, even one that ignores the tree signal), descriptors
+ *   from 3 closed and signal mask and dispositions reset (exit 127 if exec fails).
  * - Every other signal (TERM, INT, HUP, QUIT, USR1, USR2, CONT, ...) is forwarded to the command's group while
  *   the supervisor lives; SIGCHLD is the shepherd's own.
  * - With --hold-output, descriptors 3 up to 3 + <count> - 1 (count 1 or 2) are the read ends of the command's output
@@ -22,9 +26,8 @@
  */
 #include "tether-launcher.h"
 
-/* Why fixed numbers, not SIGRTMIN+n: the supervisor sends them by number, and glibc reserves 32 and 33. */
+/* Why a fixed number, not SIGRTMIN+n: the supervisor sends it by number, and glibc reserves 32 and 33. */
 #define SHEPHERD_KILL_TREE 40
-#define SHEPHERD_PARENT_DIED 41
 #define SHEPHERD_GRACE_SECONDS 2
 
 /* Why one structure, the table last: its fields keep this order, so those used on every pass and the table's first
@@ -43,7 +46,7 @@ static struct {
 
 /* Why every other signal: the supervisor's stop signal is configurable (TERM, INT, HUP, QUIT, USR1, ...). */
 static int forwarded(int sig) {
-    return sig != SIGCHLD && sig != SHEPHERD_KILL_TREE && sig != SHEPHERD_PARENT_DIED;
+    return sig != SIGCHLD && sig != SHEPHERD_KILL_TREE;
 }
 
 /* Opens <prefix><pid><suffix> for reading; a negated errno when it cannot. */
@@ -202,14 +205,14 @@ static int exit_like(int status) {
     return status_exited(status) ? status_code(status) : 125;
 }
 
-static long start_command(long shepherd_pid, int sig, char *executable, char **args, char **envp) {
+static long start_command(long shepherd_pid, char *executable, char **args, char **envp) {
     long pid = sys_fork();
     if (pid != 0) {
         if (pid > 0) sys_setpgid((int) pid, (int) pid);
         return pid;
     }
     sys_setpgid(0, 0);
-    if (sys_prctl(PR_SET_PDEATHSIG, (unsigned long) sig) != 0 || sys_getppid() != shepherd_pid) {
+    if (sys_prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || sys_getppid() != shepherd_pid) {
         sys_exit(126);
     }
     for (int s = 1; s <= SYS_SIGNALS; s++) {
@@ -256,7 +259,7 @@ int shepherd_main(int argc, char **argv, char **envp) {
         say_failed("rt_sigprocmask failed", result);
         return 125;
     }
-    result = sys_prctl(PR_SET_PDEATHSIG, SHEPHERD_PARENT_DIED);
+    result = sys_prctl(PR_SET_PDEATHSIG, SIGCONT);
     if (result != 0) {
         say_failed("prctl(PR_SET_PDEATHSIG) failed", result);
         return 125;
@@ -271,7 +274,7 @@ int shepherd_main(int argc, char **argv, char **envp) {
         return 125;
     }
     close_from(3 + held);
-    long started = start_command(sys_getpid(), shepherd.tree_signal, argv[3], &argv[4], envp);
+    long started = start_command(sys_getpid(), argv[3], &argv[4], envp);
     if (started < 0) {
         say_failed("fork failed", started);
         return 125;

@@ -94,7 +94,7 @@ final class Launches {
 			if (process != null && process.pid() == pid) {
 				child.exited(pid, status, this.clock.getAsLong(), random());
 				if (process.handle() == null) {
-					this.orphans.groupExited(pid);
+					this.orphans.exited(child.name(), process, status);
 				}
 			}
 		}

@@ -82,7 +82,7 @@ final class Stops {
 			this.reaper.drain();
 			advance();
 		})));
-		this.orphans.sweepExitedGroups();
+		this.orphans.sweep();
 		return outcomes;
 	}
 

@@ -2,7 +2,6 @@ package dev.tether.supervisor;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -70,6 +69,8 @@ final class SupervisedChild {
 	private @Nullable Long commandPid;
 
 	private boolean removed;
+
+	private boolean shepherdSeenStopped;
 
 	SupervisedChild(ChildSpec spec, EventOutbox outbox, LongSupplier clock, ChildTable table) {
 		this.spec = spec;
@@ -158,8 +159,11 @@ final class SupervisedChild {
 		this.process = new ChildProcess(spawned.pid(), spawned.handle(), false, spawned.shepherd(), startTime, bootId,
 				Instant.now(), nowNanos);
 		this.commandPid = null;
+		this.shepherdSeenStopped = false;
 		this.state = (this.spec.port() != null) ? ChildState.STARTING : ChildState.RUNNING;
-		logger.info("Child '{}' started as pid {}", name(), spawned.pid());
+		if (!spawned.shepherd()) {
+			logger.info("Child '{}' started as pid {}", name(), spawned.pid());
+		}
 		emit(ChildEvent.Type.STARTED, null, spawned.duration(), null, null, null);
 	}
 
@@ -441,10 +445,53 @@ final class SupervisedChild {
 			return current.pid();
 		}
 		if (this.commandPid == null) {
-			OptionalLong learnt = Shepherd.commandPid(current.pid());
-			this.commandPid = learnt.isPresent() ? learnt.getAsLong() : null;
+			Shepherd.commandPid(current.pid()).ifPresent(this::commandForked);
 		}
 		return this.commandPid;
+	}
+
+	/** Whether the command's pid is known (it always is without a shepherd). */
+	boolean commandKnown() {
+		this.table.assertHeld();
+		ChildProcess current = this.process;
+		return current == null || !current.shepherd() || this.commandPid != null;
+	}
+
+	/**
+	 * The shepherd has forked its command. Why the start is logged here: the pid a child is known by (its
+	 * {@code pid} in snapshots) is its command's, which exists only once the shepherd has forked it.
+	 */
+	void commandForked(long pid) {
+		this.table.assertHeld();
+		ChildProcess current = this.process;
+		if (this.commandPid == null && current != null) {
+			this.commandPid = pid;
+			logger.info("Child '{}' started as pid {} under shepherd pid {}", name(), pid, current.pid());
+		}
+	}
+
+	/**
+	 * Its shepherd was found stopped by a signal (SIGSTOP, from its command or anyone else). Stopped, a shepherd acts
+	 * on nothing but SIGKILL and SIGCONT, so its tree would not end with its child: it is ended, and the child is
+	 * {@code STOPPING} until its exit, which its restart policy then follows.
+	 * @return what to do: nothing while a stop is under way, else end the tree (first sight) or kill the shepherd
+	 * (found stopped again)
+	 */
+	ShepherdWatch.Action shepherdStopped() {
+		this.table.assertHeld();
+		ChildProcess current = this.process;
+		if (current == null || this.stop != null) {
+			return ShepherdWatch.Action.LEFT_TO_THE_STOP;
+		}
+		this.state = ChildState.STOPPING;
+		if (this.shepherdSeenStopped) {
+			return ShepherdWatch.Action.KILL_SHEPHERD;
+		}
+		this.shepherdSeenStopped = true;
+		this.lastError = "its shepherd (pid " + current.pid() + ") was stopped by a signal; its tree was killed, since "
+				+ "a stopped shepherd would not end it with the supervisor";
+		logger.warn("Child '{}': {}", name(), this.lastError);
+		return ShepherdWatch.Action.END_TREE;
 	}
 
 	private void emit(ChildEvent.Type type, @Nullable ExitStatus exit, @Nullable Duration spawnDuration,

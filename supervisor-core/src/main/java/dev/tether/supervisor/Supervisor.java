@@ -1,5 +1,6 @@
 package dev.tether.supervisor;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +83,8 @@ public final class Supervisor implements AutoCloseable {
 
 	private final Reconfiguration reconfiguration;
 
+	private final ShepherdWatch shepherds;
+
 	private final LongSupplier clock;
 
 	private final ChildTable children = new ChildTable();
@@ -108,12 +111,17 @@ public final class Supervisor implements AutoCloseable {
 				Objects.requireNonNull(builder.logDirectory, "logDirectory"));
 		this.outbox = new EventOutbox(builder.listeners, this.children);
 		this.orphans = new OrphanStops(this.owner, this.probe, this.signaller, this.launcher.bootId(),
-				this::specOf);
+				this::specOf, () -> {
+					synchronized (this.children) {
+						return this.children.pids();
+					}
+				});
 		this.clock = builder.clock;
 		this.reconciliation = new Reconciliation(new Reconciler(this.signaller), this.children, this.owner,
 				this.registry, builder.orphanPolicy, this.orphans, this.clock);
 		this.stops = new Stops(this.children, this.reaper, this.signaller, this.owner, this.orphans, this.outbox,
 				this.clock);
+		this.shepherds = new ShepherdWatch(this.probe, this.children, this.stops::target);
 		this.reconfiguration = new Reconfiguration(this.children, this.stops, this.launcher, this::newChild);
 		this.launches = new Launches(this.children, this.launcher, this.orphans, this.saver, this.outbox, this.clock);
 		ChildSpec.checkDependencies(builder.children);
@@ -340,14 +348,15 @@ public final class Supervisor implements AutoCloseable {
 
 	/**
 	 * Applies what is due: restarts whose backoff has passed, readiness of children with a port, startup timeouts,
-	 * stop escalations, port reclaims, stable-after resets, the end of adopted processes, remnants of exited
-	 * groups, and the registry. Never blocks on a child.
+	 * stop escalations, port reclaims, stable-after resets, the end of adopted processes, stopped shepherds, remnants
+	 * of exited groups and of killed shepherds' trees, and the registry. Never blocks on a child.
 	 */
 	public void tick() {
 		this.children.assertNotHeld();
 		this.reaper.drain();
 		Map<SupervisedChild, ChildProcess> starting = new LinkedHashMap<>();
 		Map<SupervisedChild, ChildProcess> adopted = new LinkedHashMap<>();
+		List<SupervisedChild> spawned = new ArrayList<>();
 		synchronized (this.children) {
 			long now = this.clock.getAsLong();
 			for (SupervisedChild child : this.children.all()) {
@@ -359,6 +368,9 @@ public final class Supervisor implements AutoCloseable {
 				if (process != null && process.adopted()) {
 					adopted.put(child, process);
 				}
+				else if (process != null) {
+					spawned.add(child);
+				}
 				if (process != null && child.state() == ChildState.STARTING) {
 					starting.put(child, process);
 				}
@@ -366,8 +378,9 @@ public final class Supervisor implements AutoCloseable {
 		}
 		applyReadiness(starting);
 		applyEndOfAdopted(adopted);
+		this.shepherds.watch(spawned);
 		this.launches.launchWanted();
-		this.orphans.sweepExitedGroups();
+		this.orphans.sweep();
 		publish();
 	}
 

@@ -129,7 +129,7 @@ class RuntimeChildrenTests {
 		// Why without shepherds: each child's daemon (its own session) then outlives the JVM, as an orphan that the
 		// next start must find by its markers although no configuration names its child.
 		try (SecondJvm jvm = SecondJvm.start(TreeSupervisorJvm.class, this.temp.resolve("jvm.log"), installation,
-				state.toString(), Integer.toString(children), "false", TreeSupervisorJvm.TREE, "true")) {
+				state.toString(), Integer.toString(children), "false", TreeSupervisorJvm.TREE, "true", "true")) {
 			jvm.readUntil("STARTED");
 			await("every tree complete").atMost(DEADLINE)
 				.until(() -> LiveProcesses.withEnvironmentEntry(marker).stream()

@@ -8,11 +8,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -20,6 +25,7 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.slf4j.LoggerFactory;
 
 import dev.tether.supervisor.testsupport.ChildSpecs;
 import dev.tether.supervisor.testsupport.JavaCommand;
@@ -65,6 +71,29 @@ class ShepherdSupervisionTests {
 				.until(() -> LiveProcesses.withEnvironmentEntry(marker).isEmpty());
 			await("nothing started later").during(Duration.ofSeconds(1))
 				.atMost(DEADLINE)
+				.until(() -> LiveProcesses.withEnvironmentEntry(marker).isEmpty());
+		}
+	}
+
+	@Test
+	void killNineOfTheSupervisorEndsTheTreeOfAShepherdItsCommandStopped() throws Exception {
+		String installation = TestRun.installationId("shepherd-stopped-kill9");
+		String marker = ChildMarkers.INSTALLATION_ENV + "=" + installation;
+		// Why no tick: the supervisor would notice the stopped shepherd and end its tree before the kill.
+		try (SecondJvm jvm = SecondJvm.start(TreeSupervisorJvm.class, this.temp.resolve("jvm.log"), installation,
+				this.temp.resolve("state").toString(), "1", "true", "sleep 600 & kill -STOP $PPID; wait", "false")) {
+			jvm.readUntil("STARTED");
+			// The shepherd, stopped; the shell and its background sleep.
+			await("the tree complete, its shepherd stopped").atMost(DEADLINE)
+				.until(() -> LiveProcesses.withEnvironmentEntry(marker).stream()
+					.map(LiveProcesses::stat)
+					.flatMap(Optional::stream)
+					.map((stat) -> stat.command() + ":" + stat.state())
+					.sorted()
+					.toList(), (tree) -> tree.size() == 3 && tree.contains("sleep:S") && tree.stream()
+						.anyMatch((process) -> process.endsWith(":T")));
+			jvm.kill9();
+			await("every process of the tree gone").atMost(DEADLINE)
 				.until(() -> LiveProcesses.withEnvironmentEntry(marker).isEmpty());
 		}
 	}
@@ -223,6 +252,131 @@ class ShepherdSupervisionTests {
 			assertThat(supervisor.supervisor().stop("cleared")).isEqualTo(StopOutcome.EXITED);
 			assertThat(LiveProcesses.isAlive(second.pid())).isFalse();
 		}
+	}
+
+	@Test
+	void aShepherdKilledBySomeoneElseTakesItsWholeTreeWithItAndTheChildIsRestarted() throws Exception {
+		Path work = this.temp.resolve("work");
+		Files.createDirectories(work);
+		// Every process of the tree ignores SIGTERM; each start appends its pids.
+		ChildSpec spec = ChildSpec.builder("stubborn", List.of("sh", "-c", "trap '' TERM; "
+				+ "sleep 600 & echo $! >> grandchildren; setsid sleep 600 & echo $! >> daemons; echo $$ >> commands; "
+				+ "while :; do sleep 0.05; done"))
+			.workingDirectory(work)
+			.autostart(false)
+			.restart(RestartPolicy.ON_FAILURE)
+			.backoff(new Backoff(Duration.ofMillis(20), Duration.ofMillis(20), 1.0, 0.0))
+			.stopTimeout(Duration.ofMillis(200))
+			.build();
+		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
+			ChildSnapshot first = supervisor.supervisor().start("stubborn");
+			List<Long> tree = awaitTree(work, 1);
+			ProcessHandle.of(first.shepherdPid()).orElseThrow().destroyForcibly();
+			await("the killed shepherd's whole tree gone").atMost(DEADLINE)
+				.until(() -> tree.stream().noneMatch(LiveProcesses::isAlive));
+			ChildSnapshot restarted = await("restarted").atMost(DEADLINE)
+				.until(() -> supervisor.supervisor().snapshot("stubborn").orElseThrow(),
+						(now) -> now.state() == ChildState.RUNNING && now.shepherdPid() != null
+								&& !now.shepherdPid().equals(first.shepherdPid()));
+			assertThat(restarted.lastExit().signal()).isEqualTo(9);
+			List<Long> next = awaitTree(work, 2);
+			await("the restarted tree untouched").atMost(DEADLINE)
+				.during(Duration.ofSeconds(1))
+				.until(() -> next.stream().allMatch(LiveProcesses::isAlive));
+			assertThat(supervisor.supervisor().stop("stubborn")).isEqualTo(StopOutcome.KILLED);
+			assertThat(next).noneMatch(LiveProcesses::isAlive);
+		}
+	}
+
+	@Test
+	void aShepherdStoppedByItsCommandIsNoticedAndItsTreeKilled() throws Exception {
+		Path work = this.temp.resolve("work");
+		Files.createDirectories(work);
+		ChildSpec spec = ChildSpec.builder("freezer", List.of("sh", "-c", "sleep 600 & echo $! >> grandchildren; "
+				+ "setsid sleep 600 & echo $! >> daemons; echo $$ >> commands; kill -STOP $PPID; "
+				+ "while :; do sleep 0.05; done"))
+			.workingDirectory(work)
+			.autostart(false)
+			.restart(RestartPolicy.NEVER)
+			.build();
+		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
+			long shepherd = supervisor.supervisor().start("freezer").shepherdPid();
+			// Why the pids alone: the tree may be gone already, as it should be soon after it stopped its shepherd.
+			List<Long> tree = awaitPids(work, 1);
+			ChildSnapshot exited = await("the stopped shepherd noticed and its tree ended").atMost(DEADLINE)
+				.until(() -> supervisor.supervisor().snapshot("freezer").orElseThrow(),
+						(now) -> now.state() == ChildState.EXITED);
+			assertThat(exited.lastError()).startsWith("its shepherd (pid " + shepherd + ") was stopped by a signal");
+			assertThat(exited.lastExit().signal()).isEqualTo(9);
+			assertThat(LiveProcesses.isAlive(shepherd)).isFalse();
+			await("the whole tree gone").atMost(DEADLINE).until(() -> tree.stream().noneMatch(LiveProcesses::isAlive));
+		}
+	}
+
+	@Test
+	void aShepherdThatADaemonKeepsStoppingIsKilledAndTheDaemonSwept() throws Exception {
+		Path work = this.temp.resolve("work");
+		Files.createDirectories(work);
+		ChildSpec spec = ChildSpec.builder("refreezer", List.of("sh", "-c", "sleep 600 & echo $! >> grandchildren; "
+				+ "setsid sh -c 'while kill -STOP $0; do :; done' $PPID & echo $! >> daemons; echo $$ >> commands; "
+				+ "while :; do sleep 0.05; done"))
+			.workingDirectory(work)
+			.autostart(false)
+			.restart(RestartPolicy.NEVER)
+			.build();
+		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
+			long shepherd = supervisor.supervisor().start("refreezer").shepherdPid();
+			List<Long> tree = awaitPids(work, 1);
+			ChildSnapshot exited = await("the shepherd ended").atMost(DEADLINE)
+				.until(() -> supervisor.supervisor().snapshot("refreezer").orElseThrow(),
+						(now) -> now.state() == ChildState.EXITED);
+			assertThat(exited.lastError()).startsWith("its shepherd (pid " + shepherd + ") was stopped by a signal");
+			await("the whole tree gone").atMost(DEADLINE).until(() -> tree.stream().noneMatch(LiveProcesses::isAlive));
+		}
+	}
+
+	@Test
+	void theStartIsLoggedWithTheCommandsPidAndItsShepherds() throws Exception {
+		ChildSpec spec = ChildSpec.builder("logged", List.of("sleep", "600")).autostart(false).build();
+		Logger logger = (Logger) LoggerFactory.getLogger(SupervisedChild.class);
+		ListAppender<ILoggingEvent> appender = new ListAppender<>();
+		appender.start();
+		Level level = logger.getLevel();
+		logger.setLevel(Level.INFO);
+		logger.addAppender(appender);
+		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
+			ChildSnapshot started = supervisor.supervisor().start("logged");
+			assertThat(started.pid()).isNotNull();
+			await().atMost(DEADLINE)
+				.until(() -> appender.list.stream()
+					.map(ILoggingEvent::getFormattedMessage)
+					.anyMatch((line) -> line.startsWith("Child 'logged' started")));
+			assertThat(appender.list).map(ILoggingEvent::getFormattedMessage)
+				.filteredOn((line) -> line.startsWith("Child 'logged' started"))
+				.containsExactly("Child 'logged' started as pid " + started.pid() + " under shepherd pid "
+						+ started.shepherdPid());
+		}
+		finally {
+			logger.detachAppender(appender);
+			logger.setLevel(level);
+		}
+	}
+
+	/** The command, grandchild and daemon of the {@code start}th start, once all three run. */
+	private static List<Long> awaitTree(Path work, int start) {
+		List<Long> tree = awaitPids(work, start);
+		await().atMost(DEADLINE).until(() -> tree.stream().allMatch(LiveProcesses::isAlive));
+		return tree;
+	}
+
+	/** The pids of the command, grandchild and daemon of the {@code start}th start, once all three are written. */
+	private static List<Long> awaitPids(Path work, int start) {
+		List<Path> files = List.of(work.resolve("commands"), work.resolve("grandchildren"), work.resolve("daemons"));
+		return await().atMost(DEADLINE)
+			.until(() -> files.stream().map(ShepherdSupervisionTests::pids)
+				.filter((pids) -> pids.size() >= start)
+				.map((pids) -> pids.get(start - 1))
+				.toList(), (pids) -> pids.size() == files.size());
 	}
 
 	private static List<Long> pids(Path file) {

@@ -14,12 +14,12 @@ import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorBuilder;
 
 /**
- * A second JVM running a real {@link Supervisor}, ticked every 20 ms, over children that run one shell script
- * (by default {@link #TREE}: each leaves a background grandchild and a daemon in a session of its own). Prints
- * {@code STARTED} once every child is running, then waits to be killed.
+ * A second JVM running a real {@link Supervisor}, ticked every 20 ms (unless told not to), over children that run
+ * one shell script (by default {@link #TREE}: each leaves a background grandchild and a daemon in a session of its
+ * own). Prints {@code STARTED} once every child is running, then waits to be killed.
  * <p>
- * Arguments: {@code <installation-id> <state-directory> <children> [<contain-descendants> <script>
- * [<added-at-runtime>]]}: with {@code added-at-runtime} {@code true}, the supervisor is built without children and
+ * Arguments: {@code <installation-id> <state-directory> <children> [<contain-descendants> <script> [<tick>
+ * [<added-at-runtime>]]]}: with {@code added-at-runtime} {@code true}, the supervisor is built without children and
  * each is added once it runs ({@link Supervisor#add}).
  */
 public final class TreeSupervisorJvm {
@@ -40,7 +40,8 @@ public final class TreeSupervisorJvm {
 		int children = Integer.parseInt(args[2]);
 		boolean containDescendants = (args.length <= 3) || Boolean.parseBoolean(args[3]);
 		String script = (args.length > 4) ? args[4] : TREE;
-		boolean addedAtRuntime = (args.length > 5) && Boolean.parseBoolean(args[5]);
+		boolean tick = (args.length <= 5) || Boolean.parseBoolean(args[5]);
+		boolean addedAtRuntime = (args.length > 6) && Boolean.parseBoolean(args[6]);
 		List<ChildSpec> specs = new ArrayList<>();
 		for (int i = 0; i < children; i++) {
 			specs.add(ChildSpec.builder("tree-" + i, List.of("sh", "-c", script))
@@ -52,8 +53,10 @@ public final class TreeSupervisorJvm {
 			specs.forEach(builder::child);
 		}
 		Supervisor supervisor = builder.build();
-		ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
-		ticker.scheduleWithFixedDelay(supervisor::tick, 20, 20, TimeUnit.MILLISECONDS);
+		if (tick) {
+			ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+			ticker.scheduleWithFixedDelay(supervisor::tick, 20, 20, TimeUnit.MILLISECONDS);
+		}
 		supervisor.startAutostart();
 		if (addedAtRuntime) {
 			specs.forEach(supervisor::add);

@@ -38,7 +38,7 @@ public interface IdentityProbe {
 	/** This boot's id, if readable. */
 	Optional<String> bootId();
 
-	/** Every live process carrying this owner's markers (the supervisor itself excluded). */
+	/** Every live process of this JVM's real uid carrying this owner's markers (the supervisor itself excluded). */
 	default List<MarkedProcess> scanMarked(Owner owner) {
 		return scanMarked(owner, Set.of());
 	}

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -147,6 +148,10 @@ final class ProcIdentityProbe implements IdentityProbe {
 	public List<MarkedProcess> scanMarked(Owner owner, Set<Long> skip) {
 		List<MarkedProcess> found = new ArrayList<>();
 		long self = ProcessHandle.current().pid();
+		OptionalLong uid = realUid(PROC.resolve("self"));
+		if (uid.isEmpty()) {
+			return List.of();
+		}
 		try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC)) {
 			for (Path entry : entries) {
 				long pid = parsePid(entry.getFileName().toString());
@@ -155,7 +160,7 @@ final class ProcIdentityProbe implements IdentityProbe {
 				}
 				try {
 					ProcParsers.claimedChild(pid, ProcFiles.read(entry.resolve("environ")), owner)
-						.filter((marked) -> !isZombie(pid))
+						.filter((marked) -> !isZombie(pid) && isOfThisUser(entry, uid))
 						.ifPresent(found::add);
 				}
 				catch (IOException ex) {
@@ -167,6 +172,24 @@ final class ProcIdentityProbe implements IdentityProbe {
 			return List.of();
 		}
 		return found;
+	}
+
+	/**
+	 * Whether the process runs under this JVM's real uid. Why: markers are only environment entries; another user's
+	 * process can copy them (root reads every environ), and a process of another user is never ours. The real uid,
+	 * not the effective one: a child that runs a set-user-ID program is still ours.
+	 */
+	private static boolean isOfThisUser(Path process, OptionalLong uid) {
+		return realUid(process).equals(uid);
+	}
+
+	private static OptionalLong realUid(Path process) {
+		try {
+			return ProcParsers.realUid(new String(ProcFiles.read(process.resolve("status")), StandardCharsets.UTF_8));
+		}
+		catch (IOException ex) {
+			return OptionalLong.empty();
+		}
 	}
 
 	private static long parsePid(String name) {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.ChildKind;
@@ -77,6 +78,25 @@ public final class ProcParsers {
 	private static int fieldLength(String fields, int start) {
 		int end = fields.indexOf(' ', start);
 		return ((end < 0) ? fields.length() : end) - start;
+	}
+
+	/**
+	 * The real uid from {@code /proc/<pid>/status}: the first number of its {@code Uid:} line.
+	 * @return the uid, or empty when the content has no such line or it does not parse
+	 */
+	public static OptionalLong realUid(String status) {
+		for (String line : status.split("\n")) {
+			if (line.startsWith("Uid:")) {
+				String[] uids = line.substring(4).trim().split("\\s+");
+				try {
+					return OptionalLong.of(Long.parseLong(uids[0]));
+				}
+				catch (NumberFormatException ex) {
+					return OptionalLong.empty();
+				}
+			}
+		}
+		return OptionalLong.empty();
 	}
 
 	/** The boot id, trimmed; empty when the content is blank. */

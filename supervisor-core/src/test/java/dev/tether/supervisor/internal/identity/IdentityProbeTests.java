@@ -1,11 +1,13 @@
 package dev.tether.supervisor.internal.identity;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -25,6 +27,9 @@ import static org.awaitility.Awaitility.await;
 
 @EnabledOnOs(OS.LINUX)
 class IdentityProbeTests {
+
+	/** A uid no process of these tests runs as. */
+	private static final int OTHER_UID = 54321;
 
 	@TempDir
 	Path temp;
@@ -93,6 +98,33 @@ class IdentityProbeTests {
 			assertThat(signaller.signalGroup(claimed, 15)).isEqualTo(Verdict.NOT_OURS);
 			unrelated.assertUntouched();
 		}
+	}
+
+	@Test
+	void markedProcessOfAnotherUserIsNotListed() throws Exception {
+		Path setpriv = Path.of("/usr/bin/setpriv");
+		boolean root = Files.readAllLines(Path.of("/proc/self/status")).stream()
+			.anyMatch((line) -> line.matches("Uid:\\s+0\\s.*"));
+		if (!root || !Files.isExecutable(setpriv)) {
+			System.out.println("Skipped: running as another uid needs root and " + setpriv + " (root: " + root + ")");
+			Assumptions.abort("needs root and setpriv to run as another uid");
+		}
+		long ours = this.spawns.spawn("copied", "sleep", "600").pid();
+		ProcessBuilder builder = new ProcessBuilder(setpriv.toString(), "--reuid=" + OTHER_UID,
+				"--regid=" + OTHER_UID, "--clear-groups", "--", "sleep", "600");
+		// The other user's process carries exactly the markers of ours.
+		builder.environment().putAll(this.spawns.environment(ChildKind.AGENT, "copied"));
+		this.unrelated = builder.start();
+		long theirs = this.unrelated.pid();
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> LiveProcesses.isRunning(ours, "sleep") && LiveProcesses.isRunning(theirs, "sleep"));
+		assertThat(Files.readAllLines(Path.of("/proc", Long.toString(theirs), "status")))
+			.contains("Uid:\t" + OTHER_UID + "\t" + OTHER_UID + "\t" + OTHER_UID + "\t" + OTHER_UID);
+		assertThat(LiveProcesses.environ(theirs)).containsAll(LiveProcesses.environ(ours).stream()
+			.filter((entry) -> entry.startsWith("TETHER_"))
+			.toList());
+		assertThat(this.probe.scanMarked(this.spawns.owner()))
+			.containsExactly(new MarkedProcess(ours, ChildKind.AGENT, "copied"));
 	}
 
 	@Test

@@ -136,4 +136,16 @@ class ProcParsersTests {
 		assertThat(ProcParsers.bootId(" \n")).isEmpty();
 	}
 
+	@Test
+	void realUidIsTheFirstOfTheUidLine() {
+		String status = "Name:\tsleep\nUmask:\t0022\nState:\tS (sleeping)\nUid:\t1000\t0\t0\t0\nGid:\t1000\t1000\t1000\t1000\n";
+		assertThat(ProcParsers.realUid(status)).hasValue(1000);
+	}
+
+	@Test
+	void statusWithoutAReadableUidLineHasNoUid() {
+		assertThat(ProcParsers.realUid("Name:\tsleep\nGid:\t0\t0\t0\t0\n")).isEmpty();
+		assertThat(ProcParsers.realUid("Uid:\tx\t0\t0\t0\n")).isEmpty();
+	}
+
 }

@@ -154,6 +154,36 @@ class ShepherdTests {
 			.until(() -> List.of(shepherd, command, grandchild, daemon).stream().noneMatch(LiveProcesses::isAlive));
 	}
 
+	@Test
+	void aShepherdStoppedByItsCommandStillEndsTheWholeTreeWhenItsParentIsKilled() throws Exception {
+		Path launcher = ParentDeath.resolve(15, EnumSet.of(ParentDeathMechanism.LAUNCHER), this.temp.resolve("launcher"))
+			.program();
+		// Why the command stops its shepherd: a stopped process acts on no signal but SIGKILL and SIGCONT.
+		String inner = "cd '" + this.temp + "'; echo $$ > command; " + TREE
+				+ "kill -STOP $PPID; while :; do sleep 0.05; done";
+		long wrapper = this.spawns.spawn("wrapper", "/bin/sh", "-c",
+				"'" + launcher + "' --shepherd 15 $$ /bin/sh sh -c \"$0\"; exit 0", inner).pid();
+		long command = awaitRunning("command");
+		long grandchild = awaitRunning("grandchild");
+		long daemon = awaitRunning("daemon");
+		long shepherd = LiveProcesses.stat(command).orElseThrow().ppid();
+		await("the shepherd stopped").atMost(DEADLINE)
+			.until(() -> LiveProcesses.stat(shepherd).map((stat) -> stat.state() == 'T').orElse(false));
+		ProcessHandle.of(wrapper).orElseThrow().destroyForcibly();
+		await().atMost(DEADLINE)
+			.until(() -> List.of(shepherd, command, grandchild, daemon).stream().noneMatch(LiveProcesses::isAlive));
+	}
+
+	@Test
+	void aCommandThatIgnoresTermDiesWithAShepherdKilledBySomeoneElse() throws Exception {
+		long shepherd = shepherd("trap '' TERM; echo $$ > command; while :; do sleep 0.05; done");
+		long command = awaitRunning("command");
+		// The shepherd leads a group of its own: this is SIGKILL to the shepherd alone.
+		Reaper.shared().signalGroupUnreaped(shepherd, 9);
+		assertThat(exitOf(shepherd).signal()).isEqualTo(9);
+		await("the command gone").atMost(DEADLINE).until(() -> !LiveProcesses.isAlive(command));
+	}
+
 	private long shepherd(String script) throws SpawnException {
 		SpawnedChild child = this.spawns.spawnShepherded("shepherded", "/bin/sh", "-c",
 				"cd '" + this.temp + "'; " + script);
