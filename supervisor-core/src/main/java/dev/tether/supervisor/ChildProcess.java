@@ -1,5 +1,6 @@
 package dev.tether.supervisor;
 
+import java.time.Duration;
 import java.time.Instant;
 
 import org.jspecify.annotations.Nullable;
@@ -10,6 +11,7 @@ import dev.tether.supervisor.internal.identity.ProcessSignaller;
 import dev.tether.supervisor.internal.identity.Verdict;
 import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.internal.reaper.Reaper;
+import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.internal.spawn.Shepherd;
 import dev.tether.supervisor.internal.stop.AdoptedProcess;
 import dev.tether.supervisor.internal.stop.StopTarget;
@@ -29,6 +31,14 @@ import dev.tether.supervisor.internal.stop.StopTarget;
  */
 record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, boolean shepherd,
 		@Nullable Long startTime, @Nullable String bootId, Instant startedAt, long startedNanos) {
+
+	/** An orphan of a previous run, taken over: its age is counted from the spawn its registry row recorded. */
+	static ChildProcess adopted(Reconciler.Adoption adoption, long nowNanos) {
+		Instant spawnedAt = (adoption.row().spawnedAt() != null) ? adoption.row().spawnedAt() : Instant.now();
+		long uptimeNanos = Math.max(0, Duration.between(spawnedAt, Instant.now()).toNanos());
+		return new ChildProcess(adoption.identity().pid(), null, true, false, adoption.identity().startTime(),
+				adoption.identity().bootId(), spawnedAt, nowNanos - uptimeNanos);
+	}
 
 	ExpectedIdentity identity(Owner owner, ChildSpec spec) {
 		return new ExpectedIdentity(this.pid, owner, spec.kind(), spec.name(), this.startTime, this.bootId);

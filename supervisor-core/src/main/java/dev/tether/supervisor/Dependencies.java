@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The order children start and stop in, from their {@code depends-on}: a child starts once everything it depends on
@@ -34,7 +35,8 @@ final class Dependencies {
 			}
 		});
 		Set<String> done = new HashSet<>();
-		for (String name : graph.keySet()) {
+		// Why sorted: the same cycle is reported the same way, whatever order the configuration listed it in.
+		for (String name : new TreeSet<>(graph.keySet())) {
 			visit(name, graph, new ArrayList<>(), done);
 		}
 	}

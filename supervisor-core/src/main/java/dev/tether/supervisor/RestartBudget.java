@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * How soon, and whether, a child may be restarted: exponential backoff with jitter, a breaker that allows at most
  * {@code max-restarts} restarts within {@code restart-window}, and a reset of both after {@code stable-after} of
- * uptime. Pure: the caller passes the time and the random draw, so it is tested without processes or clocks.
+ * uptime; and the child's total of restarts. Pure: the caller passes the time and the random draw, so it is tested
+ * without processes or clocks.
  */
 final class RestartBudget {
 
@@ -24,6 +25,10 @@ final class RestartBudget {
 	private final Deque<Long> restartTimes = new ArrayDeque<>();
 
 	private int failureStreak;
+
+	private int restarts;
+
+	private long dueNanos;
 
 	RestartBudget(ChildSpec spec) {
 		this.backoff = spec.backoff();
@@ -48,12 +53,30 @@ final class RestartBudget {
 		long base = this.backoff.delay(this.failureStreak).toMillis();
 		double spread = this.backoff.jitter() * (2 * random - 1);
 		this.failureStreak++;
-		return Duration.ofMillis(Math.max(1, Math.round(base * (1 + spread))));
+		Duration delay = Duration.ofMillis(Math.max(1, Math.round(base * (1 + spread))));
+		this.dueNanos = nowNanos + delay.toNanos();
+		return delay;
 	}
 
-	/** Counts a restart that happened at {@code nowNanos} against the window. */
+	/** Whether the delay given by the last {@link #nextDelay} has passed at {@code nowNanos}. */
+	boolean due(long nowNanos) {
+		return nowNanos - this.dueNanos >= 0;
+	}
+
+	/** Counts a restart that happened at {@code nowNanos} against the window, and in the child's total. */
 	void restarted(long nowNanos) {
 		this.restartTimes.addLast(nowNanos);
+		this.restarts++;
+	}
+
+	/** The restarts made by the restart policy over the child's life (across runs, for an adopted child). */
+	int restarts() {
+		return this.restarts;
+	}
+
+	/** Takes over the total of the previous run whose orphan was adopted. */
+	void adopted(int restarts) {
+		this.restarts = restarts;
 	}
 
 	/** Restarts counted in the window as of the last {@link #nextDelay}. */

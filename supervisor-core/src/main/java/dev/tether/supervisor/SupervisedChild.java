@@ -15,7 +15,6 @@ import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.internal.ports.PortGuard.PortClaim;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.registry.RegistryRow;
-import dev.tether.supervisor.internal.spawn.Shepherd;
 import dev.tether.supervisor.internal.spawn.SpawnedChild;
 import dev.tether.supervisor.internal.stop.Stop;
 import dev.tether.supervisor.internal.stop.StopLadder;
@@ -46,10 +45,6 @@ final class SupervisedChild {
 
 	private @Nullable ChildProcess process;
 
-	private int restarts;
-
-	private long nextStartNanos;
-
 	private boolean startupTimedOut;
 
 	private @Nullable ExitStatus lastExit;
@@ -60,17 +55,15 @@ final class SupervisedChild {
 
 	private @Nullable CompletableFuture<StopOutcome> stopOutcome;
 
-	private @Nullable Stop portReclaim;
+	private @Nullable PortReclaim portReclaim;
 
 	private boolean launchWanted;
 
 	private boolean launchInFlight;
 
-	private @Nullable Long commandPid;
+	private ShepherdedCommand command = new ShepherdedCommand();
 
 	private boolean removed;
-
-	private boolean shepherdSeenStopped;
 
 	SupervisedChild(ChildSpec spec, EventOutbox outbox, LongSupplier clock, ChildTable table) {
 		this.spec = spec;
@@ -116,10 +109,9 @@ final class SupervisedChild {
 	/** The backoff has passed: the restart is due. */
 	boolean restartIfDue(long nowNanos) {
 		this.table.assertHeld();
-		if (this.removed || this.state != ChildState.BACKOFF || nowNanos - this.nextStartNanos < 0) {
+		if (this.removed || this.state != ChildState.BACKOFF || !this.budget.due(nowNanos)) {
 			return false;
 		}
-		this.restarts++;
 		this.budget.restarted(nowNanos);
 		wantLaunch();
 		return true;
@@ -130,12 +122,7 @@ final class SupervisedChild {
 		this.state = ChildState.STARTING;
 	}
 
-	/**
-	 * Takes the launch if one is wanted and none is under way (nor a port reclaim): the caller then inspects the port
-	 * outside the lock, acts on it with {@link #portFree} under the lock, and spawns (a hand-off under the lock, so
-	 * that the exit cannot come before the pid is known), which reports back with {@link #launched} or
-	 * {@link #launchFailed}.
-	 */
+	/** Takes the launch if one is wanted and none is under way (nor a port reclaim); see {@link Launches}. */
 	boolean claimLaunch() {
 		this.table.assertHeld();
 		if (!this.launchWanted || this.launchInFlight || this.portReclaim != null) {
@@ -158,8 +145,7 @@ final class SupervisedChild {
 		this.startupTimedOut = false;
 		this.process = new ChildProcess(spawned.pid(), spawned.handle(), false, spawned.shepherd(), startTime, bootId,
 				Instant.now(), nowNanos);
-		this.commandPid = null;
-		this.shepherdSeenStopped = false;
+		this.command = new ShepherdedCommand();
 		this.state = (this.spec.port() != null) ? ChildState.STARTING : ChildState.RUNNING;
 		if (!spawned.shepherd()) {
 			logger.info("Child '{}' started as pid {}", name(), spawned.pid());
@@ -189,10 +175,7 @@ final class SupervisedChild {
 			return false;
 		}
 		if (claim instanceof PortClaim.HeldByOurs ours) {
-			logger.warn("Port {} is held by pid {}, an orphan of child '{}'; stopping it", this.spec.port(),
-					ours.holder().pid(), name());
-			StopLadder.Request request = stops.apply(ours.holder());
-			this.portReclaim = StopLadder.begin(request.target(), request.signal(), request.timeout(), nowNanos);
+			this.portReclaim = PortReclaim.begin(name(), this.spec.port(), ours.holder(), stops, nowNanos);
 			return false;
 		}
 		return true;
@@ -201,18 +184,14 @@ final class SupervisedChild {
 	/** Moves a port reclaim on; when it failed, so does the start. */
 	void advancePortReclaim(long nowNanos) {
 		this.table.assertHeld();
-		Stop reclaim = this.portReclaim;
-		if (reclaim == null) {
-			return;
-		}
-		StopOutcome outcome = reclaim.advance(nowNanos);
-		if (outcome == null) {
+		PortReclaim reclaim = this.portReclaim;
+		String failure = (reclaim != null) ? reclaim.advance(nowNanos) : null;
+		if (reclaim == null || !reclaim.over()) {
 			return;
 		}
 		this.portReclaim = null;
-		if ((outcome == StopOutcome.SURVIVED || outcome == StopOutcome.NOT_OURS) && this.launchWanted) {
-			launchFailed("port " + this.spec.port() + " is held by an orphan of this child that could not be stopped ("
-					+ outcome + ")", null);
+		if (failure != null && this.launchWanted) {
+			launchFailed(failure, null);
 		}
 	}
 
@@ -242,10 +221,7 @@ final class SupervisedChild {
 		target.signal(Posix.SIGKILL);
 	}
 
-	/**
-	 * The result of a look in {@code /proc}, made outside the lock: the adopted process {@code checked} is gone.
-	 * @return whether it was still this child's process (its end is then applied, status unknown)
-	 */
+	/** The adopted process {@code checked} is gone from {@code /proc}: whether it was still this child's. */
 	boolean adoptedGone(ChildProcess checked, long nowNanos, double random) {
 		this.table.assertHeld();
 		if (this.process != checked) {
@@ -296,7 +272,6 @@ final class SupervisedChild {
 			emit(ChildEvent.Type.FAILED, status, null, this.lastError, null, null);
 			return;
 		}
-		this.nextStartNanos = nowNanos + delay.toNanos();
 		this.state = ChildState.BACKOFF;
 		logger.info("Child '{}' restarts in {} ms", name(), delay.toMillis());
 		emit(ChildEvent.Type.RESTARTING, status, null, null, null, delay);
@@ -304,7 +279,6 @@ final class SupervisedChild {
 
 	/**
 	 * Starts the stop ladder on the child's process, or ends a wanted launch or backoff at once.
-	 * @param target how its process is signalled (from {@link ChildProcess#stopTarget})
 	 * @return the outcome, completed when the stop is over
 	 */
 	CompletableFuture<StopOutcome> beginStop(@Nullable StopTarget target, long nowNanos) {
@@ -315,25 +289,18 @@ final class SupervisedChild {
 		}
 		this.launchWanted = false;
 		if (this.process == null || target == null) {
-			if (this.state != ChildState.STOPPED) {
-				this.state = ChildState.STOPPED;
-			}
+			this.state = ChildState.STOPPED;
 			return CompletableFuture.completedFuture(StopOutcome.NOT_RUNNING);
 		}
-		Stop begun = StopLadder.begin(target, this.spec.stopSignal(),
-				this.spec.stopTimeout(), nowNanos);
-		this.stop = begun;
-		this.stopOutcome = new CompletableFuture<>();
+		this.stop = StopLadder.begin(target, this.spec.stopSignal(), this.spec.stopTimeout(), nowNanos);
+		CompletableFuture<StopOutcome> outcome = new CompletableFuture<>();
+		this.stopOutcome = outcome;
 		this.state = ChildState.STOPPING;
-		CompletableFuture<StopOutcome> outcome = this.stopOutcome;
 		advanceStop(nowNanos);
 		return outcome;
 	}
 
-	/**
-	 * Moves a stop on: SIGKILL after the stop timeout, {@code SURVIVED} after the grace, the end of an adopted
-	 * process seen in {@code /proc}.
-	 */
+	/** Moves a stop on: SIGKILL after the timeout, {@code SURVIVED} after the grace, an adopted process's end. */
 	void advanceStop(long nowNanos) {
 		this.table.assertHeld();
 		Stop pending = this.stop;
@@ -398,11 +365,8 @@ final class SupervisedChild {
 	/** Takes over a verified orphan of a previous run. */
 	void adopt(Reconciler.Adoption adoption, long nowNanos) {
 		this.table.assertHeld();
-		Instant spawnedAt = (adoption.row().spawnedAt() != null) ? adoption.row().spawnedAt() : Instant.now();
-		long uptimeNanos = Math.max(0, Duration.between(spawnedAt, Instant.now()).toNanos());
-		this.process = new ChildProcess(adoption.identity().pid(), null, true, false, adoption.identity().startTime(),
-				adoption.identity().bootId(), spawnedAt, nowNanos - uptimeNanos);
-		this.restarts = adoption.row().restarts();
+		this.process = ChildProcess.adopted(adoption, nowNanos);
+		this.budget.adopted(adoption.row().restarts());
 		this.state = ChildState.RUNNING;
 	}
 
@@ -419,7 +383,7 @@ final class SupervisedChild {
 			return null;
 		}
 		return new RegistryRow(name(), this.spec.kind().id(), installationId, current.pid(), current.pid(),
-				current.startTime(), current.bootId(), this.state.name(), current.startedAt(), this.restarts,
+				current.startTime(), current.bootId(), this.state.name(), current.startedAt(), this.budget.restarts(),
 				this.spec.port());
 	}
 
@@ -427,55 +391,35 @@ final class SupervisedChild {
 		this.table.assertHeld();
 		ChildProcess current = this.process;
 		if (current == null) {
-			return new ChildSnapshot(name(), this.spec.kind(), this.state, null, null, 0, this.restarts,
+			return new ChildSnapshot(name(), this.spec.kind(), this.state, null, null, 0, this.budget.restarts(),
 					this.spec.port(), this.lastExit, this.lastError, false, null);
 		}
 		long uptime = Math.max(0, Duration.ofNanos(nowNanos - current.startedNanos()).toSeconds());
-		return new ChildSnapshot(name(), this.spec.kind(), this.state, commandPid(current), current.startedAt(),
-				uptime, this.restarts, this.spec.port(), this.lastExit, this.lastError, current.adopted(),
+		return new ChildSnapshot(name(), this.spec.kind(), this.state, this.command.pid(name(), current), current.startedAt(),
+				uptime, this.budget.restarts(), this.spec.port(), this.lastExit, this.lastError, current.adopted(),
 				current.shepherd() ? current.pid() : null);
-	}
-
-	/**
-	 * The command's pid: the process's own, or under a shepherd its first child, learnt once it has forked (kept,
-	 * since later children of a shepherd are re-parented orphans).
-	 */
-	private @Nullable Long commandPid(ChildProcess current) {
-		if (!current.shepherd()) {
-			return current.pid();
-		}
-		if (this.commandPid == null) {
-			Shepherd.commandPid(current.pid()).ifPresent(this::commandForked);
-		}
-		return this.commandPid;
 	}
 
 	/** Whether the command's pid is known (it always is without a shepherd). */
 	boolean commandKnown() {
 		this.table.assertHeld();
 		ChildProcess current = this.process;
-		return current == null || !current.shepherd() || this.commandPid != null;
+		return current == null || this.command.known(current);
 	}
 
-	/**
-	 * The shepherd has forked its command. Why the start is logged here: the pid a child is known by (its
-	 * {@code pid} in snapshots) is its command's, which exists only once the shepherd has forked it.
-	 */
+	/** The shepherd has forked its command (see {@link ShepherdedCommand#forked}). */
 	void commandForked(long pid) {
 		this.table.assertHeld();
 		ChildProcess current = this.process;
-		if (this.commandPid == null && current != null) {
-			this.commandPid = pid;
-			logger.info("Child '{}' started as pid {} under shepherd pid {}", name(), pid, current.pid());
+		if (current != null) {
+			this.command.forked(name(), current, pid);
 		}
 	}
 
 	/**
-	 * Its shepherd was found stopped by a signal (SIGSTOP, from its command or anyone else). Stopped, a shepherd acts
-	 * on nothing but SIGKILL and SIGCONT, so its tree would not end with its child: it is ended, and the child is
-	 * {@code STOPPING} until its exit, which its restart policy then follows.
-	 * @return what to do: nothing while a stop is under way, else end the tree (first sight) or kill the shepherd
-	 * (found stopped again)
+	 * Its shepherd was found stopped by a signal (see {@link ShepherdWatch}): the child is {@code STOPPING} until its
+	 * exit, which its restart policy then follows.
+	 * @return nothing while a stop is under way, else end the tree (first sight) or kill the shepherd (again)
 	 */
 	ShepherdWatch.Action shepherdStopped() {
 		this.table.assertHeld();
@@ -484,10 +428,9 @@ final class SupervisedChild {
 			return ShepherdWatch.Action.LEFT_TO_THE_STOP;
 		}
 		this.state = ChildState.STOPPING;
-		if (this.shepherdSeenStopped) {
+		if (this.command.shepherdStoppedAgain()) {
 			return ShepherdWatch.Action.KILL_SHEPHERD;
 		}
-		this.shepherdSeenStopped = true;
 		this.lastError = "its shepherd (pid " + current.pid() + ") was stopped by a signal; its tree was killed, since "
 				+ "a stopped shepherd would not end it with the supervisor";
 		logger.warn("Child '{}': {}", name(), this.lastError);

@@ -9,10 +9,12 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 import dev.tether.supervisor.ChildSpec;
@@ -78,6 +80,18 @@ public final class SupervisorAutoConfiguration {
 	SupervisorLifecycle supervisorLifecycle(Supervisor supervisor, SupervisorSettings settings,
 			ObjectProvider<SupervisorTickObserver> observers) {
 		return new SupervisorLifecycle(supervisor, settings.reapInterval(), observers.orderedStream().toList());
+	}
+
+	/** Where Spring Cloud Context is present, a refreshed configuration is applied to the running children. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.cloud.context.environment.EnvironmentChangeEvent")
+	static class RefreshConfiguration {
+
+		@Bean
+		ConfigurationRefresher supervisorConfigurationRefresher(Supervisor supervisor, Environment environment) {
+			return new ConfigurationRefresher(supervisor, environment);
+		}
+
 	}
 
 	/**

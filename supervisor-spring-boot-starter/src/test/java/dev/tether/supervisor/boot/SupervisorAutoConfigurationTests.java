@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,11 +16,15 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.MutablePropertySources;
 
+import dev.tether.supervisor.Backoff;
 import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.RestartPolicy;
 import dev.tether.supervisor.Supervisor;
@@ -40,7 +45,6 @@ import dev.tether.supervisor.internal.spawn.Spawner;
 import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.tether.supervisor.Backoff;
 
 class SupervisorAutoConfigurationTests {
 
@@ -310,6 +314,36 @@ class SupervisorAutoConfigurationTests {
 		assertFailure("supervisor.defaults.environment.TETHER_SUBPROCESS", containing("identity markers"),
 				Map.of("supervisor.children.greeter.command", "true", "supervisor.defaults.environment.TETHER_SUBPROCESS",
 						"0"));
+	}
+
+	@Test
+	void aRefreshedConfigurationIsAppliedWhereSpringCloudContextIsPresentAndAnUnusableOneChangesNothing() {
+		runner().withPropertyValues("supervisor.children.kept.command=sleep,600", "supervisor.children.kept.autostart=false",
+				"supervisor.children.other.command=sleep,600", "supervisor.children.other.autostart=false")
+			.run((context) -> {
+				Supervisor supervisor = context.getBean(Supervisor.class);
+				MutablePropertySources sources = context.getEnvironment().getPropertySources();
+				sources.addFirst(new MapPropertySource("refreshed", Map.of("supervisor.children.other.command", "",
+						"supervisor.children.added.command", "sleep,600", "supervisor.children.added.autostart", "false")));
+				// An empty command is unusable: the refresh is refused whole.
+				context.publishEvent(new EnvironmentChangeEvent(context, Set.of("supervisor.children.added.command")));
+				assertThat(supervisor.snapshots()).extracting(ChildSnapshot::name).containsExactly("kept", "other");
+				sources.remove("refreshed");
+				sources.addFirst(new MapPropertySource("refreshed", Map.of("supervisor.children.added.command",
+						"sleep,600", "supervisor.children.added.autostart", "false")));
+				context.publishEvent(new EnvironmentChangeEvent(context, Set.of("unrelated.key")));
+				assertThat(supervisor.snapshots()).extracting(ChildSnapshot::name).containsExactly("kept", "other");
+				context.publishEvent(new EnvironmentChangeEvent(context, Set.of("SUPERVISOR_CHILDREN_ADDED_COMMAND")));
+				assertThat(supervisor.snapshots()).extracting(ChildSnapshot::name)
+					.containsExactly("kept", "other", "added");
+			});
+	}
+
+	@Test
+	void noRefresherWithoutSpringCloudContext() {
+		runner().withClassLoader(new FilteredClassLoader(EnvironmentChangeEvent.class))
+			.run((context) -> assertThat(context).hasSingleBean(Supervisor.class)
+				.doesNotHaveBean(ConfigurationRefresher.class));
 	}
 
 	@Test
