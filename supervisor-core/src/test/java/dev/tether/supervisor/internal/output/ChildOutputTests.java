@@ -215,6 +215,18 @@ class ChildOutputTests {
 	}
 
 	@Test
+	void controlCharactersReachTheLoggerEscapedAndTheFileAsTheyAre() throws Exception {
+		ListAppender<ILoggingEvent> appender = listenTo("forger");
+		ChildOutput output = output("forger", withLogger(true, org.slf4j.event.Level.WARN));
+		spawnAndAwaitExit(output, "sh", "-c", "printf 'a\\015b\\033[2Jc\\000d\\te\\302\\233f\\177g\\r\\n'");
+		await().atMost(DEADLINE).until(() -> appender.list.size() == 1 && output.lines() == 1);
+		assertThat(appender.list.get(0).getFormattedMessage())
+			.isEqualTo("a\\u000Db\\u001B[2Jc\\u0000d\te\\u009Bf\\u007Fg");
+		assertThat(Files.readAllBytes(output.file()))
+			.isEqualTo("a\rb\u001B[2Jc\u0000d\te\u009Bf\u007Fg\r\n".getBytes(StandardCharsets.UTF_8));
+	}
+
+	@Test
 	void fileAndLoggerAtOnce() throws Exception {
 		ListAppender<ILoggingEvent> appender = listenTo("twice");
 		ChildOutput output = output("twice", withLogger(true, org.slf4j.event.Level.ERROR));
