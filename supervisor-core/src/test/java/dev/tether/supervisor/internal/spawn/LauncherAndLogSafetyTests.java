@@ -95,7 +95,8 @@ class LauncherAndLogSafetyTests {
 				Level.WARN, 1024), log);
 		assertThatExceptionOfType(SpawnException.class)
 			.isThrownBy(() -> this.spawns.spawnCaptured(output, "/bin/sh", "-c", "echo appended"))
-			.withMessageContaining(log + " is a symbolic link, which is never followed");
+			.withMessage("cannot open the log file of child 'captured': " + log
+					+ " is a symbolic link, which is never followed");
 		assertThat(victim).hasContent("precious");
 	}
 
