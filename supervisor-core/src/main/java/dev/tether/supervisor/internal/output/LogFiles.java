@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributes;
 
+import dev.tether.supervisor.UnsafeDirectoryException;
 import dev.tether.supervisor.internal.files.PrivateDirectory;
 import dev.tether.supervisor.internal.os.Posix;
 import org.jspecify.annotations.Nullable;
@@ -97,7 +98,7 @@ final class LogFiles {
 			PrivateDirectory.check(parent);
 			Files.createDirectories(parent);
 		}
-		catch (RuntimeException ex) {
+		catch (UnsafeDirectoryException ex) {
 			throw new IOException(ex.getMessage(), ex);
 		}
 	}
