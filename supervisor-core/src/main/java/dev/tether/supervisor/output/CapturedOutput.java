@@ -1,7 +1,9 @@
 package dev.tether.supervisor.output;
 
 import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
+import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 
@@ -35,5 +37,14 @@ public interface CapturedOutput {
 	 * @throws IOException naming the file that could not be read
 	 */
 	byte[] lastLines(int lines, int maxBytes) throws IOException;
+
+	/**
+	 * Opens the child's current log file to read, under the rules its writer keeps: no link followed, regular files
+	 * of this process's user only, and an open that never waits (a FIFO is refused, not opened). The caller closes
+	 * it.
+	 * @return the file, positioned at its start; empty when the file is off or not written yet
+	 * @throws IOException naming the file when it cannot be read, or is not one a log may be
+	 */
+	Optional<SeekableByteChannel> openLog() throws IOException;
 
 }

@@ -1,6 +1,7 @@
 package dev.tether.supervisor.registry;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -18,6 +19,9 @@ import java.util.regex.Pattern;
 final class InstanceIdFile {
 
 	private static final String FILE = "instance-id";
+
+	// Why room beyond the 32 digits: a newline, and whitespace an editor may have added.
+	private static final int MAX_LENGTH = 128;
 
 	private static final Pattern VALID = Pattern.compile("[0-9a-f]{32}");
 
@@ -46,12 +50,28 @@ final class InstanceIdFile {
 		if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
 			throw new IOException(file + " is not a regular file");
 		}
-		String id = Files.readString(file, StandardCharsets.US_ASCII).trim();
+		String id = readPrefix(file).trim();
 		if (!VALID.matcher(id).matches()) {
 			throw new IOException(file + " does not hold an instance id (32 hexadecimal digits); move it aside to start"
 					+ " a new instance, which will not recognise the children of the old one");
 		}
 		return id;
+	}
+
+	/**
+	 * The file's text, read no further than an id could reach. Why a bound: a huge file planted or grown there must
+	 * fail with its name, not with an {@code OutOfMemoryError} that names nothing.
+	 */
+	private static String readPrefix(Path file) throws IOException {
+		byte[] bytes;
+		try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+			bytes = in.readNBytes(MAX_LENGTH + 1);
+		}
+		if (bytes.length > MAX_LENGTH) {
+			throw new IOException(file + " is longer than an instance id (" + Files.size(file) + " bytes); move it"
+					+ " aside to start a new instance, which will not recognise the children of the old one");
+		}
+		return new String(bytes, StandardCharsets.US_ASCII);
 	}
 
 }

@@ -31,7 +31,9 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(properties = { "logging.structured.format.console=logstash",
 		"logging.config=classpath:structured-logback.xml",
-		"supervisor.children.jsonchild.command=sh,-c,echo hello as json; echo trouble as json >&2; exec sleep 600",
+		// Why four backslashes: the properties format takes one pair, Java the other.
+		"supervisor.children.jsonchild.command=sh,-c,echo hello as json; echo trouble as json >&2; "
+				+ "printf 'forged as json\\\\r\\\\033[2Jx\\\\n'; exec sleep 600",
 		"supervisor.children.jsonchild.log.logger=true" })
 @ExtendWith(OutputCaptureExtension.class)
 @DirtiesContext
@@ -62,6 +64,14 @@ class StructuredLoggingTests {
 		assertThat(stderr.get("level").asString()).isEqualTo("WARN");
 		assertThat(stderr.get("tether.stream").asString()).isEqualTo("stderr");
 		assertThat(tags(stderr)).containsExactly("STDERR");
+	}
+
+	@Test
+	void controlCharactersStayEscapedInTheEvent(CapturedOutput console) {
+		await().atMost(Duration.ofSeconds(20)).until(() -> console.getOut().contains("forged as json"));
+		String line = console.getOut().lines().filter((l) -> l.contains("forged as json")).findFirst().orElseThrow();
+		assertThat(line).doesNotContain("\r", "\u001B");
+		assertThat(this.json.readTree(line).get("message").asString()).isEqualTo("forged as json\\u000D\\u001B[2Jx");
 	}
 
 	private JsonNode event(CapturedOutput console, String message) {

@@ -1,5 +1,6 @@
 package dev.tether.supervisor.internal.os;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -13,6 +14,7 @@ import jnr.ffi.LibraryLoader;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
+import jnr.posix.FileStat;
 import jnr.posix.POSIX;
 import jnr.posix.POSIXFactory;
 import org.jspecify.annotations.Nullable;
@@ -44,10 +46,35 @@ public final class Posix {
 
 	private static final int PIDFD_SIGNAL_PROCESS_GROUP = 1 << 2;
 
-	private static final int O_CLOEXEC = 02000000;
+	/** {@code ENOENT}: no such file. */
+	public static final int ENOENT = Errno.ENOENT.intValue();
+
+	/** {@code EEXIST}: the file exists (an exclusive create). */
+	public static final int EEXIST = Errno.EEXIST.intValue();
+
+	/** {@code O_RDONLY}. */
+	public static final int O_RDONLY = 0;
+
+	/** {@code O_WRONLY}. */
+	public static final int O_WRONLY = 01;
+
+	/** {@code O_CREAT}. */
+	public static final int O_CREAT = OpenFlags.O_CREAT.intValue();
+
+	/** {@code O_EXCL}. */
+	public static final int O_EXCL = OpenFlags.O_EXCL.intValue();
+
+	/** {@code O_APPEND}. */
+	public static final int O_APPEND = OpenFlags.O_APPEND.intValue();
+
+	/** {@code O_NOFOLLOW}: the number differs between architectures. */
+	public static final int O_NOFOLLOW = OpenFlags.O_NOFOLLOW.intValue();
 
 	/** {@code O_NONBLOCK}: the number differs between architectures. */
-	private static final int O_NONBLOCK = OpenFlags.O_NONBLOCK.intValue();
+	public static final int O_NONBLOCK = OpenFlags.O_NONBLOCK.intValue();
+
+	/** {@code O_CLOEXEC}. */
+	public static final int O_CLOEXEC = 02000000;
 
 	private static final int F_SETFL = 4;
 
@@ -224,6 +251,32 @@ public final class Posix {
 		return (capacity >= 0) ? capacity : -lastErrno();
 	}
 
+	/**
+	 * {@code open(path, flags, mode)}.
+	 * @return the descriptor, or the errno negated
+	 */
+	public int open(String path, int flags, int mode) {
+		int fd = this.posix.open(path, flags, mode);
+		return (fd >= 0) ? fd : -this.posix.errno();
+	}
+
+	/**
+	 * {@code fstat(fd)}: what an open descriptor is, which no one can swap once it is open.
+	 * @throws IOException carrying the errno
+	 */
+	public FileStatus fstat(int fd) throws IOException {
+		FileStat stat = this.posix.allocateStat();
+		if (this.posix.fstat(fd, stat) != 0) {
+			throw new IOException("fstat: " + describe(this.posix.errno()));
+		}
+		return new FileStatus(stat.isFile(), stat.isFifo(), stat.uid(), stat.nlink(), stat.mode() & 07777);
+	}
+
+	/** This process's effective uid. */
+	public int geteuid() {
+		return this.posix.geteuid();
+	}
+
 	/** Closes a descriptor. */
 	public void close(int fd) {
 		this.libc.close(fd);
@@ -279,6 +332,18 @@ public final class Posix {
 			}
 		}
 		return Integer.toString(number);
+	}
+
+	/**
+	 * What {@link Posix#fstat(int)} found.
+	 *
+	 * @param regular whether it is a regular file
+	 * @param fifo whether it is a FIFO
+	 * @param uid its owner
+	 * @param links its number of hard links
+	 * @param permissions its permission bits
+	 */
+	public record FileStatus(boolean regular, boolean fifo, int uid, int links, int permissions) {
 	}
 
 	/**

@@ -122,6 +122,10 @@ public final class PosixSpawn {
 					throw new NativeSpawnException("posix_spawnp " + executable, posix.describe(error) + ": the log file "
 							+ append.file() + " is a symbolic link, which is never followed");
 				}
+				if (error == Errno.ENXIO.intValue() && output instanceof Output.AppendTo append) {
+					throw new NativeSpawnException("posix_spawnp " + executable, posix.describe(error) + ": the log file "
+							+ append.file() + " is a FIFO or a device, which is never opened as a log");
+				}
 				if (error != 0) {
 					throw new NativeSpawnException("posix_spawnp " + executable, posix.describe(error));
 				}
@@ -172,9 +176,11 @@ public final class PosixSpawn {
 			return;
 		}
 		Path file = ((Output.AppendTo) output).file();
-		// Why no links: a link planted as the log would have the child append to whatever it points to.
+		// Why no links: a link planted as the log would have the child append to whatever it points to. Why
+		// non-blocking: the spawn waits for the child's exec, so a child waiting to open a FIFO would hold the
+		// spawner; without a reader the open fails (ENXIO), and a regular file ignores the flag.
 		check("open " + file, libc.posix_spawn_file_actions_addopen(actions, 1, file.toString(),
-				O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0600));
+				O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | Posix.O_NONBLOCK, 0600));
 		check("dup2 stdout to stderr", libc.posix_spawn_file_actions_adddup2(actions, 1, 2));
 	}
 

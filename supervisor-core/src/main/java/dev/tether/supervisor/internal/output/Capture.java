@@ -6,8 +6,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * One pipe of one process: splits what is read from it into lines for its {@link ChildOutput}. A line split across
- * reads is joined; a line longer than the limit is cut (at a UTF-8 character boundary) with a marker, and its rest
- * follows as the next line; a last line without a newline is delivered, with one, when the pipe ends. Any bytes are
+ * reads is joined; a line longer than the limit (its newline included) is cut (at a UTF-8 character boundary) with a
+ * marker, the piece and its marker within the limit, and its rest follows as the next line; a last line without a newline is delivered, with one, when the pipe ends. Any bytes are
  * passed through as they are. Used by one pump thread at a time.
  */
 final class Capture {
@@ -28,7 +28,11 @@ final class Capture {
 	/** The pipe's size, as the pump knows it. */
 	final PipeSizer.Pipe pipe;
 
+	/** The longest line, without its newline, that is written as it is. */
 	private final int maxLine;
+
+	/** The bytes a cut piece keeps, before its marker and newline. */
+	private final int cutAt;
 
 	private final byte[] cutMarker;
 
@@ -41,9 +45,13 @@ final class Capture {
 		this.pipe = pipe;
 		this.stream = stream;
 		this.output = output;
-		this.maxLine = output.settings().maxLineLength();
-		this.cutMarker = (" [line cut at " + this.maxLine + " bytes; it continues on the next line]")
+		int limit = output.settings().maxLineLength();
+		this.cutMarker = (" [line cut at " + limit + " bytes; it continues on the next line]")
 			.getBytes(StandardCharsets.US_ASCII);
+		// Why the newline and the marker count: every line written, whole or cut, then fits in the limit, and so in a
+		// file of max-size (never smaller than the limit), which a rotation then never exceeds.
+		this.maxLine = limit - 1;
+		this.cutAt = limit - this.cutMarker.length - 1;
 	}
 
 	/**
@@ -169,7 +177,7 @@ final class Capture {
 	}
 
 	private void cut() {
-		int at = this.maxLine;
+		int at = this.cutAt;
 		// Why: a cut inside a UTF-8 sequence would leave both pieces with an invalid character.
 		for (int back = 0; back < 3 && at > 1 && (this.carry[at] & 0xC0) == 0x80; back++) {
 			at--;

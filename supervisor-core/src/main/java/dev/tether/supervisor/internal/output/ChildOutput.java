@@ -5,7 +5,9 @@ import dev.tether.supervisor.output.LogSettings;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
 import org.jspecify.annotations.Nullable;
@@ -84,6 +86,12 @@ public final class ChildOutput implements CapturedOutput {
 	public byte[] lastLines(int lines, int maxBytes) throws IOException {
 		Path path = file();
 		return (path != null) ? LogTail.lastLines(path, lines, maxBytes) : new byte[0];
+	}
+
+	@Override
+	public Optional<SeekableByteChannel> openLog() throws IOException {
+		Path path = file();
+		return Optional.ofNullable((path != null) ? LogFiles.read(path) : null);
 	}
 
 	/**

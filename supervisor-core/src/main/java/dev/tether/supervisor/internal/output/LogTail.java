@@ -1,15 +1,12 @@
 package dev.tether.supervisor.internal.output;
 
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
@@ -17,7 +14,8 @@ import java.util.Deque;
 /**
  * The last lines of a child's log, read backwards from the end of its file and, where that file holds fewer, of
  * its rotated files, newest first. Never more than a given number of bytes: a tail that would be longer keeps its
- * newest lines.
+ * newest lines. Each file is opened by {@link LogFiles}'s rule: a link, a FIFO or another user's file among them is
+ * refused at once, naming it.
  */
 public final class LogTail {
 
@@ -58,7 +56,10 @@ public final class LogTail {
 	private static Tail tail(Path part, int wanted, int budget) throws IOException {
 		byte[] region;
 		long size;
-		try (FileChannel channel = FileChannel.open(part, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+		try (FileChannel channel = LogFiles.read(part)) {
+			if (channel == null) {
+				return new Tail(new byte[0], 0, true);
+			}
 			size = channel.size();
 			ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(size, budget));
 			long from = size - buffer.capacity();
@@ -69,12 +70,6 @@ public final class LogTail {
 			}
 			while (read >= 0 && buffer.hasRemaining());
 			region = buffer.array();
-		}
-		catch (NoSuchFileException ex) {
-			return new Tail(new byte[0], 0, true);
-		}
-		catch (IOException ex) {
-			throw new IOException(part + ": " + ex.getMessage(), ex);
 		}
 		boolean wholeFile = region.length == size;
 		int start = 0;

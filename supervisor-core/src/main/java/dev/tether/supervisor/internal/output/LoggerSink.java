@@ -11,7 +11,8 @@ import org.slf4j.event.Level;
 /**
  * Logs each line of a child's output through SLF4J, under the logger {@code tether.child.<name>}: stdout lines at
  * {@code INFO}, stderr lines at the configured level, each with its stream's marker, and the child's name and stream
- * in the MDC ({@code tether.child}, {@code tether.stream}) so that structured logging carries them.
+ * in the MDC ({@code tether.child}, {@code tether.stream}) so that structured logging carries them. Control
+ * characters are escaped (see {@link #text}); the file keeps the bytes as they are.
  */
 final class LoggerSink {
 
@@ -55,12 +56,39 @@ final class LoggerSink {
 		}
 	}
 
-	/** The line's bytes as text: invalid UTF-8 becomes U+FFFD, a trailing carriage return is dropped. */
+	/**
+	 * The line's bytes as text: invalid UTF-8 becomes U+FFFD, a trailing carriage return is dropped, and every other
+	 * control character but tab (C0, DEL, C1) is written as a backslash, {@code u} and its four hexadecimal digits
+	 * (ESC as {@code u001B} after the backslash), as JSON writes it. Why: a carriage return, an escape sequence
+	 * or a NUL reaching a console raw would let a child overwrite the prefix of its line with a fake one.
+	 */
 	private static String text(ByteBuffer lines, int start, int newline) {
 		int end = (newline > start && lines.get(newline - 1) == '\r') ? newline - 1 : newline;
 		byte[] bytes = new byte[end - start];
 		lines.get(start, bytes);
-		return new String(bytes, StandardCharsets.UTF_8);
+		String text = new String(bytes, StandardCharsets.UTF_8);
+		int first = 0;
+		while (first < text.length() && !escaped(text.charAt(first))) {
+			first++;
+		}
+		if (first == text.length()) {
+			return text;
+		}
+		StringBuilder escaped = new StringBuilder(text.length() + 16).append(text, 0, first);
+		for (int i = first; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (escaped(c)) {
+				escaped.append(String.format("\\u%04X", (int) c));
+			}
+			else {
+				escaped.append(c);
+			}
+		}
+		return escaped.toString();
+	}
+
+	private static boolean escaped(char c) {
+		return c != '\t' && Character.isISOControl(c);
 	}
 
 }

@@ -5,30 +5,18 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * A file of whole lines, rotated by size: past {@code maxSize} it becomes {@code <file>.1}, the older ones move up
- * by one, and the oldest beyond {@code maxHistory} is deleted. A write never splits a line across two files. Not
- * thread-safe: its {@link ChildOutput} serialises the writes.
+ * by one, and the oldest beyond {@code maxHistory} is deleted. A write never splits a line across two files. Every
+ * open, the first and the one after each rotation, goes by {@link LogFiles}'s rule (the file is created owner-only,
+ * exclusively; a link, a FIFO or another user's file is refused). Not thread-safe: its {@link ChildOutput} serialises the writes.
  */
 final class RotatingFile {
-
-	// Why no links: a link planted as the log would have the child's output appended to whatever it points to.
-	private static final Set<OpenOption> APPEND = Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-			StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS);
-
-	// Why owner-only: a child's output may carry secrets (tokens it prints, requests it logs).
-	private static final FileAttribute<?> OWNER_ONLY = PosixFilePermissions
-		.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
 	private final Path file;
 
@@ -104,19 +92,9 @@ final class RotatingFile {
 		if (current != null) {
 			return current;
 		}
-		Path parent = this.file.toAbsolutePath().getParent();
-		if (parent != null) {
-			Files.createDirectories(parent);
-		}
-		FileChannel opened;
-		try {
-			opened = FileChannel.open(this.file, APPEND, OWNER_ONLY);
-		}
-		catch (IOException ex) {
-			// Why: the JDK says ELOOP as "Too many levels of symbolic links" and may leave the path out.
-			throw new IOException(Files.isSymbolicLink(this.file)
-					? this.file + " is a symbolic link, which is never followed" : this.file + ": " + ex.getMessage(), ex);
-		}
+		// Why each time: a rotation reopens, and the file is created anew then, by the same rule.
+		LogFiles.checkDirectory(this.file);
+		FileChannel opened = LogFiles.append(this.file);
 		this.size = opened.size();
 		this.channel = opened;
 		return opened;

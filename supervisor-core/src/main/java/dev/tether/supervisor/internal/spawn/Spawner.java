@@ -356,7 +356,8 @@ public final class Spawner implements AutoCloseable {
 				capture.prepare();
 			}
 			catch (IOException ex) {
-				throw new SpawnException("cannot open the log file of " + this.executable + ": " + ex.getMessage(), ex);
+				throw new SpawnException("cannot open the log file of child '" + capture.child() + "': " + ex.getMessage(),
+						ex);
 			}
 			try {
 				return OutputPump.shared().open(capture);

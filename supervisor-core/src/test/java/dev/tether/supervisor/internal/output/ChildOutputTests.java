@@ -139,21 +139,38 @@ class ChildOutputTests {
 	void aLineLongerThanTheLimitIsCutWithAMarkerAndNothingIsLost() throws Exception {
 		ChildOutput output = output("long", fileOnly(1024 * 1024, 1, 100));
 		spawnAndAwaitExit(output, "sh", "-c", "head -c 250 /dev/zero | tr '\\0' x; echo; echo short");
-		await().atMost(DEADLINE).until(() -> output.lines() == 4);
-		String marker = " [line cut at 100 bytes; it continues on the next line]";
-		assertThat(Files.readAllLines(output.file())).containsExactly("x".repeat(100) + marker,
-				"x".repeat(100) + marker, "x".repeat(50), "short");
+		await().atMost(DEADLINE).until(() -> output.lines() == 6);
+		// Why 44 bytes a piece: with its 55-byte marker and its newline, a piece takes the whole 100-byte limit.
+		String piece = "x".repeat(44) + " [line cut at 100 bytes; it continues on the next line]";
+		assertThat(Files.readAllLines(output.file())).containsExactly(piece, piece, piece, piece, "x".repeat(74),
+				"short");
+	}
+
+	@Test
+	void aCutLineWithItsMarkerFitsAFileWhoseMaxSizeIsTheLimit() throws Exception {
+		ChildOutput output = output("tight", fileOnly(100, 10, 100));
+		spawnAndAwaitExit(output, "sh", "-c",
+				"head -c 250 /dev/zero | tr '\\0' x; echo; head -c 99 /dev/zero | tr '\\0' y; echo");
+		await().atMost(DEADLINE).until(() -> output.lines() == 6);
+		List<Path> files = new ArrayList<>();
+		files.add(output.file());
+		for (int index = 1; Files.exists(RotatingFile.rotated(output.file(), index)); index++) {
+			files.add(RotatingFile.rotated(output.file(), index));
+		}
+		assertThat(files).hasSize(6).allSatisfy((file) -> assertThat(Files.size(file)).isLessThanOrEqualTo(100));
+		assertThat(Files.readAllLines(output.file())).containsExactly("y".repeat(99));
 	}
 
 	@Test
 	void aCutNeverSplitsAUtf8Character() throws Exception {
 		ChildOutput output = output("utf8", fileOnly(1024 * 1024, 1, 100));
-		// 99 ASCII bytes, then a 2-byte character across the 100-byte limit.
-		spawnAndAwaitExit(output, "sh", "-c", "head -c 99 /dev/zero | tr '\\0' y; printf '\\303\\251z\\n'");
+		// 43 ASCII bytes, then a 2-byte character across the cut at 44 bytes, then enough to need the cut.
+		spawnAndAwaitExit(output, "sh", "-c",
+				"head -c 43 /dev/zero | tr '\\0' y; printf '\\303\\251'; head -c 60 /dev/zero | tr '\\0' z; echo");
 		await().atMost(DEADLINE).until(() -> output.lines() == 2);
 		List<String> lines = Files.readAllLines(output.file(), StandardCharsets.UTF_8);
-		assertThat(lines.get(0)).startsWith("y".repeat(99) + " [line cut");
-		assertThat(lines.get(1)).isEqualTo("\u00e9z");
+		assertThat(lines.get(0)).isEqualTo("y".repeat(43) + " [line cut at 100 bytes; it continues on the next line]");
+		assertThat(lines.get(1)).isEqualTo("\u00e9" + "z".repeat(60));
 	}
 
 	@Test
@@ -212,6 +229,18 @@ class ChildOutputTests {
 		assertThat(appender.list).filteredOn((e) -> e.getLevel() == Level.INFO)
 			.extracting(ILoggingEvent::getFormattedMessage)
 			.containsExactly("hello", "bad \ufffd");
+	}
+
+	@Test
+	void controlCharactersReachTheLoggerEscapedAndTheFileAsTheyAre() throws Exception {
+		ListAppender<ILoggingEvent> appender = listenTo("forger");
+		ChildOutput output = output("forger", withLogger(true, org.slf4j.event.Level.WARN));
+		spawnAndAwaitExit(output, "sh", "-c", "printf 'a\\015b\\033[2Jc\\000d\\te\\302\\233f\\177g\\r\\n'");
+		await().atMost(DEADLINE).until(() -> appender.list.size() == 1 && output.lines() == 1);
+		assertThat(appender.list.get(0).getFormattedMessage())
+			.isEqualTo("a\\u000Db\\u001B[2Jc\\u0000d\te\\u009Bf\\u007Fg");
+		assertThat(Files.readAllBytes(output.file()))
+			.isEqualTo("a\rb\u001B[2Jc\u0000d\te\u009Bf\u007Fg\r\n".getBytes(StandardCharsets.UTF_8));
 	}
 
 	@Test

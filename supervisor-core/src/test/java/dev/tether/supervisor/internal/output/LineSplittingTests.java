@@ -30,6 +30,9 @@ class LineSplittingTests {
 
 	private static final String MARKER = " [line cut at " + MAX_LINE + " bytes; it continues on the next line]\n";
 
+	/** The bytes a cut piece keeps: with its marker and newline it takes the whole limit. */
+	private static final int CUT_AT = MAX_LINE - MARKER.length();
+
 	@TempDir
 	Path directory;
 
@@ -63,10 +66,11 @@ class LineSplittingTests {
 				String marker = MARKER.substring(0, MARKER.length() - 1);
 				if (line.endsWith(marker)) {
 					// Why as low as three bytes less: a cut never splits a UTF-8 character.
-					assertThat(line.length() - marker.length()).as(described).isBetween(MAX_LINE - 3, MAX_LINE);
+					assertThat(line.length() - marker.length()).as(described).isBetween(CUT_AT - 3, CUT_AT);
 				}
 				else {
-					assertThat(line.length()).as(described).isLessThanOrEqualTo(MAX_LINE);
+					// Why one less: the limit holds the line's newline too.
+					assertThat(line.length()).as(described).isLessThanOrEqualTo(MAX_LINE - 1);
 				}
 			}
 		}
@@ -76,9 +80,10 @@ class LineSplittingTests {
 		byte[] input = new byte[random.nextInt(random.nextBoolean() ? 2_000 : 12_000)];
 		int longLineFrom = random.nextBoolean() ? random.nextInt(input.length + 1) : input.length;
 		int emptyLinesFrom = random.nextBoolean() ? random.nextInt(input.length + 1) : input.length;
-		// Why lines of the limit's length, one byte under and one over: a cut must come exactly past the limit.
+		// Why lines that fill the limit with their newline, one byte under and one over: a cut must come exactly past
+		// the limit.
 		int edgeLineFrom = random.nextInt(input.length + 1);
-		int edgeLine = MAX_LINE - 1 + random.nextInt(3);
+		int edgeLine = MAX_LINE - 2 + random.nextInt(3);
 		for (int i = 0; i < input.length; i++) {
 			// Why a stretch without newlines: lines past the limit must be cut, in one chunk or across several.
 			boolean inLongLine = i >= longLineFrom && i < longLineFrom + 3 * MAX_LINE;

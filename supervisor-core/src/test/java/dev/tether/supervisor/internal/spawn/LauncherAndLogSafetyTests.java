@@ -3,6 +3,7 @@ package dev.tether.supervisor.internal.spawn;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.EnumSet;
 
 import org.junit.jupiter.api.AfterEach;
@@ -15,12 +16,14 @@ import org.slf4j.event.Level;
 
 import dev.tether.supervisor.internal.output.ChildOutput;
 import dev.tether.supervisor.output.LogSettings;
+import dev.tether.supervisor.testsupport.Fifo;
 import dev.tether.supervisor.testsupport.TestSpawns;
 import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.SpawnException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * The launcher is executed only from a directory no other user can change, and a child's log is never reached
@@ -73,6 +76,17 @@ class LauncherAndLogSafetyTests {
 	}
 
 	@Test
+	void childLogPlantedAsAFifoFailsTheSpawnAtOnce() throws Exception {
+		Path log = Fifo.make(this.temp.resolve("logs").resolve("frozen.log"));
+		try (TestSpawns appending = new TestSpawns(new Spawner(0, this.temp.resolve("launcher")), log.getParent())) {
+			assertThat(appending.spawner().capturesOutput()).isFalse();
+			assertTimeoutPreemptively(Duration.ofSeconds(20), () -> assertThatExceptionOfType(SpawnException.class)
+				.isThrownBy(() -> appending.spawn("frozen", "/bin/sh", "-c", "echo appended"))
+				.withMessageContaining("the log file " + log + " is a FIFO or a device, which is never opened as a log"));
+		}
+	}
+
+	@Test
 	void capturedChildLogPlantedAsALinkIsNotFollowed() throws Exception {
 		Path victim = Files.writeString(this.temp.resolve("victim"), "precious\n");
 		Path log = this.temp.resolve("logs").resolve("captured.log");
@@ -81,7 +95,8 @@ class LauncherAndLogSafetyTests {
 				Level.WARN, 1024), log);
 		assertThatExceptionOfType(SpawnException.class)
 			.isThrownBy(() -> this.spawns.spawnCaptured(output, "/bin/sh", "-c", "echo appended"))
-			.withMessageContaining(log + " is a symbolic link, which is never followed");
+			.withMessage("cannot open the log file of child 'captured': " + log
+					+ " is a symbolic link, which is never followed");
 		assertThat(victim).hasContent("precious");
 	}
 

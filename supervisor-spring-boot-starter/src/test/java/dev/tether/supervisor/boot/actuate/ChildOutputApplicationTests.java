@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -23,6 +24,7 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.tether.supervisor.testsupport.Fifo;
 import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,6 +40,8 @@ import static org.awaitility.Awaitility.await;
 				"supervisor.children.chatty.command=sh,-c,echo hello from chatty; echo trouble >&2; exec sleep 600",
 				"supervisor.children.chatty.log.logger=true", "supervisor.children.chatty.log.stderr-level=error",
 				"supervisor.children.silent.command=sleep,600", "supervisor.children.silent.log.file-enabled=false",
+				"supervisor.children.linked.command=true", "supervisor.children.linked.autostart=false",
+				"supervisor.children.frozen.command=true", "supervisor.children.frozen.autostart=false",
 				"logging.level.tether.child=info" })
 @ExtendWith(OutputCaptureExtension.class)
 @DirtiesContext
@@ -58,7 +62,9 @@ class ChildOutputApplicationTests {
 	}
 
 	private HttpResponse<String> get(String path, String... headers) throws Exception {
-		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path));
+		// Why a timeout: a request that would wait on a planted FIFO must fail the test, not hang it.
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+			.timeout(Duration.ofSeconds(20));
 		if (headers.length > 0) {
 			request.headers(headers);
 		}
@@ -95,6 +101,29 @@ class ChildOutputApplicationTests {
 		assertThat(get("/actuator/childlog/silent").statusCode()).isEqualTo(404);
 		assertThat(get("/actuator/childlog/numbers?lines=0").statusCode()).isEqualTo(400);
 		assertThat(get("/actuator/childlog/numbers?lines=10001").statusCode()).isEqualTo(400);
+	}
+
+	@Test
+	void aLinkPlantedAtALogIsNeverFollowedWithOrWithoutRange() throws Exception {
+		Path secret = Files.writeString(state.resolve("secret"), "the secret\n");
+		Files.createSymbolicLink(Files.createDirectories(state.resolve("logs")).resolve("linked.log"), secret);
+		assertRefused("/actuator/childlog/linked");
+		assertRefused("/actuator/childlog/linked", "Range", "bytes=0-5");
+		assertRefused("/actuator/childlog/linked?lines=3");
+	}
+
+	@Test
+	void aFifoPlantedAtALogIsRefusedAtOnceWithOrWithoutRange() throws Exception {
+		Fifo.make(Files.createDirectories(state.resolve("logs")).resolve("frozen.log"));
+		assertRefused("/actuator/childlog/frozen");
+		assertRefused("/actuator/childlog/frozen", "Range", "bytes=0-5");
+		assertRefused("/actuator/childlog/frozen?lines=3");
+	}
+
+	private void assertRefused(String path, String... headers) throws Exception {
+		HttpResponse<String> response = get(path, headers);
+		assertThat(response.statusCode()).as(path).isEqualTo(500);
+		assertThat(response.body()).doesNotContain("the secret");
 	}
 
 	@Test

@@ -1,0 +1,155 @@
+package dev.tether.supervisor.internal.output;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributes;
+
+import dev.tether.supervisor.UnsafeDirectoryException;
+import dev.tether.supervisor.internal.files.PrivateDirectory;
+import dev.tether.supervisor.internal.os.Posix;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Every open of a child's log file, by its writer, its rotation and its readers, under one rule: the path must name a
+ * regular file owned by this process's user, with no other hard link, reached without following a symbolic link;
+ * anything else (a link, a FIFO, a device, a directory, another user's file) fails at once with an
+ * {@link IOException} naming the path and why. A file that is missing is created owner-only ({@code 0600}),
+ * exclusively, so a file someone plants between a check and the open is refused, never used.
+ * <p>
+ * Why the open never blocks: opening a FIFO waits for its other end, and the writer opens on the thread that spawns
+ * every child. The open is non-blocking ({@code O_NONBLOCK}, which a regular file ignores), what was opened is
+ * checked through its descriptor ({@code fstat}, which no rename can swap), and only then is it used, reopened as a
+ * {@link FileChannel} through {@code /proc/self/fd}, which reaches that very file.
+ */
+final class LogFiles {
+
+	private static final int COMMON = Posix.O_NOFOLLOW | Posix.O_NONBLOCK | Posix.O_CLOEXEC;
+
+	private static final int OWNER_ONLY = 0600;
+
+	// Why a bound: a file removed between the exclusive create and the plain open is looked at again, but a
+	// directory changing under every attempt is an attack, not a race to win.
+	private static final int ATTEMPTS = 3;
+
+	private LogFiles() {
+	}
+
+	/**
+	 * Opens a log file to append to, creating it ({@code 0600}) when it is missing.
+	 * @throws IOException naming the file and why it cannot be used
+	 */
+	static FileChannel append(Path file) throws IOException {
+		Posix posix = Posix.get();
+		if (!posix.isAvailable()) {
+			return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND,
+					LinkOption.NOFOLLOW_LINKS);
+		}
+		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+			int fd = posix.open(file.toString(), Posix.O_WRONLY | Posix.O_APPEND | Posix.O_CREAT | Posix.O_EXCL | COMMON,
+					OWNER_ONLY);
+			if (fd == -Posix.EEXIST) {
+				fd = posix.open(file.toString(), Posix.O_WRONLY | Posix.O_APPEND | COMMON, 0);
+			}
+			if (fd != -Posix.ENOENT) {
+				return channel(posix, file, fd, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+			}
+		}
+		throw new IOException(file + " keeps disappearing as it is opened");
+	}
+
+	/**
+	 * Opens a log file to read.
+	 * @return the channel, or {@code null} when there is no such file
+	 * @throws IOException naming the file and why it cannot be read
+	 */
+	static @Nullable FileChannel read(Path file) throws IOException {
+		Posix posix = Posix.get();
+		try {
+			if (!posix.isAvailable()) {
+				if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+					throw notRegular(file);
+				}
+				return FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+			}
+			int fd = posix.open(file.toString(), Posix.O_RDONLY | COMMON, 0);
+			return (fd == -Posix.ENOENT) ? null : channel(posix, file, fd, StandardOpenOption.READ);
+		}
+		catch (NoSuchFileException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Checks the directory of a log file as the state directory is checked ({@link PrivateDirectory}), and creates it
+	 * when it is missing.
+	 * @throws IOException naming the directory
+	 */
+	static void checkDirectory(Path file) throws IOException {
+		Path parent = file.toAbsolutePath().getParent();
+		if (parent == null) {
+			return;
+		}
+		try {
+			PrivateDirectory.check(parent);
+			Files.createDirectories(parent);
+		}
+		catch (UnsafeDirectoryException ex) {
+			throw new IOException(ex.getMessage(), ex);
+		}
+	}
+
+	private static FileChannel channel(Posix posix, Path file, int fd, StandardOpenOption... options)
+			throws IOException {
+		if (fd < 0) {
+			throw refused(file, posix.describe(-fd));
+		}
+		try {
+			Posix.FileStatus status = posix.fstat(fd);
+			int self = posix.geteuid();
+			if (!status.regular()) {
+				throw new IOException(file + " is " + (status.fifo() ? "a FIFO" : "not a regular file")
+						+ ", which is never opened as a log");
+			}
+			if (status.uid() != self) {
+				throw new IOException(file + " is owned by uid " + status.uid() + ", not by this process's uid " + self
+						+ "; move it aside (a log file is only used when it is this user's own)");
+			}
+			if (status.links() != 1) {
+				throw new IOException(file + " has " + status.links() + " hard links; a log file must have no other name");
+			}
+			return FileChannel.open(Path.of("/proc/self/fd/" + fd), options);
+		}
+		finally {
+			posix.close(fd);
+		}
+	}
+
+	/** Why an open failed, said from what the path is (read without following it, and without opening it). */
+	private static IOException refused(Path file, String error) {
+		PosixFileAttributes attributes;
+		try {
+			attributes = Files.readAttributes(file, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+		}
+		catch (IOException | UnsupportedOperationException ex) {
+			return new IOException(file + ": " + error);
+		}
+		if (attributes.isSymbolicLink()) {
+			return new IOException(file + " is a symbolic link, which is never followed");
+		}
+		if (attributes.isOther()) {
+			return notRegular(file);
+		}
+		return new IOException(file + ": " + error);
+	}
+
+	private static IOException notRegular(Path file) {
+		return new IOException(file + " is not a regular file (a FIFO, a socket or a device), which is never opened"
+				+ " as a log");
+	}
+
+}
