@@ -9,10 +9,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributes;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.tether.supervisor.UnsafeDirectoryException;
 import dev.tether.supervisor.internal.files.PrivateDirectory;
 import dev.tether.supervisor.internal.os.Posix;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Every open of a child's log file, by its writer, its rotation and its readers, under one rule: the path must name a

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -17,6 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.tether.supervisor.internal.spawn.Spawner;
+import dev.tether.supervisor.testsupport.OtherUser;
 import dev.tether.supervisor.testsupport.Canary;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.TestSpawns;
@@ -102,16 +102,9 @@ class IdentityProbeTests {
 
 	@Test
 	void markedProcessOfAnotherUserIsNotListed() throws Exception {
-		Path setpriv = Path.of("/usr/bin/setpriv");
-		boolean root = Files.readAllLines(Path.of("/proc/self/status")).stream()
-			.anyMatch((line) -> line.matches("Uid:\\s+0\\s.*"));
-		if (!root || !Files.isExecutable(setpriv)) {
-			System.out.println("Skipped: running as another uid needs root and " + setpriv + " (root: " + root + ")");
-			Assumptions.abort("needs root and setpriv to run as another uid");
-		}
+		OtherUser.assumeAvailable();
 		long ours = this.spawns.spawn("copied", "sleep", "600").pid();
-		ProcessBuilder builder = new ProcessBuilder(setpriv.toString(), "--reuid=" + OTHER_UID,
-				"--regid=" + OTHER_UID, "--clear-groups", "--", "sleep", "600");
+		ProcessBuilder builder = new ProcessBuilder(OtherUser.command(OTHER_UID, List.of("sleep", "600")));
 		// The other user's process carries exactly the markers of ours.
 		builder.environment().putAll(this.spawns.environment(ChildKind.AGENT, "copied"));
 		this.unrelated = builder.start();

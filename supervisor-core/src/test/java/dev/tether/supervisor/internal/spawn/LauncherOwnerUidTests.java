@@ -9,12 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.tether.supervisor.testsupport.OtherUser;
 import dev.tether.supervisor.testsupport.JavaCommand;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,13 +30,7 @@ class LauncherOwnerUidTests {
 
 	@Test
 	void launcherIsChosenForAUidWithoutAPasswdEntry() throws Exception {
-		Path setpriv = Path.of("/usr/bin/setpriv");
-		boolean root = Files.readAllLines(Path.of("/proc/self/status")).stream()
-			.anyMatch((line) -> line.matches("Uid:\\s+0\\s.*"));
-		if (!root || !Files.isExecutable(setpriv)) {
-			System.out.println("Skipped: running as another uid needs root and " + setpriv + " (root: " + root + ")");
-			Assumptions.abort("needs root and setpriv to run as another uid");
-		}
+		OtherUser.assumeAvailable();
 		assertThat(Files.readAllLines(Path.of("/etc/passwd"))).noneMatch((line) -> line.split(":")[2].equals(
 				Integer.toString(UID_WITHOUT_NAME)));
 		// Why copies: the other uid cannot read root's ~/.m2, where the class path's jars live.
@@ -44,10 +38,8 @@ class LauncherOwnerUidTests {
 		Path home = Files.createDirectory(this.temp.resolve("home"));
 		Files.setAttribute(home, "unix:uid", UID_WITHOUT_NAME);
 		Files.setAttribute(home, "unix:gid", UID_WITHOUT_NAME);
-		List<String> command = new ArrayList<>(List.of(setpriv.toString(), "--reuid=" + UID_WITHOUT_NAME,
-				"--regid=" + UID_WITHOUT_NAME, "--clear-groups", "--"));
-		command.addAll(JavaCommand.of("-Djava.io.tmpdir=" + home, "-cp", readableClassPath(),
-				ParentDeathUidCheck.class.getName(), home.resolve("bin").toString()));
+		List<String> command = OtherUser.command(UID_WITHOUT_NAME, JavaCommand.of("-Djava.io.tmpdir=" + home, "-cp",
+				readableClassPath(), ParentDeathUidCheck.class.getName(), home.resolve("bin").toString()));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
 		try {
 			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
