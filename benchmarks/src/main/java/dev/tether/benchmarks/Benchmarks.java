@@ -76,6 +76,7 @@ public final class Benchmarks {
 			timed("C limit", () -> benchmarks.limit(longN, shortN, latencyN));
 			timed("parent death", () -> parentDeath.run(latencyN));
 			timed("autostart", () -> scale.autostart(1000));
+			timed("runtime add", () -> scale.runtimeAdd(1000));
 			timed("snapshots while stopping", () -> scale.snapshotsWhileStopping(latencyN));
 			timed("reconciliation", () -> scale.reconciliation(1000));
 			timed("tick", () -> scale.tick(1000));

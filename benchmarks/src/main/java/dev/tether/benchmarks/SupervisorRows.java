@@ -64,13 +64,7 @@ final class SupervisorRows {
 	 * supervision adds.
 	 */
 	void autostart(int n) throws Exception {
-		List<Subject.Started> raw = new ArrayList<>(n);
-		long rawStarted = System.nanoTime();
-		for (int i = 0; i < n; i++) {
-			raw.add(this.spawner.start(SLEEPER));
-		}
-		double rawRate = n / ((System.nanoTime() - rawStarted) / 1e9);
-		Benchmarks.killAll(raw);
+		double rawRate = rawSpawnRate(n);
 		try (Supervisor supervisor = supervisor(n, SLEEPER, Duration.ofSeconds(5))) {
 			supervisor.reconcile();
 			long started = System.nanoTime();
@@ -83,6 +77,40 @@ final class SupervisorRows {
 			this.results.add("Autostart rate ÷ raw spawner rate, " + n + " children, per round",
 					"ratio, target ≥ 0.7", "Tether", rate / rawRate);
 		}
+	}
+
+	/**
+	 * {@code n} children added one by one to a running supervisor ({@link Supervisor#add}, which starts each) until
+	 * all are {@code RUNNING}, against the spawner alone in the same round.
+	 */
+	void runtimeAdd(int n) throws Exception {
+		double rawRate = rawSpawnRate(n);
+		try (Supervisor supervisor = supervisor(0, SLEEPER, Duration.ofSeconds(5))) {
+			supervisor.reconcile();
+			long started = System.nanoTime();
+			for (int i = 0; i < n; i++) {
+				supervisor.add(spec(i, SLEEPER, Duration.ofSeconds(5)));
+			}
+			awaitAll(supervisor, ChildState.RUNNING);
+			double rate = n / ((System.nanoTime() - started) / 1e9);
+			String metric = "Runtime add of " + n + " children to all RUNNING";
+			this.results.add(metric, "children/s, higher is better", "Tether spawner alone (same round)", rawRate);
+			this.results.add(metric, "children/s, higher is better", "Supervisor.add(spec), one call each", rate);
+			this.results.add("Runtime add rate ÷ raw spawner rate, " + n + " children, per round",
+					"ratio, target ≥ 0.7", "Tether", rate / rawRate);
+		}
+	}
+
+	/** Spawns {@code n} sleepers with the spawner alone, then kills them; its rate, in children per second. */
+	private double rawSpawnRate(int n) throws Exception {
+		List<Subject.Started> raw = new ArrayList<>(n);
+		long started = System.nanoTime();
+		for (int i = 0; i < n; i++) {
+			raw.add(this.spawner.start(SLEEPER));
+		}
+		double rate = n / ((System.nanoTime() - started) / 1e9);
+		Benchmarks.killAll(raw);
+		return rate;
 	}
 
 	/**
@@ -179,14 +207,16 @@ final class SupervisorRows {
 			.installationId("bench-" + ProcessHandle.current().pid() + "-" + this.supervisors)
 			.launcherDirectory(this.work.resolve("launcher"))
 			.registry(FileChildRegistry.open(Files.createTempDirectory(this.work, "state")))
-			.logDirectory(Path.of("/dev"));
+			.logDirectory(this.work.resolve("logs"));
 		for (int i = 0; i < n; i++) {
-			builder.child(ChildSpec.builder("child-" + i, command)
-				.logFile(Path.of("/dev/null"))
-				.stopTimeout(stopTimeout)
-				.build());
+			builder.child(spec(i, command, stopTimeout));
 		}
 		return builder.build();
+	}
+
+	private static ChildSpec spec(int i, List<String> command, Duration stopTimeout) {
+		// Why no file: a log file must be a regular file of ours; without one, the output goes to /dev/null.
+		return ChildSpec.builder("child-" + i, command).logFileEnabled(false).stopTimeout(stopTimeout).build();
 	}
 
 	/** Until every child is in that state with its command's pid known (a shepherd reports it a moment later). */

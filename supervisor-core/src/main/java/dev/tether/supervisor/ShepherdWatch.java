@@ -1,8 +1,12 @@
 package dev.tether.supervisor;
 
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
 
 import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.os.Posix;
@@ -24,32 +28,50 @@ final class ShepherdWatch {
 
 	private final BiFunction<SupervisedChild, ChildProcess, StopTarget> targets;
 
+	private final LongSupplier clock;
+
+	// Why a period: a read of /proc/<pid>/stat per shepherd at every tick cost a tick of 1,000 children ten times its
+	// time; a stopped shepherd is an attack to notice within a second, not a deadline to meet at each tick.
+	static final Duration STATE_PERIOD = Duration.ofSeconds(1);
+
+	// Why volatile, not locked: each pass reads the last finished pass's map and publishes a new one; tick() is
+	// public, and two passes at once cost at most one extra read each.
+	private volatile Map<Long, Long> nextStateChecks = new HashMap<>();
+
 	/**
 	 * @param lock the supervisor's lock, under which every child is read and changed
 	 * @param targets how a child's process is signalled
 	 */
-	ShepherdWatch(IdentityProbe probe, ChildTable lock, BiFunction<SupervisedChild, ChildProcess, StopTarget> targets) {
+	ShepherdWatch(IdentityProbe probe, ChildTable lock, BiFunction<SupervisedChild, ChildProcess, StopTarget> targets,
+			LongSupplier clock) {
 		this.probe = probe;
 		this.lock = lock;
 		this.targets = targets;
+		this.clock = clock;
 	}
 
-	/** Checks the shepherds of these children (those without one are passed over). Call it holding no lock. */
-	void watch(List<SupervisedChild> children) {
+	/**
+	 * Checks these shepherds, as the tick saw them under the lock: a command's pid until it is known, and each
+	 * shepherd's state once per {@link #STATE_PERIOD}. Call it holding no lock.
+	 */
+	void watch(List<Seen> shepherds) {
 		this.lock.assertNotHeld();
-		for (SupervisedChild child : children) {
-			ChildProcess process;
-			boolean commandKnown;
-			synchronized (this.lock) {
-				process = child.process();
-				commandKnown = child.commandKnown();
-			}
-			if (process == null || !process.shepherd()) {
+		long now = this.clock.getAsLong();
+		Map<Long, Long> nextChecks = new HashMap<>();
+		for (Seen seen : shepherds) {
+			SupervisedChild child = seen.child();
+			ChildProcess process = seen.process();
+			boolean commandKnown = seen.commandKnown();
+			long due = this.nextStateChecks.getOrDefault(process.pid(), now);
+			boolean checkState = now - due >= 0;
+			nextChecks.put(process.pid(), checkState ? now + STATE_PERIOD.toNanos() : due);
+			if (commandKnown && !checkState) {
 				continue;
 			}
 			OptionalLong command = commandKnown ? OptionalLong.empty() : Shepherd.commandPid(process.pid());
 			// Why 'T' alone: it is a stop by a signal; 't' is a debugger's, which must be left as it is.
-			boolean stopped = this.probe.stat(process.pid()).map((stat) -> stat.state() == 'T').orElse(false);
+			boolean stopped = checkState
+					&& this.probe.stat(process.pid()).map((stat) -> stat.state() == 'T').orElse(false);
 			synchronized (this.lock) {
 				if (child.process() != process) {
 					continue;
@@ -60,6 +82,8 @@ final class ShepherdWatch {
 				}
 			}
 		}
+		// Why replaced whole: the shepherds of processes that ended are forgotten with them.
+		this.nextStateChecks = nextChecks;
 	}
 
 	private static void act(Action action, StopTarget shepherd) {
@@ -73,6 +97,13 @@ final class ShepherdWatch {
 			case LEFT_TO_THE_STOP -> {
 			}
 		}
+	}
+
+	/**
+	 * A child's process under a shepherd, as the tick saw it under the lock.
+	 * @param commandKnown whether its command's pid is known yet
+	 */
+	record Seen(SupervisedChild child, ChildProcess process, boolean commandKnown) {
 	}
 
 	/** What is done about a shepherd found stopped (see {@link SupervisedChild#shepherdStopped()}). */

@@ -121,7 +121,7 @@ public final class Supervisor implements AutoCloseable {
 				this.registry, builder.orphanPolicy, this.orphans, this.clock);
 		this.stops = new Stops(this.children, this.reaper, this.signaller, this.owner, this.orphans, this.outbox,
 				this.clock);
-		this.shepherds = new ShepherdWatch(this.probe, this.children, this.stops::target);
+		this.shepherds = new ShepherdWatch(this.probe, this.children, this.stops::target, this.clock);
 		this.reconfiguration = new Reconfiguration(this.children, this.stops, this.launcher, this::newChild);
 		this.launches = new Launches(this.children, this.launcher, this.orphans, this.saver, this.outbox, this.clock);
 		ChildSpec.checkDependencies(builder.children);
@@ -356,7 +356,7 @@ public final class Supervisor implements AutoCloseable {
 		this.reaper.drain();
 		Map<SupervisedChild, ChildProcess> starting = new LinkedHashMap<>();
 		Map<SupervisedChild, ChildProcess> adopted = new LinkedHashMap<>();
-		List<SupervisedChild> spawned = new ArrayList<>();
+		List<ShepherdWatch.Seen> shepherded = new ArrayList<>();
 		synchronized (this.children) {
 			long now = this.clock.getAsLong();
 			for (SupervisedChild child : this.children.all()) {
@@ -368,8 +368,8 @@ public final class Supervisor implements AutoCloseable {
 				if (process != null && process.adopted()) {
 					adopted.put(child, process);
 				}
-				else if (process != null) {
-					spawned.add(child);
+				else if (process != null && process.shepherd()) {
+					shepherded.add(new ShepherdWatch.Seen(child, process, child.commandKnown()));
 				}
 				if (process != null && child.state() == ChildState.STARTING) {
 					starting.put(child, process);
@@ -378,7 +378,7 @@ public final class Supervisor implements AutoCloseable {
 		}
 		applyReadiness(starting);
 		applyEndOfAdopted(adopted);
-		this.shepherds.watch(spawned);
+		this.shepherds.watch(shepherded);
 		this.launches.launchWanted();
 		this.orphans.sweep();
 		publish();

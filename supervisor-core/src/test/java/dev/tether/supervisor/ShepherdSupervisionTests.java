@@ -290,49 +290,44 @@ class ShepherdSupervisionTests {
 
 	@Test
 	void aShepherdStoppedByItsCommandIsNoticedAndItsTreeKilled() throws Exception {
-		Path work = this.temp.resolve("work");
-		Files.createDirectories(work);
-		ChildSpec spec = ChildSpec.builder("freezer", List.of("sh", "-c", "sleep 600 & echo $! >> grandchildren; "
-				+ "setsid sleep 600 & echo $! >> daemons; echo $$ >> commands; kill -STOP $PPID; "
-				+ "while :; do sleep 0.05; done"))
-			.workingDirectory(work)
-			.autostart(false)
-			.restart(RestartPolicy.NEVER)
-			.build();
-		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
-			long shepherd = supervisor.supervisor().start("freezer").shepherdPid();
-			// Why the pids alone: the tree may be gone already, as it should be soon after it stopped its shepherd.
-			List<Long> tree = awaitPids(work, 1);
-			ChildSnapshot exited = await("the stopped shepherd noticed and its tree ended").atMost(DEADLINE)
-				.until(() -> supervisor.supervisor().snapshot("freezer").orElseThrow(),
-						(now) -> now.state() == ChildState.EXITED);
-			assertThat(exited.lastError()).startsWith("its shepherd (pid " + shepherd + ") was stopped by a signal");
-			assertThat(exited.lastExit().signal()).isEqualTo(9);
-			assertThat(LiveProcesses.isAlive(shepherd)).isFalse();
-			await("the whole tree gone").atMost(DEADLINE).until(() -> tree.stream().noneMatch(LiveProcesses::isAlive));
-		}
+		StoppedShepherd stopped = runUntilExited("freezer", "setsid sleep 600", "kill -STOP $PPID; ");
+		assertThat(stopped.exited().lastExit().signal()).isEqualTo(9);
+		assertThat(LiveProcesses.isAlive(stopped.shepherd())).isFalse();
 	}
 
 	@Test
 	void aShepherdThatADaemonKeepsStoppingIsKilledAndTheDaemonSwept() throws Exception {
+		runUntilExited("refreezer", "setsid sh -c 'while kill -STOP $0; do :; done' $PPID", "");
+	}
+
+	/**
+	 * Runs a child whose shell starts a grandchild and {@code daemon}, records the three pids, runs {@code stopper}
+	 * (one of them stops its shepherd), until the child has {@code EXITED} saying why and its whole tree is gone.
+	 */
+	private StoppedShepherd runUntilExited(String name, String daemon, String stopper) throws Exception {
 		Path work = this.temp.resolve("work");
 		Files.createDirectories(work);
-		ChildSpec spec = ChildSpec.builder("refreezer", List.of("sh", "-c", "sleep 600 & echo $! >> grandchildren; "
-				+ "setsid sh -c 'while kill -STOP $0; do :; done' $PPID & echo $! >> daemons; echo $$ >> commands; "
+		ChildSpec spec = ChildSpec.builder(name, List.of("sh", "-c", "sleep 600 & echo $! >> grandchildren; "
+				+ daemon + " & echo $! >> daemons; echo $$ >> commands; " + stopper
 				+ "while :; do sleep 0.05; done"))
 			.workingDirectory(work)
 			.autostart(false)
 			.restart(RestartPolicy.NEVER)
 			.build();
 		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
-			long shepherd = supervisor.supervisor().start("refreezer").shepherdPid();
+			long shepherd = supervisor.supervisor().start(name).shepherdPid();
+			// Why the pids alone: the tree may be gone already, as it should be soon after it stopped its shepherd.
 			List<Long> tree = awaitPids(work, 1);
-			ChildSnapshot exited = await("the shepherd ended").atMost(DEADLINE)
-				.until(() -> supervisor.supervisor().snapshot("refreezer").orElseThrow(),
+			ChildSnapshot exited = await("the stopped shepherd noticed and its tree ended").atMost(DEADLINE)
+				.until(() -> supervisor.supervisor().snapshot(name).orElseThrow(),
 						(now) -> now.state() == ChildState.EXITED);
 			assertThat(exited.lastError()).startsWith("its shepherd (pid " + shepherd + ") was stopped by a signal");
 			await("the whole tree gone").atMost(DEADLINE).until(() -> tree.stream().noneMatch(LiveProcesses::isAlive));
+			return new StoppedShepherd(shepherd, exited);
 		}
+	}
+
+	private record StoppedShepherd(long shepherd, ChildSnapshot exited) {
 	}
 
 	@Test
