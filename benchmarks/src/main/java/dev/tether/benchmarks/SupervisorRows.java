@@ -70,12 +70,7 @@ final class SupervisorRows {
 			long started = System.nanoTime();
 			supervisor.startAutostart();
 			awaitAll(supervisor, ChildState.RUNNING);
-			double rate = n / ((System.nanoTime() - started) / 1e9);
-			String metric = "Autostart of " + n + " children to all RUNNING";
-			this.results.add(metric, "children/s, higher is better", "Tether spawner alone (same round)", rawRate);
-			this.results.add(metric, "children/s, higher is better", "Supervisor.startAutostart()", rate);
-			this.results.add("Autostart rate ÷ raw spawner rate, " + n + " children, per round",
-					"ratio, target ≥ 0.7", "Tether", rate / rawRate);
+			reportRate("Autostart", "Supervisor.startAutostart()", n, started, rawRate);
 		}
 	}
 
@@ -92,13 +87,18 @@ final class SupervisorRows {
 				supervisor.add(spec(i, SLEEPER, Duration.ofSeconds(5)));
 			}
 			awaitAll(supervisor, ChildState.RUNNING);
-			double rate = n / ((System.nanoTime() - started) / 1e9);
-			String metric = "Runtime add of " + n + " children to all RUNNING";
-			this.results.add(metric, "children/s, higher is better", "Tether spawner alone (same round)", rawRate);
-			this.results.add(metric, "children/s, higher is better", "Supervisor.add(spec), one call each", rate);
-			this.results.add("Runtime add rate ÷ raw spawner rate, " + n + " children, per round",
-					"ratio, target ≥ 0.7", "Tether", rate / rawRate);
+			reportRate("Runtime add", "Supervisor.add(spec), one call each", n, started, rawRate);
 		}
+	}
+
+	/** The rate of {@code n} children started since {@code started}, beside the spawner's alone, and their ratio. */
+	private void reportRate(String what, String how, int n, long started, double rawRate) {
+		double rate = n / ((System.nanoTime() - started) / 1e9);
+		String metric = what + " of " + n + " children to all RUNNING";
+		this.results.add(metric, "children/s, higher is better", "Tether spawner alone (same round)", rawRate);
+		this.results.add(metric, "children/s, higher is better", how, rate);
+		this.results.add(what + " rate ÷ raw spawner rate, " + n + " children, per round", "ratio, target ≥ 0.7",
+				"Tether", rate / rawRate);
 	}
 
 	/** Spawns {@code n} sleepers with the spawner alone, then kills them; its rate, in children per second. */
