@@ -1,18 +1,19 @@
 package dev.tether.supervisor.internal.output;
 
-import dev.tether.supervisor.output.CapturedOutput;
-import dev.tether.supervisor.output.LogSettings;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import dev.tether.supervisor.output.CapturedOutput;
+import dev.tether.supervisor.output.LogSettings;
 
 /**
  * The sinks of one child's output, shared by every process the child runs over its life: its rotated file and its
@@ -35,7 +36,7 @@ public final class ChildOutput implements CapturedOutput {
 
 	private final LongAdder lines = new LongAdder();
 
-	private int openCaptures;
+	private final AtomicInteger openCaptures = new AtomicInteger();
 
 	private @Nullable String failure;
 
@@ -99,9 +100,11 @@ public final class ChildOutput implements CapturedOutput {
 	 * directory without permission) fails the start, named, instead of losing the output afterwards.
 	 * @throws IOException naming the file
 	 */
-	public synchronized void prepare() throws IOException {
+	public void prepare() throws IOException {
+		// Why not under this object's lock, like the writes: it runs on the spawner thread, which every start needs,
+		// and a write may be held there by a sink that blocks (a logger that waits); the writer opens the file itself.
 		if (this.file != null) {
-			this.file.open();
+			this.file.check();
 		}
 	}
 
@@ -109,19 +112,25 @@ public final class ChildOutput implements CapturedOutput {
 		this.bytes.add(count);
 	}
 
-	synchronized void opened() {
-		this.openCaptures++;
+	// Why no lock: the spawner thread counts a new pipe while a pump thread may be held in write() by a blocked sink.
+	void opened() {
+		this.openCaptures.incrementAndGet();
 	}
 
 	/** A pipe reached its end; the file is closed once no pipe of the child is left, and reopened by the next. */
-	synchronized void closed() {
-		this.openCaptures--;
-		if (this.openCaptures == 0 && this.file != null) {
-			try {
-				this.file.close();
-			}
-			catch (IOException ex) {
-				failed(ex);
+	void closed() {
+		if (this.openCaptures.decrementAndGet() != 0 || this.file == null) {
+			return;
+		}
+		synchronized (this) {
+			// Why again: a new process's pipe may have been counted since.
+			if (this.openCaptures.get() == 0) {
+				try {
+					this.file.close();
+				}
+				catch (IOException ex) {
+					failed(ex);
+				}
 			}
 		}
 	}

@@ -100,6 +100,16 @@ final class RotatingFile {
 		return opened;
 	}
 
+	/**
+	 * Checks that the file can be opened under the writer's rule, without touching the writer's state: opened (or
+	 * created) and closed again. Thread-safe, unlike the writes.
+	 * @throws IOException naming the file and why it cannot be used
+	 */
+	void check() throws IOException {
+		LogFiles.checkDirectory(this.file);
+		LogFiles.append(this.file).close();
+	}
+
 	private void rotate() throws IOException {
 		close();
 		if (this.maxHistory == 0) {

@@ -3,6 +3,7 @@ package dev.tether.supervisor.internal.output;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
+import dev.tether.supervisor.SpawnException;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.spawn.Spawner;
 import dev.tether.supervisor.testsupport.TestSpawns;
@@ -84,6 +86,31 @@ class BlockedSinkTests {
 		Reaper.shared().signalGroupUnreaped(writer, 9);
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.spawns.exitOf(writer) != null);
 		assertThat(this.spawns.exitOf(writer).signal()).isEqualTo(9);
+	}
+
+	@Test
+	void aNewProcessOfAChildWhoseSinkBlocksIsSpawnedWithoutWaitingForThatSink() throws Exception {
+		ChildOutput slow = new ChildOutput("slow",
+				new LogSettings(null, false, 1024 * 1024, 1, true, org.slf4j.event.Level.WARN, 1024),
+				this.temp.resolve("slow.log"));
+		long writer = this.spawns.spawnCaptured(slow, "yes", "a line of output that never ends").pid();
+		assertThat(this.blocking.blocked.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		// A restart: the same sinks, a new process. The spawner thread serves every child's start; it must not wait
+		// for the write that the blocked sink holds.
+		CompletableFuture<Long> next = CompletableFuture.supplyAsync(() -> {
+			try {
+				return this.spawns.spawnCaptured(slow, "sleep", "600").pid();
+			}
+			catch (SpawnException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		long restarted = next.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+		assertThat(this.spawns.exitOf(restarted)).isNull();
+		Reaper.shared().signalGroupUnreaped(writer, 9);
+		Reaper.shared().signalGroupUnreaped(restarted, 9);
+		await().atMost(DEADLINE)
+			.until(() -> this.spawns.exitOf(writer) != null && this.spawns.exitOf(restarted) != null);
 	}
 
 	/** Blocks the first event it gets until released, and says when it blocked. */
