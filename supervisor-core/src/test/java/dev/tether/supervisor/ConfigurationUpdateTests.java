@@ -48,7 +48,8 @@ class ConfigurationUpdateTests {
 			assertThat(after.get("kept")).isEqualTo(before.get("kept"));
 			assertThat(after.get("runtime")).isEqualTo(before.get("runtime"));
 			assertThat(after.get("changed")).isNotEqualTo(before.get("changed"));
-			assertThat(LiveProcesses.environ(after.get("changed"))).contains("GENERATION=2");
+			// Why wait: the shepherd has forked the command, which may not have run its exec yet.
+			await().atMost(DEADLINE).until(() -> LiveProcesses.environ(after.get("changed")).contains("GENERATION=2"));
 			assertThat(supervisor.snapshot("dropped")).isEmpty();
 			await().atMost(DEADLINE)
 				.until(() -> !LiveProcesses.isAlive(before.get("dropped")) && !LiveProcesses.isAlive(before.get("changed")));

@@ -17,6 +17,7 @@ import dev.tether.supervisor.testsupport.TestSupervisor;
 import dev.tether.supervisor.internal.identity.ChildMarkers;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Two supervisors that share an installation id (two deployments of one application, or two contexts in one JVM)
@@ -70,8 +71,9 @@ class InstanceIsolationTests {
 		try (TestSupervisor test = new TestSupervisor(this.temp,
 				List.of(ChildSpec.builder("worker", List.of("sleep", "600")).build()))) {
 			long pid = test.supervisor().start("worker").pid();
-			assertThat(LiveProcesses.environ(pid))
-				.contains(ChildMarkers.INSTANCE_ENV + "=" + test.supervisor().instanceId());
+			String marker = ChildMarkers.INSTANCE_ENV + "=" + test.supervisor().instanceId();
+			// Why wait: the shepherd has forked the command, which may not have run its exec yet.
+			await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.environ(pid).contains(marker));
 		}
 	}
 
