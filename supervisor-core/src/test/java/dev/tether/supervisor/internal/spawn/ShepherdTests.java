@@ -138,40 +138,45 @@ class ShepherdTests {
 
 	@Test
 	void killOfTheShepherdsParentEndsTheWholeTree() throws Exception {
-		Path launcher = ParentDeath.resolve(15, EnumSet.of(ParentDeathMechanism.LAUNCHER), this.temp.resolve("launcher"))
-			.program();
-		String inner = "cd '" + this.temp + "'; echo $$ > command; " + TREE + "while :; do sleep 0.05; done";
-		// Why a shell in between: it is the shepherd's parent, and it can be killed with SIGKILL alone.
-		long wrapper = this.spawns.spawn("wrapper", "/bin/sh", "-c",
-				"'" + launcher + "' --shepherd 15 $$ /bin/sh sh -c \"$0\"; exit 0", inner).pid();
-		long command = awaitRunning("command");
-		long grandchild = awaitRunning("grandchild");
-		long daemon = awaitRunning("daemon");
-		long shepherd = LiveProcesses.stat(command).orElseThrow().ppid();
-		assertThat(LiveProcesses.stat(shepherd).orElseThrow().ppid()).isEqualTo(wrapper);
-		ProcessHandle.of(wrapper).orElseThrow().destroyForcibly();
-		await().atMost(DEADLINE)
-			.until(() -> List.of(shepherd, command, grandchild, daemon).stream().noneMatch(LiveProcesses::isAlive));
+		ShepherdedTree tree = underAWrapper("");
+		assertThat(LiveProcesses.stat(tree.shepherd()).orElseThrow().ppid()).isEqualTo(tree.wrapper());
+		tree.killWrapperAndAwaitTheEnd();
 	}
 
 	@Test
 	void aShepherdStoppedByItsCommandStillEndsTheWholeTreeWhenItsParentIsKilled() throws Exception {
+		// Why the command stops its shepherd: a stopped process acts on no signal but SIGKILL and SIGCONT.
+		ShepherdedTree tree = underAWrapper("kill -STOP $PPID; ");
+		await("the shepherd stopped").atMost(DEADLINE)
+			.until(() -> LiveProcesses.stat(tree.shepherd()).map((stat) -> stat.state() == 'T').orElse(false));
+		tree.killWrapperAndAwaitTheEnd();
+	}
+
+	/**
+	 * A shepherd whose parent is a shell (which SIGKILL alone ends), over a command that records its tree and runs
+	 * {@code beforeLoop}.
+	 */
+	private ShepherdedTree underAWrapper(String beforeLoop) throws Exception {
 		Path launcher = ParentDeath.resolve(15, EnumSet.of(ParentDeathMechanism.LAUNCHER), this.temp.resolve("launcher"))
 			.program();
-		// Why the command stops its shepherd: a stopped process acts on no signal but SIGKILL and SIGCONT.
-		String inner = "cd '" + this.temp + "'; echo $$ > command; " + TREE
-				+ "kill -STOP $PPID; while :; do sleep 0.05; done";
+		String inner = "cd '" + this.temp + "'; echo $$ > command; " + TREE + beforeLoop
+				+ "while :; do sleep 0.05; done";
 		long wrapper = this.spawns.spawn("wrapper", "/bin/sh", "-c",
 				"'" + launcher + "' --shepherd 15 $$ /bin/sh sh -c \"$0\"; exit 0", inner).pid();
 		long command = awaitRunning("command");
 		long grandchild = awaitRunning("grandchild");
 		long daemon = awaitRunning("daemon");
 		long shepherd = LiveProcesses.stat(command).orElseThrow().ppid();
-		await("the shepherd stopped").atMost(DEADLINE)
-			.until(() -> LiveProcesses.stat(shepherd).map((stat) -> stat.state() == 'T').orElse(false));
-		ProcessHandle.of(wrapper).orElseThrow().destroyForcibly();
-		await().atMost(DEADLINE)
-			.until(() -> List.of(shepherd, command, grandchild, daemon).stream().noneMatch(LiveProcesses::isAlive));
+		return new ShepherdedTree(wrapper, shepherd, List.of(shepherd, command, grandchild, daemon));
+	}
+
+	private record ShepherdedTree(long wrapper, long shepherd, List<Long> tree) {
+
+		void killWrapperAndAwaitTheEnd() {
+			ProcessHandle.of(this.wrapper).orElseThrow().destroyForcibly();
+			await().atMost(DEADLINE).until(() -> this.tree.stream().noneMatch(LiveProcesses::isAlive));
+		}
+
 	}
 
 	@Test
