@@ -78,17 +78,17 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		Objects.requireNonNull(restart, "restart");
 		Objects.requireNonNull(backoff, "backoff");
 		command = List.copyOf(command);
-		checkEnvironment(name, environment);
+		ChildSpecChecks.environment(name, environment);
 		environment = Map.copyOf(environment);
 		if (port != null && (port < 1 || port > 65535)) {
 			throw new InvalidChildSpecException(name, "port", "must be between 1 and 65535 (was " + port + ")");
 		}
-		bounded(name, "startup-timeout", startupTimeout);
-		bounded(name, "restart-window", restartWindow);
-		bounded(name, "stable-after", stableAfter);
-		bounded(name, "stop-timeout", stopTimeout);
-		bounded(name, "backoff.initial", backoff.initial());
-		bounded(name, "backoff.max", backoff.max());
+		ChildSpecChecks.bounded(name, "startup-timeout", startupTimeout);
+		ChildSpecChecks.bounded(name, "restart-window", restartWindow);
+		ChildSpecChecks.bounded(name, "stable-after", stableAfter);
+		ChildSpecChecks.bounded(name, "stop-timeout", stopTimeout);
+		ChildSpecChecks.bounded(name, "backoff.initial", backoff.initial());
+		ChildSpecChecks.bounded(name, "backoff.max", backoff.max());
 		if (backoff.max().compareTo(backoff.initial()) < 0) {
 			throw new InvalidChildSpecException(name, "backoff.max", "must not be shorter than backoff.initial");
 		}
@@ -101,7 +101,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		if (maxRestarts < 0) {
 			throw new InvalidChildSpecException(name, "max-restarts", "must not be negative");
 		}
-		checkLog(name, log);
+		ChildSpecChecks.log(name, log);
 		if (stopSignal <= 0) {
 			throw new InvalidChildSpecException(name, "stop-signal", "must be a signal");
 		}
@@ -126,64 +126,12 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		Dependencies.check(specs);
 	}
 
-	private static void checkLog(String name, LogSettings log) {
-		Objects.requireNonNull(log, "log");
-		Objects.requireNonNull(log.stderrLevel(), "log.stderr-level");
-		if (log.maxLineLength() < MIN_LINE_LENGTH || log.maxLineLength() > MAX_LINE_LENGTH) {
-			throw new InvalidChildSpecException(name, "log.max-line-length", "must be between " + MIN_LINE_LENGTH
-					+ " bytes and " + MAX_LINE_LENGTH + " bytes (was " + log.maxLineLength() + ")");
-		}
-		if (log.maxSize() < log.maxLineLength()) {
-			throw new InvalidChildSpecException(name, "log.max-size", "(" + log.maxSize()
-					+ " bytes) must not be smaller than log.max-line-length (" + log.maxLineLength() + " bytes)");
-		}
-		if (log.maxHistory() < 0 || log.maxHistory() > MAX_LOG_HISTORY) {
-			throw new InvalidChildSpecException(name, "log.max-history",
-					"must be between 0 and " + MAX_LOG_HISTORY + " (was " + log.maxHistory() + ")");
-		}
-	}
-
-	private static void bounded(String name, String setting, Duration value) {
-		if (value == null || value.isNegative() || value.isZero() || value.compareTo(MAX_DURATION) > 0) {
-			throw new InvalidChildSpecException(name, setting,
-					"must be a positive duration of at most " + MAX_DURATION.toDays() + " days (was " + value + ")");
-		}
-	}
-
 	/**
 	 * The setting that names one environment variable in errors, {@code environment.<KEY>}; a NUL in the key is
 	 * shown as {@code \0}.
 	 */
 	public static String environmentSetting(String key) {
 		return "environment." + key.replace("\0", "\\0");
-	}
-
-	private static void checkEnvironment(String name, Map<String, String> environment) {
-		Objects.requireNonNull(environment, "environment");
-		environment.forEach((key, value) -> {
-			if (key == null || key.isEmpty()) {
-				throw new InvalidChildSpecException(name, "environment", "must not have an empty key");
-			}
-			String setting = environmentSetting(key);
-			if (key.indexOf('=') >= 0) {
-				throw new InvalidChildSpecException(name, setting,
-						"is not a valid variable name: it contains '=', which would end the name");
-			}
-			if (key.indexOf('\0') >= 0) {
-				throw new InvalidChildSpecException(name, setting, "is not a valid variable name: it contains NUL");
-			}
-			if (key.startsWith(RESERVED_ENVIRONMENT_PREFIX)) {
-				throw new InvalidChildSpecException(name, setting, "cannot be set: " + RESERVED_ENVIRONMENT_PREFIX
-						+ "* variables are the supervisor's identity markers");
-			}
-			if (value == null) {
-				throw new InvalidChildSpecException(name, setting, "must have a value");
-			}
-			if (value.indexOf('\0') >= 0) {
-				throw new InvalidChildSpecException(name, setting,
-						"has a value containing NUL, which a process environment cannot carry");
-			}
-		});
 	}
 
 	/** A builder with every default of the contract. */

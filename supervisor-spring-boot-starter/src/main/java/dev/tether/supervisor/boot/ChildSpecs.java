@@ -33,7 +33,7 @@ final class ChildSpecs {
 	}
 
 	static List<ChildSpec> from(SupervisorProperties properties) {
-		SupervisorProperties.Child defaults = properties.getDefaults();
+		ChildProperties defaults = properties.getDefaults();
 		if (!defaults.getCommand().isEmpty()) {
 			throw new InvalidSupervisorConfigurationException("supervisor.defaults.command",
 					"cannot be set: every child names its own command", null);
@@ -63,13 +63,13 @@ final class ChildSpecs {
 
 		private final String name;
 
-		private final SupervisorProperties.Child child;
+		private final ChildProperties child;
 
-		private final SupervisorProperties.Child defaults;
+		private final ChildProperties defaults;
 
 		private final Set<String> inherited = new HashSet<>();
 
-		Layers(String name, SupervisorProperties.Child child, SupervisorProperties.Child defaults) {
+		Layers(String name, ChildProperties child, ChildProperties defaults) {
 			this.name = name;
 			this.child = child;
 			this.defaults = defaults;
@@ -80,22 +80,22 @@ final class ChildSpecs {
 			Map<String, String> environment = new LinkedHashMap<>(this.defaults.getEnvironment());
 			environment.putAll(this.child.getEnvironment());
 			builder.environment(environment);
-			apply("kind", SupervisorProperties.Child::getKind, builder::kind);
-			apply("working-directory", SupervisorProperties.Child::getWorkingDirectory, builder::workingDirectory);
-			apply("autostart", SupervisorProperties.Child::getAutostart, builder::autostart);
-			apply("port", SupervisorProperties.Child::getPort, builder::port);
-			apply("startup-timeout", SupervisorProperties.Child::getStartupTimeout, builder::startupTimeout);
-			apply("restart", SupervisorProperties.Child::getRestart, builder::restart);
+			apply("kind", ChildProperties::getKind, builder::kind);
+			apply("working-directory", ChildProperties::getWorkingDirectory, builder::workingDirectory);
+			apply("autostart", ChildProperties::getAutostart, builder::autostart);
+			apply("port", ChildProperties::getPort, builder::port);
+			apply("startup-timeout", ChildProperties::getStartupTimeout, builder::startupTimeout);
+			apply("restart", ChildProperties::getRestart, builder::restart);
 			apply("backoff.initial", (settings) -> settings.getBackoff().getInitial(), builder::backoffInitial);
 			apply("backoff.max", (settings) -> settings.getBackoff().getMax(), builder::backoffMax);
 			apply("backoff.multiplier", (settings) -> settings.getBackoff().getMultiplier(), builder::backoffMultiplier);
 			apply("backoff.jitter", (settings) -> settings.getBackoff().getJitter(), builder::backoffJitter);
-			apply("max-restarts", SupervisorProperties.Child::getMaxRestarts, builder::maxRestarts);
-			apply("restart-window", SupervisorProperties.Child::getRestartWindow, builder::restartWindow);
-			apply("stable-after", SupervisorProperties.Child::getStableAfter, builder::stableAfter);
-			apply("stop-signal", SupervisorProperties.Child::getStopSignal,
+			apply("max-restarts", ChildProperties::getMaxRestarts, builder::maxRestarts);
+			apply("restart-window", ChildProperties::getRestartWindow, builder::restartWindow);
+			apply("stable-after", ChildProperties::getStableAfter, builder::stableAfter);
+			apply("stop-signal", ChildProperties::getStopSignal,
 					(signal) -> builder.stopSignal(signalNumber(signal)));
-			apply("stop-timeout", SupervisorProperties.Child::getStopTimeout, builder::stopTimeout);
+			apply("stop-timeout", ChildProperties::getStopTimeout, builder::stopTimeout);
 			apply("log.file", (settings) -> settings.getLog().getFile(), builder::logFile);
 			apply("log.file-enabled", (settings) -> settings.getLog().getFileEnabled(), builder::logFileEnabled);
 			apply("log.max-size", (settings) -> settings.getLog().getMaxSize(),
@@ -105,7 +105,7 @@ final class ChildSpecs {
 			apply("log.stderr-level", (settings) -> settings.getLog().getStderrLevel(), builder::logStderrLevel);
 			apply("log.max-line-length", (settings) -> settings.getLog().getMaxLineLength(),
 					(length) -> builder.logMaxLineLength((int) Math.min(length.toBytes(), Integer.MAX_VALUE)));
-			apply("contain-descendants", SupervisorProperties.Child::getContainDescendants,
+			apply("contain-descendants", ChildProperties::getContainDescendants,
 					builder::containDescendants);
 			builder.dependsOn(this.child.getDependsOn());
 			ChildSpec spec;
@@ -119,7 +119,7 @@ final class ChildSpecs {
 			return spec;
 		}
 
-		private <T> void apply(String setting, Function<SupervisorProperties.Child, @Nullable T> value,
+		private <T> void apply(String setting, Function<ChildProperties, @Nullable T> value,
 				Consumer<T> setter) {
 			T own = value.apply(this.child);
 			if (own != null) {

@@ -1,0 +1,70 @@
+package dev.tether.supervisor;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+import dev.tether.supervisor.output.LogSettings;
+
+/**
+ * The checks of a {@link ChildSpec}'s settings that take more than a line, each throwing an
+ * {@link InvalidChildSpecException} that names the setting and the allowed values.
+ */
+final class ChildSpecChecks {
+
+	private ChildSpecChecks() {
+	}
+
+	static void log(String name, LogSettings log) {
+		Objects.requireNonNull(log, "log");
+		Objects.requireNonNull(log.stderrLevel(), "log.stderr-level");
+		if (log.maxLineLength() < ChildSpec.MIN_LINE_LENGTH || log.maxLineLength() > ChildSpec.MAX_LINE_LENGTH) {
+			throw new InvalidChildSpecException(name, "log.max-line-length", "must be between " + ChildSpec.MIN_LINE_LENGTH
+					+ " bytes and " + ChildSpec.MAX_LINE_LENGTH + " bytes (was " + log.maxLineLength() + ")");
+		}
+		if (log.maxSize() < log.maxLineLength()) {
+			throw new InvalidChildSpecException(name, "log.max-size", "(" + log.maxSize()
+					+ " bytes) must not be smaller than log.max-line-length (" + log.maxLineLength() + " bytes)");
+		}
+		if (log.maxHistory() < 0 || log.maxHistory() > ChildSpec.MAX_LOG_HISTORY) {
+			throw new InvalidChildSpecException(name, "log.max-history",
+					"must be between 0 and " + ChildSpec.MAX_LOG_HISTORY + " (was " + log.maxHistory() + ")");
+		}
+	}
+
+	static void bounded(String name, String setting, Duration value) {
+		if (value == null || value.isNegative() || value.isZero() || value.compareTo(ChildSpec.MAX_DURATION) > 0) {
+			throw new InvalidChildSpecException(name, setting,
+					"must be a positive duration of at most " + ChildSpec.MAX_DURATION.toDays() + " days (was " + value + ")");
+		}
+	}
+
+	static void environment(String name, Map<String, String> environment) {
+		Objects.requireNonNull(environment, "environment");
+		environment.forEach((key, value) -> {
+			if (key == null || key.isEmpty()) {
+				throw new InvalidChildSpecException(name, "environment", "must not have an empty key");
+			}
+			String setting = ChildSpec.environmentSetting(key);
+			if (key.indexOf('=') >= 0) {
+				throw new InvalidChildSpecException(name, setting,
+						"is not a valid variable name: it contains '=', which would end the name");
+			}
+			if (key.indexOf('\0') >= 0) {
+				throw new InvalidChildSpecException(name, setting, "is not a valid variable name: it contains NUL");
+			}
+			if (key.startsWith(ChildSpec.RESERVED_ENVIRONMENT_PREFIX)) {
+				throw new InvalidChildSpecException(name, setting, "cannot be set: " + ChildSpec.RESERVED_ENVIRONMENT_PREFIX
+						+ "* variables are the supervisor's identity markers");
+			}
+			if (value == null) {
+				throw new InvalidChildSpecException(name, setting, "must have a value");
+			}
+			if (value.indexOf('\0') >= 0) {
+				throw new InvalidChildSpecException(name, setting,
+						"has a value containing NUL, which a process environment cannot carry");
+			}
+		});
+	}
+
+}

@@ -1,0 +1,292 @@
+package dev.tether.supervisor.boot;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+
+import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.RestartPolicy;
+
+/**
+ * One child's settings: {@code supervisor.children.<name>.*}, and {@code supervisor.defaults.*}. Unset values come from 'supervisor.defaults', then from Tether's defaults.
+ */
+public class ChildProperties {
+
+	/**
+	 * What the child is: 'agent' or 'mcp' (decides the environment variable that carries its name).
+	 */
+	private @Nullable ChildKind kind;
+
+	/**
+	 * The executable (a path, or a name looked up on PATH), then its arguments.
+	 */
+	private List<String> command = new ArrayList<>();
+
+	/**
+	 * Extra environment variables (the application's environment is inherited). Never shown by any endpoint.
+	 */
+	private Map<String, String> environment = new LinkedHashMap<>();
+
+	/**
+	 * Working directory of the child. Defaults to the application's working directory.
+	 */
+	private @Nullable Path workingDirectory;
+
+	/**
+	 * Whether the child starts when the application is ready.
+	 */
+	private @Nullable Boolean autostart;
+
+	/**
+	 * Port the child listens on: it is STARTING until the port accepts connections, and a foreign holder of the
+	 * port fails its start.
+	 */
+	private @Nullable Integer port;
+
+	/**
+	 * How long a child with a port may take to accept connections.
+	 */
+	private @Nullable Duration startupTimeout;
+
+	/**
+	 * When the child is restarted after it exits: 'always', 'on-failure' or 'never'.
+	 */
+	private @Nullable RestartPolicy restart;
+
+	private final Backoff backoff = new Backoff();
+
+	/**
+	 * How many restarts 'restart-window' allows before the child is FAILED.
+	 */
+	private @Nullable Integer maxRestarts;
+
+	/**
+	 * Window of the restart breaker.
+	 */
+	private @Nullable Duration restartWindow;
+
+	/**
+	 * Uptime after which backoff and breaker are reset.
+	 */
+	private @Nullable Duration stableAfter;
+
+	/**
+	 * Signal that asks the child to stop (TERM, INT, ... or a number).
+	 */
+	private @Nullable String stopSignal;
+
+	/**
+	 * How long the child may take to exit after its stop signal before it and its group are killed.
+	 */
+	private @Nullable Duration stopTimeout;
+
+	/**
+	 * Whether every descendant of the child ends with it and with the application, through a shepherd process
+	 * (Linux with the parent-death launcher; elsewhere only the child's process group is contained).
+	 */
+	private @Nullable Boolean containDescendants;
+
+	/**
+	 * Children this one starts after (once they are RUNNING) and stops before. Not inheritable from defaults.
+	 */
+	private List<String> dependsOn = new ArrayList<>();
+
+	@NestedConfigurationProperty
+	private final ChildLogProperties log = new ChildLogProperties();
+
+	public @Nullable ChildKind getKind() {
+		return this.kind;
+	}
+
+	public void setKind(@Nullable ChildKind kind) {
+		this.kind = kind;
+	}
+
+	public List<String> getCommand() {
+		return this.command;
+	}
+
+	public void setCommand(List<String> command) {
+		this.command = command;
+	}
+
+	public Map<String, String> getEnvironment() {
+		return this.environment;
+	}
+
+	public void setEnvironment(Map<String, String> environment) {
+		this.environment = environment;
+	}
+
+	public @Nullable Path getWorkingDirectory() {
+		return this.workingDirectory;
+	}
+
+	public void setWorkingDirectory(@Nullable Path workingDirectory) {
+		this.workingDirectory = workingDirectory;
+	}
+
+	public @Nullable Boolean getAutostart() {
+		return this.autostart;
+	}
+
+	public void setAutostart(@Nullable Boolean autostart) {
+		this.autostart = autostart;
+	}
+
+	public @Nullable Integer getPort() {
+		return this.port;
+	}
+
+	public void setPort(@Nullable Integer port) {
+		this.port = port;
+	}
+
+	public @Nullable Duration getStartupTimeout() {
+		return this.startupTimeout;
+	}
+
+	public void setStartupTimeout(@Nullable Duration startupTimeout) {
+		this.startupTimeout = startupTimeout;
+	}
+
+	public @Nullable RestartPolicy getRestart() {
+		return this.restart;
+	}
+
+	public void setRestart(@Nullable RestartPolicy restart) {
+		this.restart = restart;
+	}
+
+	public Backoff getBackoff() {
+		return this.backoff;
+	}
+
+	public @Nullable Integer getMaxRestarts() {
+		return this.maxRestarts;
+	}
+
+	public void setMaxRestarts(@Nullable Integer maxRestarts) {
+		this.maxRestarts = maxRestarts;
+	}
+
+	public @Nullable Duration getRestartWindow() {
+		return this.restartWindow;
+	}
+
+	public void setRestartWindow(@Nullable Duration restartWindow) {
+		this.restartWindow = restartWindow;
+	}
+
+	public @Nullable Duration getStableAfter() {
+		return this.stableAfter;
+	}
+
+	public void setStableAfter(@Nullable Duration stableAfter) {
+		this.stableAfter = stableAfter;
+	}
+
+	public @Nullable String getStopSignal() {
+		return this.stopSignal;
+	}
+
+	public void setStopSignal(@Nullable String stopSignal) {
+		this.stopSignal = stopSignal;
+	}
+
+	public @Nullable Duration getStopTimeout() {
+		return this.stopTimeout;
+	}
+
+	public void setStopTimeout(@Nullable Duration stopTimeout) {
+		this.stopTimeout = stopTimeout;
+	}
+
+	public @Nullable Boolean getContainDescendants() {
+		return this.containDescendants;
+	}
+
+	public void setContainDescendants(@Nullable Boolean containDescendants) {
+		this.containDescendants = containDescendants;
+	}
+
+	public List<String> getDependsOn() {
+		return this.dependsOn;
+	}
+
+	public void setDependsOn(List<String> dependsOn) {
+		this.dependsOn = dependsOn;
+	}
+
+	public ChildLogProperties getLog() {
+		return this.log;
+	}
+
+
+	/**
+	 * Delays between restarts: initial * multiplier^n, at most max, spread by jitter either way.
+	 */
+	public static class Backoff {
+
+		/**
+		 * Delay before the first restart.
+		 */
+		private @Nullable Duration initial;
+
+		/**
+		 * Longest delay between restarts.
+		 */
+		private @Nullable Duration max;
+
+		/**
+		 * Factor applied to the delay after each restart.
+		 */
+		private @Nullable Double multiplier;
+
+		/**
+		 * Random spread of each delay, as a fraction either way (0.2 = +/-20%).
+		 */
+		private @Nullable Double jitter;
+
+		public @Nullable Duration getInitial() {
+			return this.initial;
+		}
+
+		public void setInitial(@Nullable Duration initial) {
+			this.initial = initial;
+		}
+
+		public @Nullable Duration getMax() {
+			return this.max;
+		}
+
+		public void setMax(@Nullable Duration max) {
+			this.max = max;
+		}
+
+		public @Nullable Double getMultiplier() {
+			return this.multiplier;
+		}
+
+		public void setMultiplier(@Nullable Double multiplier) {
+			this.multiplier = multiplier;
+		}
+
+		public @Nullable Double getJitter() {
+			return this.jitter;
+		}
+
+		public void setJitter(@Nullable Double jitter) {
+			this.jitter = jitter;
+		}
+
+	}
+
+}
