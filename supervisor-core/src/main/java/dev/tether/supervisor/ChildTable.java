@@ -113,9 +113,11 @@ final class ChildTable {
 		assertHeld();
 		List<RegistryRow> rows = new ArrayList<>();
 		for (SupervisedChild child : this.children.values()) {
-			RegistryRow row = child.row(installationId);
-			if (row != null) {
-				rows.add(row);
+			ChildProcess process = child.process();
+			if (process != null) {
+				rows.add(new RegistryRow(child.name(), child.spec().kind().id(), installationId, process.pid(),
+						process.pid(), process.startTime(), process.bootId(), child.state().name(),
+						process.startedAt(), child.restarts(), child.spec().port()));
 			}
 		}
 		return rows;

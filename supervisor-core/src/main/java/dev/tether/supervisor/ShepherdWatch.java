@@ -76,7 +76,7 @@ final class ShepherdWatch {
 				if (child.process() != process) {
 					continue;
 				}
-				command.ifPresent(child::commandForked);
+				command.ifPresent((pid) -> child.command().forked(child.name(), process, pid));
 				if (stopped) {
 					act(child.shepherdStopped(), this.targets.apply(child, process));
 				}

@@ -3,6 +3,7 @@ package dev.tether.supervisor;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -14,7 +15,6 @@ import dev.tether.supervisor.internal.identity.ExpectedIdentity;
 import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.internal.ports.PortGuard.PortClaim;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
-import dev.tether.supervisor.registry.RegistryRow;
 import dev.tether.supervisor.internal.spawn.SpawnedChild;
 import dev.tether.supervisor.internal.stop.Stop;
 import dev.tether.supervisor.internal.stop.StopLadder;
@@ -47,6 +47,10 @@ final class SupervisedChild {
 
 	private boolean startupTimedOut;
 
+	// Why kept apart from lastError: it marks a stop that the child's health asked for, whose end is a failure for
+	// the restart policy, where an operator's stop ends in STOPPED.
+	private @Nullable String failedCheck;
+
 	private @Nullable ExitStatus lastExit;
 
 	private @Nullable String lastError;
@@ -55,11 +59,7 @@ final class SupervisedChild {
 
 	private @Nullable CompletableFuture<StopOutcome> stopOutcome;
 
-	private @Nullable PortReclaim portReclaim;
-
-	private boolean launchWanted;
-
-	private boolean launchInFlight;
+	private final LaunchGate launch = new LaunchGate();
 
 	private ShepherdedCommand command = new ShepherdedCommand();
 
@@ -91,13 +91,19 @@ final class SupervisedChild {
 		return this.process;
 	}
 
+	/** How many times it was restarted, in all. */
+	int restarts() {
+		this.table.assertHeld();
+		return this.budget.restarts();
+	}
+
 	/** An operator start: clears {@code FAILED} and the breaker. Returns whether a launch is now wanted. */
 	boolean requestStart() {
 		this.table.assertHeld();
 		if (this.removed) {
 			throw new IllegalArgumentException("child '" + name() + "' is being removed");
 		}
-		if (this.process != null || this.state == ChildState.STOPPING || this.launchWanted) {
+		if (this.process != null || this.state == ChildState.STOPPING || this.launch.wanted()) {
 			return false;
 		}
 		this.budget.reset();
@@ -118,30 +124,25 @@ final class SupervisedChild {
 	}
 
 	private void wantLaunch() {
-		this.launchWanted = true;
+		this.launch.want();
 		this.state = ChildState.STARTING;
 	}
 
 	/** Takes the launch if one is wanted and none is under way (nor a port reclaim); see {@link Launches}. */
 	boolean claimLaunch() {
 		this.table.assertHeld();
-		if (!this.launchWanted || this.launchInFlight || this.portReclaim != null) {
-			return false;
-		}
-		this.launchInFlight = true;
-		return true;
+		return this.launch.claim();
 	}
 
 	/** Whether the launch claimed by {@link #claimLaunch()} is still wanted (no stop came meanwhile). */
 	boolean launchStillWanted() {
 		this.table.assertHeld();
-		this.launchInFlight = false;
-		return this.launchWanted;
+		return this.launch.stillWanted();
 	}
 
 	void launched(SpawnedChild spawned, @Nullable Long startTime, @Nullable String bootId, long nowNanos) {
 		this.table.assertHeld();
-		this.launchWanted = false;
+		this.launch.drop();
 		this.startupTimedOut = false;
 		this.process = new ChildProcess(spawned.pid(), spawned.handle(), false, spawned.shepherd(), startTime, bootId,
 				Instant.now(), nowNanos);
@@ -155,7 +156,7 @@ final class SupervisedChild {
 
 	void launchFailed(String error, @Nullable Duration spawnDuration) {
 		this.table.assertHeld();
-		this.launchWanted = false;
+		this.launch.drop();
 		this.lastError = error;
 		this.state = ChildState.FAILED;
 		logger.error("Child '{}' could not be started: {}", name(), error);
@@ -175,7 +176,7 @@ final class SupervisedChild {
 			return false;
 		}
 		if (claim instanceof PortClaim.HeldByOurs ours) {
-			this.portReclaim = PortReclaim.begin(name(), this.spec.port(), ours.holder(), stops, nowNanos);
+			this.launch.reclaim(name(), this.spec.port(), ours.holder(), stops, nowNanos);
 			return false;
 		}
 		return true;
@@ -184,13 +185,8 @@ final class SupervisedChild {
 	/** Moves a port reclaim on; when it failed, so does the start. */
 	void advancePortReclaim(long nowNanos) {
 		this.table.assertHeld();
-		PortReclaim reclaim = this.portReclaim;
-		String failure = (reclaim != null) ? reclaim.advance(nowNanos) : null;
-		if (reclaim == null || !reclaim.over()) {
-			return;
-		}
-		this.portReclaim = null;
-		if (failure != null && this.launchWanted) {
+		String failure = this.launch.advanceReclaim(nowNanos);
+		if (failure != null) {
 			launchFailed(failure, null);
 		}
 	}
@@ -219,6 +215,25 @@ final class SupervisedChild {
 				+ this.spec.startupTimeout();
 		logger.warn("Child '{}' {}; killing it", name(), this.lastError);
 		target.signal(Posix.SIGKILL);
+	}
+
+	/**
+	 * A check of {@code checked}'s health failed for good (its liveness probe, its memory): it is stopped through the
+	 * stop ladder, and its end then counts as a failure for the restart policy and the breaker, with {@code reason}
+	 * in {@code lastError} and in the events.
+	 * @param target how {@code checked} is signalled
+	 */
+	void checkFailed(ChildProcess checked, String reason, StopTarget target, long nowNanos) {
+		this.table.assertHeld();
+		if (this.process != checked || this.stop != null || this.removed) {
+			return;
+		}
+		this.failedCheck = reason;
+		this.lastError = reason;
+		this.state = ChildState.STOPPING;
+		logger.warn("Child '{}' {}; restarting it", name(), reason);
+		this.stop = StopLadder.begin(target, this.spec.stopSignal(), this.spec.stopTimeout(), nowNanos);
+		advanceStop(nowNanos);
 	}
 
 	/** The adopted process {@code checked} is gone from {@code /proc}: whether it was still this child's. */
@@ -252,14 +267,16 @@ final class SupervisedChild {
 		}
 		this.lastExit = status;
 		Stop pending = this.stop;
-		if (pending != null) {
+		this.stop = null;
+		if (pending != null && this.failedCheck == null) {
 			finishStop(pending.ended(), status);
 			return;
 		}
-		boolean failed = this.startupTimedOut || !status.isClean();
+		String check = this.failedCheck;
+		boolean failed = this.startupTimedOut || check != null || !status.isClean();
 		detach(ChildState.EXITED);
 		logger.info("Child '{}' (pid {}) exited: {}", name(), pid, status);
-		emit(ChildEvent.Type.EXITED, status, null, null, null, null);
+		emit(ChildEvent.Type.EXITED, status, null, check, null, null);
 		if (!this.spec.restart().restartsAfter(failed)) {
 			return;
 		}
@@ -274,7 +291,7 @@ final class SupervisedChild {
 		}
 		this.state = ChildState.BACKOFF;
 		logger.info("Child '{}' restarts in {} ms", name(), delay.toMillis());
-		emit(ChildEvent.Type.RESTARTING, status, null, null, null, delay);
+		emit(ChildEvent.Type.RESTARTING, status, null, check, null, delay);
 	}
 
 	/**
@@ -287,12 +304,16 @@ final class SupervisedChild {
 		if (pending != null) {
 			return pending;
 		}
-		this.launchWanted = false;
+		this.launch.drop();
 		if (this.process == null || target == null) {
 			this.state = ChildState.STOPPED;
 			return CompletableFuture.completedFuture(StopOutcome.NOT_RUNNING);
 		}
-		this.stop = StopLadder.begin(target, this.spec.stopSignal(), this.spec.stopTimeout(), nowNanos);
+		if (this.stop == null) {
+			this.stop = StopLadder.begin(target, this.spec.stopSignal(), this.spec.stopTimeout(), nowNanos);
+		}
+		// An operator's stop: its end is STOPPED, even where a failed check began the ladder.
+		this.failedCheck = null;
 		CompletableFuture<StopOutcome> outcome = new CompletableFuture<>();
 		this.stopOutcome = outcome;
 		this.state = ChildState.STOPPING;
@@ -315,6 +336,10 @@ final class SupervisedChild {
 		if (outcome == StopOutcome.EXITED || outcome == StopOutcome.KILLED) {
 			if (current != null && !current.adopted()) {
 				// Our own child: its reaped exit completes the stop, with its real status.
+				return;
+			}
+			if (current != null && this.failedCheck != null) {
+				exited(current.pid(), ExitStatus.unknown(), nowNanos, ThreadLocalRandom.current().nextDouble());
 				return;
 			}
 			this.lastExit = ExitStatus.unknown();
@@ -372,19 +397,8 @@ final class SupervisedChild {
 
 	private void detach(ChildState next) {
 		this.process = null;
+		this.failedCheck = null;
 		this.state = next;
-	}
-
-	/** The registry row of the running process, or {@code null} when there is none. */
-	@Nullable RegistryRow row(String installationId) {
-		this.table.assertHeld();
-		ChildProcess current = this.process;
-		if (current == null) {
-			return null;
-		}
-		return new RegistryRow(name(), this.spec.kind().id(), installationId, current.pid(), current.pid(),
-				current.startTime(), current.bootId(), this.state.name(), current.startedAt(), this.budget.restarts(),
-				this.spec.port());
 	}
 
 	ChildSnapshot snapshot(long nowNanos) {
@@ -400,20 +414,10 @@ final class SupervisedChild {
 				current.shepherd() ? current.pid() : null);
 	}
 
-	/** Whether the command's pid is known (it always is without a shepherd). */
-	boolean commandKnown() {
+	/** What is known of the command its current shepherd forked (see {@link ShepherdWatch}). */
+	ShepherdedCommand command() {
 		this.table.assertHeld();
-		ChildProcess current = this.process;
-		return current == null || this.command.known(current);
-	}
-
-	/** The shepherd has forked its command (see {@link ShepherdedCommand#forked}). */
-	void commandForked(long pid) {
-		this.table.assertHeld();
-		ChildProcess current = this.process;
-		if (current != null) {
-			this.command.forked(name(), current, pid);
-		}
+		return this.command;
 	}
 
 	/**

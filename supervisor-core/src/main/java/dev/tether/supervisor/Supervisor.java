@@ -1,7 +1,5 @@
 package dev.tether.supervisor;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -16,7 +14,6 @@ import org.slf4j.LoggerFactory;
 import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.ProcessSignaller;
-import dev.tether.supervisor.internal.ports.PortGuard;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.output.CapturedOutput;
@@ -83,7 +80,7 @@ public final class Supervisor implements AutoCloseable {
 
 	private final Reconfiguration reconfiguration;
 
-	private final ShepherdWatch shepherds;
+	private final TickChecks checks;
 
 	private final LongSupplier clock;
 
@@ -121,9 +118,9 @@ public final class Supervisor implements AutoCloseable {
 				this.registry, builder.orphanPolicy, this.orphans, this.clock);
 		this.stops = new Stops(this.children, this.reaper, this.signaller, this.owner, this.orphans, this.outbox,
 				this.clock);
-		this.shepherds = new ShepherdWatch(this.probe, this.children, this.stops::target, this.clock);
 		this.reconfiguration = new Reconfiguration(this.children, this.stops, this.launcher, this::newChild);
 		this.launches = new Launches(this.children, this.launcher, this.orphans, this.saver, this.outbox, this.clock);
+		this.checks = new TickChecks(this.children, this.probe, this.stops::target, this.launches, this.clock);
 		ChildSpec.checkDependencies(builder.children);
 		synchronized (this.children) {
 			builder.children.forEach((spec) -> this.children.add(newChild(spec), false));
@@ -354,9 +351,7 @@ public final class Supervisor implements AutoCloseable {
 	public void tick() {
 		this.children.assertNotHeld();
 		this.reaper.drain();
-		Map<SupervisedChild, ChildProcess> starting = new LinkedHashMap<>();
-		Map<SupervisedChild, ChildProcess> adopted = new LinkedHashMap<>();
-		List<ShepherdWatch.Seen> shepherded = new ArrayList<>();
+		TickChecks.Seen seen = new TickChecks.Seen();
 		synchronized (this.children) {
 			long now = this.clock.getAsLong();
 			for (SupervisedChild child : this.children.all()) {
@@ -364,44 +359,13 @@ public final class Supervisor implements AutoCloseable {
 				child.advancePortReclaim(now);
 				child.restartIfDue(now);
 				child.checkStable(now);
-				ChildProcess process = child.process();
-				if (process != null && process.adopted()) {
-					adopted.put(child, process);
-				}
-				else if (process != null && process.shepherd()) {
-					shepherded.add(new ShepherdWatch.Seen(child, process, child.commandKnown()));
-				}
-				if (process != null && child.state() == ChildState.STARTING) {
-					starting.put(child, process);
-				}
+				seen.add(child);
 			}
 		}
-		applyReadiness(starting);
-		applyEndOfAdopted(adopted);
-		this.shepherds.watch(shepherded);
+		this.checks.apply(seen);
 		this.launches.launchWanted();
 		this.orphans.sweep();
 		publish();
-	}
-
-	/** Each child seen starting, with the process it had then: a port check must not be applied to a later one. */
-	private void applyReadiness(Map<SupervisedChild, ChildProcess> starting) {
-		starting.forEach((child, process) -> {
-			Integer port = child.spec().port();
-			boolean accepts = port == null || PortGuard.acceptsConnections(port);
-			synchronized (this.children) {
-				child.portChecked(process, accepts, this.stops.target(child, process), this.clock.getAsLong());
-			}
-		});
-	}
-
-	/** Adopted processes are not our children: their end is seen as their absence (or a new start time) in /proc. */
-	private void applyEndOfAdopted(Map<SupervisedChild, ChildProcess> adopted) {
-		adopted.forEach((child, process) -> {
-			if (!this.probe.isRunning(process.pid(), process.startTime())) {
-				this.launches.adoptedGone(child, process);
-			}
-		});
 	}
 
 	/** Hands the events made meanwhile to the listeners, then saves the registry if anything changed. */

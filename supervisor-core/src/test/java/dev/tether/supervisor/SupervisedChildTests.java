@@ -124,6 +124,48 @@ class SupervisedChildTests {
 	}
 
 	@Test
+	void aFailedCheckStopsThroughTheLadderAndItsEndCountsAsAFailureNamingWhy() {
+		SupervisedChild child = child(ChildSpec.builder("leaky", List.of("true"))
+			.restart(RestartPolicy.ON_FAILURE)
+			.stopSignal(15)
+			.backoffJitter(0));
+		RecordingTarget target = new RecordingTarget();
+		synchronized (this.table) {
+			start(child);
+			ChildProcess process = child.process();
+			child.checkFailed(process, "failed its liveness probe 3 times", target, this.clock.getAsLong());
+			assertThat(child.state()).isEqualTo(ChildState.STOPPING);
+			assertThat(target.signals).containsExactly(15, 18);
+			child.checkFailed(process, "again", target, this.clock.getAsLong());
+			assertThat(target.signals).as("one ladder at a time").containsExactly(15, 18);
+			child.exited(PID, ExitStatus.signalled(15), this.clock.getAsLong(), 0.5);
+			ChildSnapshot restarting = child.snapshot(this.clock.getAsLong());
+			assertThat(restarting.state()).as("a clean end after a failed check is still a failure")
+				.isEqualTo(ChildState.BACKOFF);
+			assertThat(restarting.lastError()).isEqualTo("failed its liveness probe 3 times");
+		}
+		this.outbox.dispatch();
+		assertThat(this.events).extracting(ChildEvent::type)
+			.containsExactly(ChildEvent.Type.STARTED, ChildEvent.Type.EXITED, ChildEvent.Type.RESTARTING);
+		assertThat(this.events.get(2).error()).isEqualTo("failed its liveness probe 3 times");
+	}
+
+	@Test
+	void anOperatorsStopDuringAFailedChecksStopEndsStopped() {
+		SupervisedChild child = child(ChildSpec.builder("leaky", List.of("true")).stopSignal(15));
+		RecordingTarget target = new RecordingTarget();
+		synchronized (this.table) {
+			start(child);
+			child.checkFailed(child.process(), "too big", target, this.clock.getAsLong());
+			CompletableFuture<StopOutcome> outcome = child.beginStop(target, this.clock.getAsLong());
+			assertThat(target.signals).as("the ladder under way is kept").containsExactly(15, 18);
+			child.exited(PID, ExitStatus.signalled(15), this.clock.getAsLong(), 0.5);
+			assertThat(outcome).isCompletedWithValue(StopOutcome.EXITED);
+			assertThat(child.state()).isEqualTo(ChildState.STOPPED);
+		}
+	}
+
+	@Test
 	void aStopWithoutAProcessEndsAtOnceAndCancelsTheWantedLaunch() {
 		SupervisedChild child = child(ChildSpec.builder("idle", List.of("true")));
 		synchronized (this.table) {

@@ -1,0 +1,99 @@
+package dev.tether.supervisor;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
+
+import dev.tether.supervisor.internal.identity.IdentityProbe;
+import dev.tether.supervisor.internal.ports.PortGuard;
+import dev.tether.supervisor.internal.stop.StopTarget;
+
+/**
+ * The part of each tick that reads the world outside the supervisor's lock: whether a starting child's port accepts,
+ * whether an adopted process is still there, what the shepherds are doing. The tick first records, under the lock,
+ * each child with the process it had ({@link Seen}); the checks then run without the lock, and each result is applied
+ * under it to that same process only, so a later process is never judged by an earlier check.
+ */
+final class TickChecks {
+
+	private final ChildTable lock;
+
+	private final IdentityProbe probe;
+
+	private final BiFunction<SupervisedChild, ChildProcess, StopTarget> targets;
+
+	private final Launches launches;
+
+	private final ShepherdWatch shepherds;
+
+	private final LongSupplier clock;
+
+	TickChecks(ChildTable lock, IdentityProbe probe, BiFunction<SupervisedChild, ChildProcess, StopTarget> targets,
+			Launches launches, LongSupplier clock) {
+		this.lock = lock;
+		this.probe = probe;
+		this.targets = targets;
+		this.launches = launches;
+		this.shepherds = new ShepherdWatch(probe, lock, targets, clock);
+		this.clock = clock;
+	}
+
+	/** Runs the checks of what one pass of the tick saw. Call it holding no lock. */
+	void apply(Seen seen) {
+		this.lock.assertNotHeld();
+		applyReadiness(seen.starting);
+		applyEndOfAdopted(seen.adopted);
+		this.shepherds.watch(seen.shepherded);
+	}
+
+	private void applyReadiness(Map<SupervisedChild, ChildProcess> starting) {
+		starting.forEach((child, process) -> {
+			Integer port = child.spec().port();
+			boolean accepts = port == null || PortGuard.acceptsConnections(port);
+			synchronized (this.lock) {
+				child.portChecked(process, accepts, this.targets.apply(child, process), this.clock.getAsLong());
+			}
+		});
+	}
+
+	/** Adopted processes are not our children: their end is seen as their absence (or a new start time) in /proc. */
+	private void applyEndOfAdopted(Map<SupervisedChild, ChildProcess> adopted) {
+		adopted.forEach((child, process) -> {
+			if (!this.probe.isRunning(process.pid(), process.startTime())) {
+				this.launches.adoptedGone(child, process);
+			}
+		});
+	}
+
+	/** What one pass of the tick saw under the lock, child by child. */
+	static final class Seen {
+
+		private final Map<SupervisedChild, ChildProcess> starting = new LinkedHashMap<>();
+
+		private final Map<SupervisedChild, ChildProcess> adopted = new LinkedHashMap<>();
+
+		private final List<ShepherdWatch.Seen> shepherded = new ArrayList<>();
+
+		/** Records {@code child} as it is now; call it holding the lock. */
+		void add(SupervisedChild child) {
+			ChildProcess process = child.process();
+			if (process == null) {
+				return;
+			}
+			if (process.adopted()) {
+				this.adopted.put(child, process);
+			}
+			else if (process.shepherd()) {
+				this.shepherded.add(new ShepherdWatch.Seen(child, process, child.command().known(process)));
+			}
+			if (child.state() == ChildState.STARTING) {
+				this.starting.put(child, process);
+			}
+		}
+
+	}
+
+}
