@@ -21,8 +21,12 @@ import org.jspecify.annotations.Nullable;
  * @param adopted whether the process was adopted from a previous run (not our child: its exit status is unknown)
  * @param shepherdPid the pid of the shepherd the command runs under (the process Tether waits for and signals), or
  * {@code null} without one
+ * @param readiness the last readiness check of its current process, or {@code null}
+ * @param liveness the last liveness probe of its current process, or {@code null}
+ * @param critical whether its {@code FAILED} state turns the supervisor's health {@code DOWN}
  */
 public record ChildSnapshot(String name, ChildKind kind, ChildState state, @Nullable Long pid,
 		@Nullable Instant startedAt, long uptimeSeconds, int restarts, @Nullable Integer port,
-		@Nullable ExitStatus lastExit, @Nullable String lastError, boolean adopted, @Nullable Long shepherdPid) {
+		@Nullable ExitStatus lastExit, @Nullable String lastError, boolean adopted, @Nullable Long shepherdPid,
+		@Nullable ProbeResult readiness, @Nullable ProbeResult liveness, boolean critical) {
 }

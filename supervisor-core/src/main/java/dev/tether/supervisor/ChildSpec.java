@@ -38,13 +38,18 @@ import dev.tether.supervisor.output.LogSettings;
  * @param containDescendants whether every descendant of the child ends with it and with the supervisor, through a
  * shepherd process (where the launcher is in force; elsewhere only the child's process group is contained)
  * @param dependsOn the children it starts after (once they are {@code RUNNING}) and stops before
+ * @param readiness how it is found ready while it starts (with a port): the port accepts, or {@code http-get}
+ * @param liveness how it is found alive once {@code RUNNING}, if at all; failing it {@code failureThreshold} times in
+ * a row restarts it
+ * @param critical whether its {@code FAILED} state turns the supervisor's health {@code DOWN}
  * @throws InvalidChildSpecException naming the setting when a value is unusable; every duration must be positive and
  * at most {@link #MAX_DURATION}
  */
 public record ChildSpec(String name, ChildKind kind, List<String> command, Map<String, String> environment,
 		@Nullable Path workingDirectory, boolean autostart, @Nullable Integer port, Duration startupTimeout,
 		RestartPolicy restart, Backoff backoff, int maxRestarts, Duration restartWindow, Duration stableAfter,
-		int stopSignal, Duration stopTimeout, LogSettings log, boolean containDescendants, List<String> dependsOn) {
+		int stopSignal, Duration stopTimeout, LogSettings log, boolean containDescendants, List<String> dependsOn,
+		ProbeSettings readiness, ProbeSettings liveness, boolean critical) {
 
 	/**
 	 * The longest duration any setting accepts. Why: durations become nanosecond deadlines, and a bound far below
@@ -109,6 +114,8 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		if (dependsOn.contains(name)) {
 			throw new InvalidChildSpecException(name, "depends-on", "names the child itself");
 		}
+		ChildSpecChecks.probe(name, "readiness", readiness, port);
+		ChildSpecChecks.probe(name, "liveness", liveness, port);
 		Duration needed = backoff.minimumTotal(maxRestarts);
 		if (maxRestarts > 0 && restartWindow.compareTo(needed) < 0) {
 			throw new InvalidChildSpecException(name, "restart-window",
@@ -189,6 +196,12 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		private boolean containDescendants = true;
 
 		private List<String> dependsOn = List.of();
+
+		private ProbeSettings readiness = ProbeSettings.READINESS;
+
+		private ProbeSettings liveness = ProbeSettings.LIVENESS;
+
+		private boolean critical = true;
 
 		private Builder(String name, List<String> command) {
 			this.name = name;
@@ -325,13 +338,66 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 			return this;
 		}
 
+		/** {@code readiness.http-get}: a path on the port, ready once a {@code GET} answers 2xx or 3xx. */
+		public Builder readinessHttpGet(@Nullable String path) {
+			this.readiness = new ProbeSettings(path, false, this.readiness.period(), this.readiness.timeout(), 1);
+			return this;
+		}
+
+		public Builder readinessPeriod(Duration period) {
+			this.readiness = new ProbeSettings(this.readiness.httpGet(), false, period, this.readiness.timeout(), 1);
+			return this;
+		}
+
+		public Builder readinessTimeout(Duration timeout) {
+			this.readiness = new ProbeSettings(this.readiness.httpGet(), false, this.readiness.period(), timeout, 1);
+			return this;
+		}
+
+		/** {@code liveness.http-get}: a path on the port that must keep answering 2xx or 3xx. */
+		public Builder livenessHttpGet(@Nullable String path) {
+			this.liveness = new ProbeSettings(path, this.liveness.tcp(), this.liveness.period(),
+					this.liveness.timeout(), this.liveness.failureThreshold());
+			return this;
+		}
+
+		/** {@code liveness.tcp}: the port must keep accepting connections. */
+		public Builder livenessTcp(boolean tcp) {
+			this.liveness = new ProbeSettings(this.liveness.httpGet(), tcp, this.liveness.period(),
+					this.liveness.timeout(), this.liveness.failureThreshold());
+			return this;
+		}
+
+		public Builder livenessPeriod(Duration period) {
+			this.liveness = new ProbeSettings(this.liveness.httpGet(), this.liveness.tcp(), period,
+					this.liveness.timeout(), this.liveness.failureThreshold());
+			return this;
+		}
+
+		public Builder livenessTimeout(Duration timeout) {
+			this.liveness = new ProbeSettings(this.liveness.httpGet(), this.liveness.tcp(), this.liveness.period(),
+					timeout, this.liveness.failureThreshold());
+			return this;
+		}
+
+		public Builder livenessFailureThreshold(int failureThreshold) {
+			this.liveness = new ProbeSettings(this.liveness.httpGet(), this.liveness.tcp(), this.liveness.period(),
+					this.liveness.timeout(), failureThreshold);
+			return this;
+		}
+
+		public Builder critical(boolean critical) {
+			this.critical = critical;
+			return this;
+		}
+
 		public ChildSpec build() {
 			return new ChildSpec(this.name, this.kind, this.command, this.environment, this.workingDirectory,
 					this.autostart, this.port, this.startupTimeout, this.restart, this.backoff, this.maxRestarts,
 					this.restartWindow, this.stableAfter, this.stopSignal, this.stopTimeout,
 					new LogSettings(this.logFile, this.logFileEnabled, this.logMaxSize, this.logMaxHistory,
 							this.logToLogger, this.logStderrLevel, this.logMaxLineLength),
-					this.containDescendants, this.dependsOn);
+					this.containDescendants, this.dependsOn, this.readiness, this.liveness, this.critical);
 		}
 
 	}

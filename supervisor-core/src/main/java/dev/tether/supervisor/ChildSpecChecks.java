@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.tether.supervisor.output.LogSettings;
 
 /**
@@ -65,6 +67,35 @@ final class ChildSpecChecks {
 						"has a value containing NUL, which a process environment cannot carry");
 			}
 		});
+	}
+
+	/** The most failures in a row a liveness probe may wait for. */
+	static final int MAX_FAILURE_THRESHOLD = 1000;
+
+	static void probe(String name, String which, ProbeSettings probe, @Nullable Integer port) {
+		Objects.requireNonNull(probe, which);
+		String path = probe.httpGet();
+		if (path != null && (!path.startsWith("/") || !path.chars().allMatch((c) -> c > ' ' && c < 127))) {
+			throw new InvalidChildSpecException(name, which + ".http-get",
+					"must be a path starting with '/', without spaces or control characters (was '" + path + "')");
+		}
+		if (probe.tcp() && "readiness".equals(which)) {
+			throw new InvalidChildSpecException(name, which + ".tcp",
+					"is not needed: readiness without http-get already waits for the port to accept");
+		}
+		if (path != null && probe.tcp()) {
+			throw new InvalidChildSpecException(name, which + ".tcp", "cannot be set with " + which + ".http-get");
+		}
+		if (probe.enabled() && port == null) {
+			throw new InvalidChildSpecException(name, which + "." + ((path != null) ? "http-get" : "tcp"),
+					"needs the child's port to be set");
+		}
+		bounded(name, which + ".period", probe.period());
+		bounded(name, which + ".timeout", probe.timeout());
+		if (probe.failureThreshold() < 1 || probe.failureThreshold() > MAX_FAILURE_THRESHOLD) {
+			throw new InvalidChildSpecException(name, which + ".failure-threshold",
+					"must be between 1 and " + MAX_FAILURE_THRESHOLD + " (was " + probe.failureThreshold() + ")");
+		}
 	}
 
 }

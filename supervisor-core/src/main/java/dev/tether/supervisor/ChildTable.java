@@ -157,7 +157,7 @@ final class ChildTable {
 		return this.children.values()
 			.stream()
 			.filter((child) -> child.spec().dependsOn().stream().allMatch(this::running))
-			.filter(SupervisedChild::claimLaunch)
+			.filter((child) -> child.launch().claim())
 			.toList();
 	}
 

@@ -64,7 +64,7 @@ final class Launches {
 		for (SupervisedChild child : claimed) {
 			PortClaim claim = this.launcher.inspectPort(child.spec());
 			synchronized (this.children) {
-				if (!child.launchStillWanted() || this.children.closing()) {
+				if (!child.launch().stillWanted() || this.children.closing()) {
 					continue;
 				}
 				long now = this.clock.getAsLong();

@@ -61,6 +61,8 @@ final class SupervisedChild {
 
 	private final LaunchGate launch = new LaunchGate();
 
+	private final ChildProbes probes = new ChildProbes();
+
 	private ShepherdedCommand command = new ShepherdedCommand();
 
 	private boolean removed;
@@ -128,16 +130,10 @@ final class SupervisedChild {
 		this.state = ChildState.STARTING;
 	}
 
-	/** Takes the launch if one is wanted and none is under way (nor a port reclaim); see {@link Launches}. */
-	boolean claimLaunch() {
+	/** Whether it wants a launch, and who may take it (see {@link Launches}). */
+	LaunchGate launch() {
 		this.table.assertHeld();
-		return this.launch.claim();
-	}
-
-	/** Whether the launch claimed by {@link #claimLaunch()} is still wanted (no stop came meanwhile). */
-	boolean launchStillWanted() {
-		this.table.assertHeld();
-		return this.launch.stillWanted();
+		return this.launch;
 	}
 
 	void launched(SpawnedChild spawned, @Nullable Long startTime, @Nullable String bootId, long nowNanos) {
@@ -192,18 +188,19 @@ final class SupervisedChild {
 	}
 
 	/**
-	 * The result of a readiness check of {@code checked}, made outside the lock: the child is ready when its port
-	 * accepts; past its startup timeout it is killed (once), and its exit then counts as a failure.
+	 * The result of a readiness check of {@code checked}, made outside the lock: the child is ready when it passed;
+	 * past its startup timeout it is killed (once), and its exit then counts as a failure.
+	 * @param waitingFor what readiness is, for the log and lastError: {@code accept connections on port 8080}
 	 * @param target how {@code checked} is signalled
 	 */
-	void portChecked(ChildProcess checked, boolean accepts, StopTarget target, long nowNanos) {
+	void readinessChecked(ChildProcess checked, boolean ready, String waitingFor, StopTarget target, long nowNanos) {
 		this.table.assertHeld();
 		if (this.process != checked || this.state != ChildState.STARTING) {
 			return;
 		}
-		if (accepts) {
+		if (ready) {
 			this.state = ChildState.RUNNING;
-			logger.info("Child '{}' accepts connections on port {}", name(), this.spec.port());
+			logger.info("Child '{}' is ready: it did {}", name(), waitingFor);
 			return;
 		}
 		if (this.startupTimedOut || this.stop != null
@@ -211,17 +208,20 @@ final class SupervisedChild {
 			return;
 		}
 		this.startupTimedOut = true;
-		this.lastError = "did not accept connections on port " + this.spec.port() + " within "
-				+ this.spec.startupTimeout();
+		this.lastError = "did not " + waitingFor + " within " + this.spec.startupTimeout();
 		logger.warn("Child '{}' {}; killing it", name(), this.lastError);
 		target.signal(Posix.SIGKILL);
 	}
 
+	/** Its probes' results and schedule, for the current process. */
+	ChildProbes probes() {
+		this.table.assertHeld();
+		return this.probes;
+	}
+
 	/**
-	 * A check of {@code checked}'s health failed for good (its liveness probe, its memory): it is stopped through the
-	 * stop ladder, and its end then counts as a failure for the restart policy and the breaker, with {@code reason}
-	 * in {@code lastError} and in the events.
-	 * @param target how {@code checked} is signalled
+	 * A check of {@code checked}'s health failed for good (liveness, memory): it is stopped through the ladder, and
+	 * its end counts as a failure for the restart policy and the breaker, with {@code reason} in lastError and events.
 	 */
 	void checkFailed(ChildProcess checked, String reason, StopTarget target, long nowNanos) {
 		this.table.assertHeld();
@@ -404,14 +404,13 @@ final class SupervisedChild {
 	ChildSnapshot snapshot(long nowNanos) {
 		this.table.assertHeld();
 		ChildProcess current = this.process;
-		if (current == null) {
-			return new ChildSnapshot(name(), this.spec.kind(), this.state, null, null, 0, this.budget.restarts(),
-					this.spec.port(), this.lastExit, this.lastError, false, null);
-		}
-		long uptime = Math.max(0, Duration.ofNanos(nowNanos - current.startedNanos()).toSeconds());
-		return new ChildSnapshot(name(), this.spec.kind(), this.state, this.command.pid(name(), current), current.startedAt(),
-				uptime, this.budget.restarts(), this.spec.port(), this.lastExit, this.lastError, current.adopted(),
-				current.shepherd() ? current.pid() : null);
+		long uptime = (current != null) ? Math.max(0, Duration.ofNanos(nowNanos - current.startedNanos()).toSeconds()) : 0;
+		return new ChildSnapshot(name(), this.spec.kind(), this.state,
+				(current != null) ? this.command.pid(name(), current) : null,
+				(current != null) ? current.startedAt() : null, uptime, this.budget.restarts(), this.spec.port(),
+				this.lastExit, this.lastError, current != null && current.adopted(),
+				(current != null && current.shepherd()) ? current.pid() : null, this.probes.readiness(current),
+				this.probes.liveness(current), this.spec.critical());
 	}
 
 	/** What is known of the command its current shepherd forked (see {@link ShepherdWatch}). */

@@ -402,6 +402,7 @@ public final class Supervisor implements AutoCloseable {
 			this.saver.saveIfChanged();
 			this.registry.close();
 			this.spawner.close();
+			this.checks.close();
 		}
 		finally {
 			this.closed.complete(null);

@@ -29,6 +29,8 @@ final class TickChecks {
 
 	private final ShepherdWatch shepherds;
 
+	private final Probes probes;
+
 	private final LongSupplier clock;
 
 	TickChecks(ChildTable lock, IdentityProbe probe, BiFunction<SupervisedChild, ChildProcess, StopTarget> targets,
@@ -38,23 +40,36 @@ final class TickChecks {
 		this.targets = targets;
 		this.launches = launches;
 		this.shepherds = new ShepherdWatch(probe, lock, targets, clock);
+		this.probes = new Probes(lock, targets, clock);
 		this.clock = clock;
 	}
 
 	/** Runs the checks of what one pass of the tick saw. Call it holding no lock. */
 	void apply(Seen seen) {
 		this.lock.assertNotHeld();
-		applyReadiness(seen.starting);
+		applyPortReadiness(seen.starting);
+		this.probes.readiness(seen.probedStarting);
+		this.probes.liveness(seen.live);
 		applyEndOfAdopted(seen.adopted);
 		this.shepherds.watch(seen.shepherded);
 	}
 
-	private void applyReadiness(Map<SupervisedChild, ChildProcess> starting) {
+	/** Ends the probes: those in flight complete as failed, and their results are no longer applied. */
+	void close() {
+		this.probes.close();
+	}
+
+	private void applyPortReadiness(Map<SupervisedChild, ChildProcess> starting) {
 		starting.forEach((child, process) -> {
 			Integer port = child.spec().port();
 			boolean accepts = port == null || PortGuard.acceptsConnections(port);
 			synchronized (this.lock) {
-				child.portChecked(process, accepts, this.targets.apply(child, process), this.clock.getAsLong());
+				if (child.process() == process && port != null) {
+					child.probes().record(process, false, accepts,
+							accepts ? "port " + port + " accepts connections" : "port " + port + " refuses connections");
+				}
+				child.readinessChecked(process, accepts, "accept connections on port " + port,
+						this.targets.apply(child, process), this.clock.getAsLong());
 			}
 		});
 	}
@@ -75,6 +90,10 @@ final class TickChecks {
 
 		private final Map<SupervisedChild, ChildProcess> adopted = new LinkedHashMap<>();
 
+		private final Map<SupervisedChild, ChildProcess> probedStarting = new LinkedHashMap<>();
+
+		private final Map<SupervisedChild, ChildProcess> live = new LinkedHashMap<>();
+
 		private final List<ShepherdWatch.Seen> shepherded = new ArrayList<>();
 
 		/** Records {@code child} as it is now; call it holding the lock. */
@@ -89,8 +108,12 @@ final class TickChecks {
 			else if (process.shepherd()) {
 				this.shepherded.add(new ShepherdWatch.Seen(child, process, child.command().known(process)));
 			}
+			ChildSpec spec = child.spec();
 			if (child.state() == ChildState.STARTING) {
-				this.starting.put(child, process);
+				(spec.readiness().enabled() ? this.probedStarting : this.starting).put(child, process);
+			}
+			else if (child.state() == ChildState.RUNNING && spec.liveness().enabled()) {
+				this.live.put(child, process);
 			}
 		}
 

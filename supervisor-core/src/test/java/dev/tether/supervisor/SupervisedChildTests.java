@@ -82,8 +82,8 @@ class SupervisedChildTests {
 		SupervisedChild free = child(ChildSpec.builder("api", List.of("true")).port(8081));
 		synchronized (this.table) {
 			held.requestStart();
-			assertThat(held.claimLaunch()).isTrue();
-			assertThat(held.launchStillWanted()).isTrue();
+			assertThat(held.launch().claim()).isTrue();
+			assertThat(held.launch().stillWanted()).isTrue();
 			assertThat(held.portFree(new PortClaim.HeldByOther("port 8080 is held by pid 42 (not ours)"),
 					(identity) -> {
 						throw new AssertionError("nothing of ours holds the port");
@@ -91,7 +91,7 @@ class SupervisedChildTests {
 			assertThat(held.state()).isEqualTo(ChildState.FAILED);
 			assertThat(held.snapshot(this.clock.getAsLong()).lastError()).isEqualTo("port 8080 is held by pid 42 (not ours)");
 			free.requestStart();
-			assertThat(free.claimLaunch()).isTrue();
+			assertThat(free.launch().claim()).isTrue();
 			assertThat(free.portFree(new PortClaim.Free(), (identity) -> {
 				throw new AssertionError("the port is free");
 			}, this.clock.getAsLong())).isTrue();
@@ -172,7 +172,7 @@ class SupervisedChildTests {
 			child.requestStart();
 			assertThat(child.beginStop(null, this.clock.getAsLong())).isCompletedWithValue(StopOutcome.NOT_RUNNING);
 			assertThat(child.state()).isEqualTo(ChildState.STOPPED);
-			assertThat(child.claimLaunch()).isFalse();
+			assertThat(child.launch().claim()).isFalse();
 		}
 	}
 
@@ -217,8 +217,8 @@ class SupervisedChildTests {
 		if (child.state() != ChildState.STARTING) {
 			throw new AssertionError("no launch wanted: " + child.state());
 		}
-		assertThat(child.claimLaunch()).isTrue();
-		assertThat(child.launchStillWanted()).isTrue();
+		assertThat(child.launch().claim()).isTrue();
+		assertThat(child.launch().stillWanted()).isTrue();
 		child.launched(new SpawnedChild(PID, null, Duration.ofMillis(1), false), null, null, this.clock.getAsLong());
 		assertThat(child.state()).isEqualTo(ChildState.RUNNING);
 	}

@@ -1,0 +1,112 @@
+package dev.tether.supervisor;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.tether.supervisor.internal.probes.ProbeClient;
+import dev.tether.supervisor.internal.probes.ProbeClient.Outcome;
+import dev.tether.supervisor.internal.stop.StopTarget;
+
+/**
+ * Runs the children's HTTP readiness and liveness probes, as the tick saw them: each due probe is sent without
+ * blocking, and its result is applied under the supervisor's lock when it comes, to the process it probed only. A
+ * liveness probe that fails {@code failure-threshold} times in a row restarts the child through
+ * {@link SupervisedChild#checkFailed}.
+ */
+final class Probes implements AutoCloseable {
+
+	// Why its child's logger: a child's whole life is logged under one name, which is what users configure.
+	private static final Logger logger = LoggerFactory.getLogger(SupervisedChild.class);
+
+	private final ChildTable lock;
+
+	private final BiFunction<SupervisedChild, ChildProcess, StopTarget> targets;
+
+	private final LongSupplier clock;
+
+	private final ProbeClient client = new ProbeClient();
+
+	Probes(ChildTable lock, BiFunction<SupervisedChild, ChildProcess, StopTarget> targets, LongSupplier clock) {
+		this.lock = lock;
+		this.targets = targets;
+		this.clock = clock;
+	}
+
+	/** Sends the due readiness probes of these starting children (those with {@code readiness.http-get}). */
+	void readiness(Map<SupervisedChild, ChildProcess> starting) {
+		starting.forEach((child, process) -> {
+			ProbeSettings settings = child.spec().readiness();
+			if (claimed(child, process, false, settings)) {
+				probe(child, settings).thenAccept((outcome) -> readinessResult(child, process, settings, outcome));
+			}
+		});
+	}
+
+	/** Sends the due liveness probes of these running children. */
+	void liveness(Map<SupervisedChild, ChildProcess> running) {
+		running.forEach((child, process) -> {
+			ProbeSettings settings = child.spec().liveness();
+			if (claimed(child, process, true, settings)) {
+				probe(child, settings).thenAccept((outcome) -> livenessResult(child, process, settings, outcome));
+			}
+		});
+	}
+
+	private boolean claimed(SupervisedChild child, ChildProcess process, boolean live, ProbeSettings settings) {
+		synchronized (this.lock) {
+			return child.process() == process
+					&& child.probes().claim(process, live, this.clock.getAsLong(), settings.period());
+		}
+	}
+
+	private CompletableFuture<Outcome> probe(SupervisedChild child, ProbeSettings settings) {
+		int port = child.spec().port();
+		String path = settings.httpGet();
+		return (path != null) ? this.client.httpGet(port, path, settings.timeout())
+				: this.client.tcp(port, settings.timeout());
+	}
+
+	private void readinessResult(SupervisedChild child, ChildProcess process, ProbeSettings settings, Outcome outcome) {
+		synchronized (this.lock) {
+			if (child.process() != process) {
+				return;
+			}
+			child.probes().record(process, false, outcome.passed(), outcome.detail());
+			child.readinessChecked(process, outcome.passed(), "answer " + settings.describe(child.spec().port())
+					+ " with 2xx or 3xx (last: " + outcome.detail() + ")", this.targets.apply(child, process),
+					this.clock.getAsLong());
+		}
+	}
+
+	private void livenessResult(SupervisedChild child, ChildProcess process, ProbeSettings settings, Outcome outcome) {
+		synchronized (this.lock) {
+			if (child.process() != process || child.state() != ChildState.RUNNING) {
+				return;
+			}
+			ProbeResult result = child.probes().record(process, true, outcome.passed(), outcome.detail());
+			if (result.passed()) {
+				return;
+			}
+			String probe = settings.describe(child.spec().port());
+			if (result.failures() < settings.failureThreshold()) {
+				logger.info("Child '{}' failed its liveness probe ({}) {} of {} times: {}", child.name(), probe,
+						result.failures(), settings.failureThreshold(), outcome.detail());
+				return;
+			}
+			child.checkFailed(process, "failed its liveness probe (" + probe + ") " + result.failures()
+					+ " times in a row; last: " + outcome.detail(), this.targets.apply(child, process),
+					this.clock.getAsLong());
+		}
+	}
+
+	@Override
+	public void close() {
+		this.client.close();
+	}
+
+}
