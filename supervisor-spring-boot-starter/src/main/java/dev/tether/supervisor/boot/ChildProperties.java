@@ -101,6 +101,18 @@ public class ChildProperties {
 	@NestedConfigurationProperty
 	private final ChildLogProperties log = new ChildLogProperties();
 
+	@NestedConfigurationProperty
+	private final ReadinessProperties readiness = new ReadinessProperties();
+
+	@NestedConfigurationProperty
+	private final LivenessProperties liveness = new LivenessProperties();
+
+	/**
+	 * Whether this child's FAILED state turns the 'supervisor' health DOWN. A non-critical child that has FAILED
+	 * shows DOWN_NON_CRITICAL in its own component instead.
+	 */
+	private @Nullable Boolean critical;
+
 	public @Nullable ChildKind getKind() {
 		return this.kind;
 	}
@@ -227,6 +239,22 @@ public class ChildProperties {
 
 	public ChildLogProperties getLog() {
 		return this.log;
+	}
+
+	public ReadinessProperties getReadiness() {
+		return this.readiness;
+	}
+
+	public LivenessProperties getLiveness() {
+		return this.liveness;
+	}
+
+	public @Nullable Boolean getCritical() {
+		return this.critical;
+	}
+
+	public void setCritical(@Nullable Boolean critical) {
+		this.critical = critical;
 	}
 
 

@@ -107,6 +107,16 @@ final class ChildSpecs {
 					(length) -> builder.logMaxLineLength((int) Math.min(length.toBytes(), Integer.MAX_VALUE)));
 			apply("contain-descendants", ChildProperties::getContainDescendants,
 					builder::containDescendants);
+			apply("readiness.http-get", (settings) -> settings.getReadiness().getHttpGet(), builder::readinessHttpGet);
+			apply("readiness.period", (settings) -> settings.getReadiness().getPeriod(), builder::readinessPeriod);
+			apply("readiness.timeout", (settings) -> settings.getReadiness().getTimeout(), builder::readinessTimeout);
+			apply("liveness.http-get", (settings) -> settings.getLiveness().getHttpGet(), builder::livenessHttpGet);
+			apply("liveness.tcp", (settings) -> settings.getLiveness().getTcp(), builder::livenessTcp);
+			apply("liveness.period", (settings) -> settings.getLiveness().getPeriod(), builder::livenessPeriod);
+			apply("liveness.timeout", (settings) -> settings.getLiveness().getTimeout(), builder::livenessTimeout);
+			apply("liveness.failure-threshold", (settings) -> settings.getLiveness().getFailureThreshold(),
+					builder::livenessFailureThreshold);
+			apply("critical", ChildProperties::getCritical, builder::critical);
 			builder.dependsOn(this.child.getDependsOn());
 			ChildSpec spec;
 			try {

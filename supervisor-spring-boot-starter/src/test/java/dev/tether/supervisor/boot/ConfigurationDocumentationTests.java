@@ -83,6 +83,13 @@ class ConfigurationDocumentationTests {
 		builderDefaults.put("log.logger", spec.log().logger());
 		builderDefaults.put("log.stderr-level", spec.log().stderrLevel());
 		builderDefaults.put("log.max-line-length", DataSize.ofBytes(spec.log().maxLineLength()));
+		builderDefaults.put("readiness.period", spec.readiness().period());
+		builderDefaults.put("readiness.timeout", spec.readiness().timeout());
+		builderDefaults.put("liveness.tcp", spec.liveness().tcp());
+		builderDefaults.put("liveness.period", spec.liveness().period());
+		builderDefaults.put("liveness.timeout", spec.liveness().timeout());
+		builderDefaults.put("liveness.failure-threshold", spec.liveness().failureThreshold());
+		builderDefaults.put("critical", spec.critical());
 		Map<String, String> metadataDefaults = new LinkedHashMap<>();
 		metadata().forEach((property, entry) -> {
 			JsonNode defaultValue = entry.get("defaultValue");

@@ -360,6 +360,39 @@ class SupervisorAutoConfigurationTests {
 	}
 
 	@Test
+	void unusableProbesFailNamingTheProperty() {
+		assertFailure("supervisor.children.api.liveness.http-get", containing("must be a path starting with '/'"),
+				Map.of("supervisor.children.api.command", "true", "supervisor.children.api.port", "8080",
+						"supervisor.children.api.liveness.http-get", "health"));
+		assertFailure("supervisor.children.api.readiness.http-get", containing("needs the child's port to be set"),
+				Map.of("supervisor.children.api.command", "true", "supervisor.children.api.readiness.http-get", "/ready"));
+		assertFailure("supervisor.children.api.liveness.tcp", containing("cannot be set with liveness.http-get"),
+				Map.of("supervisor.children.api.command", "true", "supervisor.children.api.port", "8080",
+						"supervisor.children.api.liveness.http-get", "/health", "supervisor.children.api.liveness.tcp",
+						"true"));
+		assertFailure("supervisor.defaults.liveness.failure-threshold", containing("must be between 1 and 1000 (was 0)"),
+				Map.of("supervisor.children.api.command", "true", "supervisor.defaults.liveness.failure-threshold", "0"));
+		assertFailure("supervisor.children.api.liveness.period", containing("must be a positive duration"),
+				Map.of("supervisor.children.api.command", "true", "supervisor.children.api.liveness.period", "0s"));
+	}
+
+	@Test
+	void probesAndCriticalAreBoundAndInheritedFromTheDefaults() {
+		runner().withPropertyValues("supervisor.defaults.liveness.period=3s", "supervisor.defaults.critical=false",
+				"supervisor.children.api.command=true", "supervisor.children.api.autostart=false",
+				"supervisor.children.api.port=8080", "supervisor.children.api.liveness.http-get=/health",
+				"supervisor.children.api.readiness.http-get=/ready")
+			.run((context) -> {
+				ChildSpec spec = ChildSpecs.from(context.getBean(SupervisorProperties.class)).get(0);
+				assertThat(spec.liveness().httpGet()).isEqualTo("/health");
+				assertThat(spec.liveness().period()).isEqualTo(Duration.ofSeconds(3));
+				assertThat(spec.liveness().failureThreshold()).isEqualTo(3);
+				assertThat(spec.readiness().httpGet()).isEqualTo("/ready");
+				assertThat(spec.critical()).isFalse();
+			});
+	}
+
+	@Test
 	void dependenciesAreBoundFromTheChildsOwnList() {
 		runner().withPropertyValues("supervisor.children.db.command=true", "supervisor.children.db.autostart=false",
 				"supervisor.children.app.command=true", "supervisor.children.app.autostart=false",

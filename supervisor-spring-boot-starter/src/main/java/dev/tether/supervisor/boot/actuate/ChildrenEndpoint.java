@@ -15,6 +15,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ExitStatus;
+import dev.tether.supervisor.ProbeResult;
 import dev.tether.supervisor.ReconciliationReport;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SpawnFeatures;
@@ -99,16 +100,39 @@ public class ChildrenEndpoint {
 	 * @param port its port, or {@code null}
 	 * @param lastExit its last exit, or {@code null}
 	 * @param lastError why its last start or stop failed, or {@code null}
+	 * @param critical whether its {@code FAILED} state turns the {@code supervisor} health {@code DOWN}
+	 * @param readiness the last readiness check of its current process, or {@code null}
+	 * @param liveness the last liveness probe of its current process, or {@code null}
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record ChildDescriptor(String name, String kind, String state, @Nullable Long pid,
 			@Nullable Long shepherdPid, @Nullable String startedAt, long uptimeSeconds, int restarts, @Nullable Integer port,
-			@Nullable ExitDescriptor lastExit, @Nullable String lastError) {
+			@Nullable ExitDescriptor lastExit, @Nullable String lastError, boolean critical,
+			@Nullable ProbeDescriptor readiness, @Nullable ProbeDescriptor liveness) {
 
 		static ChildDescriptor of(ChildSnapshot child) {
 			return new ChildDescriptor(child.name(), child.kind().id(), child.state().name(), child.pid(),
 					child.shepherdPid(), (child.startedAt() != null) ? child.startedAt().toString() : null, child.uptimeSeconds(),
-					child.restarts(), child.port(), ExitDescriptor.of(child.lastExit()), child.lastError());
+					child.restarts(), child.port(), ExitDescriptor.of(child.lastExit()), child.lastError(),
+					child.critical(), ProbeDescriptor.of(child.readiness()), ProbeDescriptor.of(child.liveness()));
+		}
+
+	}
+
+	/**
+	 * A probe's last result.
+	 *
+	 * @param passed whether it passed
+	 * @param detail what it saw ({@code HTTP 200}, {@code no answer within the timeout}, ...)
+	 * @param at when (ISO-8601)
+	 * @param failures failures in a row, this one included
+	 */
+	public record ProbeDescriptor(boolean passed, String detail, String at, int failures) {
+
+		static @Nullable ProbeDescriptor of(@Nullable ProbeResult result) {
+			return (result != null)
+					? new ProbeDescriptor(result.passed(), result.detail(), result.at().toString(), result.failures())
+					: null;
 		}
 
 	}

@@ -14,14 +14,23 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.ProbeResult;
 import dev.tether.supervisor.Supervisor;
 
 /**
- * The {@code supervisor} health: one component per child, {@code DOWN} when the child is {@code FAILED}, and
+ * The {@code supervisor} health: one component per child, {@code DOWN} when the child is {@code FAILED} (or
+ * {@value #DOWN_NON_CRITICAL} for a child that is not {@code critical}, a status Boot's aggregation leaves out, so
+ * that it does not turn the composite {@code DOWN}), and
  * {@value #REGISTRY}, whose details say why the registry cannot be saved while that lasts (a full disk: supervision
  * carries on, so it stays {@code UP}).
  */
 public class SupervisorHealthContributor implements CompositeHealthContributor {
+
+	/**
+	 * The status of a {@code FAILED} child that is not critical. Why not {@code DOWN}: Boot's status aggregation turns
+	 * a composite {@code DOWN} when any member is, and ignores a status code it does not order.
+	 */
+	public static final String DOWN_NON_CRITICAL = "DOWN_NON_CRITICAL";
 
 	/** The registry's component: a name no child can have (child names start with a letter or digit). */
 	public static final String REGISTRY = "_registry";
@@ -59,8 +68,13 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 	}
 
 	static Health health(ChildSnapshot child) {
-		Health.Builder builder = (child.state() == ChildState.FAILED) ? Health.down() : Health.up();
+		Health.Builder builder = Health.up();
+		if (child.state() == ChildState.FAILED) {
+			builder = child.critical() ? Health.down() : Health.status(DOWN_NON_CRITICAL);
+		}
 		builder.withDetail("state", child.state().name()).withDetail("restarts", child.restarts());
+		probe(builder, "readiness", child.readiness());
+		probe(builder, "liveness", child.liveness());
 		if (child.pid() != null) {
 			builder.withDetail("pid", child.pid());
 		}
@@ -71,6 +85,13 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 			builder.withDetail("lastExit", child.lastExit().toString());
 		}
 		return builder.build();
+	}
+
+	private static void probe(Health.Builder builder, String name, @Nullable ProbeResult result) {
+		if (result != null) {
+			builder.withDetail(name, Map.of("passed", result.passed(), "detail", result.detail(), "at",
+					result.at().toString(), "failures", result.failures()));
+		}
 	}
 
 }
