@@ -42,6 +42,8 @@ import dev.tether.supervisor.output.LogSettings;
  * @param liveness how it is found alive once {@code RUNNING}, if at all; failing it {@code failureThreshold} times in
  * a row restarts it
  * @param critical whether its {@code FAILED} state turns the supervisor's health {@code DOWN}
+ * @param restartWithDependencies whether it is stopped when a process of a child it depends on ends, and started
+ * again once they are all {@code RUNNING}; without it, a dependency's restart leaves it alone
  * @throws InvalidChildSpecException naming the setting when a value is unusable; every duration must be positive and
  * at most {@link #MAX_DURATION}
  */
@@ -49,7 +51,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		@Nullable Path workingDirectory, boolean autostart, @Nullable Integer port, Duration startupTimeout,
 		RestartPolicy restart, Backoff backoff, int maxRestarts, Duration restartWindow, Duration stableAfter,
 		int stopSignal, Duration stopTimeout, LogSettings log, boolean containDescendants, List<String> dependsOn,
-		ProbeSettings readiness, ProbeSettings liveness, boolean critical) {
+		ProbeSettings readiness, ProbeSettings liveness, boolean critical, boolean restartWithDependencies) {
 
 	/**
 	 * The longest duration any setting accepts. Why: durations become nanosecond deadlines, and a bound far below
@@ -202,6 +204,8 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		private ProbeSettings liveness = ProbeSettings.LIVENESS;
 
 		private boolean critical = true;
+
+		private boolean restartWithDependencies;
 
 		private Builder(String name, List<String> command) {
 			this.name = name;
@@ -391,13 +395,19 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 			return this;
 		}
 
+		public Builder restartWithDependencies(boolean restartWithDependencies) {
+			this.restartWithDependencies = restartWithDependencies;
+			return this;
+		}
+
 		public ChildSpec build() {
 			return new ChildSpec(this.name, this.kind, this.command, this.environment, this.workingDirectory,
 					this.autostart, this.port, this.startupTimeout, this.restart, this.backoff, this.maxRestarts,
 					this.restartWindow, this.stableAfter, this.stopSignal, this.stopTimeout,
 					new LogSettings(this.logFile, this.logFileEnabled, this.logMaxSize, this.logMaxHistory,
 							this.logToLogger, this.logStderrLevel, this.logMaxLineLength),
-					this.containDescendants, this.dependsOn, this.readiness, this.liveness, this.critical);
+					this.containDescendants, this.dependsOn, this.readiness, this.liveness, this.critical,
+					this.restartWithDependencies);
 		}
 
 	}

@@ -27,14 +27,17 @@ final class Launches {
 
 	private final LongSupplier clock;
 
+	private final DependentRestarts dependents;
+
 	Launches(ChildTable children, ChildLauncher launcher, OrphanStops orphans, RegistrySaver saver, EventOutbox outbox,
-			LongSupplier clock) {
+			LongSupplier clock, DependentRestarts dependents) {
 		this.children = children;
 		this.launcher = launcher;
 		this.orphans = orphans;
 		this.saver = saver;
 		this.outbox = outbox;
 		this.clock = clock;
+		this.dependents = dependents;
 	}
 
 	/**
@@ -84,6 +87,7 @@ final class Launches {
 		synchronized (this.children) {
 			if (child.adoptedGone(process, this.clock.getAsLong(), random())) {
 				this.orphans.groupExited(process.pid());
+				this.dependents.ended(child);
 			}
 		}
 	}
@@ -96,6 +100,7 @@ final class Launches {
 				if (process.handle() == null) {
 					this.orphans.exited(child.name(), process, status);
 				}
+				this.dependents.ended(child);
 			}
 		}
 		this.saver.changed();

@@ -119,7 +119,8 @@ public final class Supervisor implements AutoCloseable {
 		this.stops = new Stops(this.children, this.reaper, this.signaller, this.owner, this.orphans, this.outbox,
 				this.clock);
 		this.reconfiguration = new Reconfiguration(this.children, this.stops, this.launcher, this::newChild);
-		this.launches = new Launches(this.children, this.launcher, this.orphans, this.saver, this.outbox, this.clock);
+		this.launches = new Launches(this.children, this.launcher, this.orphans, this.saver, this.outbox, this.clock,
+				new DependentRestarts(this.children, this.stops::target, this.clock));
 		this.checks = new TickChecks(this.children, this.probe, this.stops::target, this.launches, this.clock);
 		ChildSpec.checkDependencies(builder.children);
 		synchronized (this.children) {

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.tether.supervisor.testsupport.ChildSpecs;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -77,6 +78,38 @@ class StartOrderTests {
 				.isThrownBy(() -> test.supervisor().add(child("late", "missing")))
 				.withMessageContaining("names 'missing'");
 			assertThat(test.supervisor().snapshots()).isEmpty();
+		}
+	}
+
+	@Test
+	void aDependencysRestartRestartsOnlyTheDependentsThatAskForIt() throws Exception {
+		List<ChildSpec> specs = List.of(ChildSpecs.restartedForever("db", List.of("sleep", "600"), Duration.ofMillis(100)),
+				ChildSpec.builder("bound", List.of("sleep", "600"))
+					.dependsOn(List.of("db"))
+					.restartWithDependencies(true)
+					.stopSignal(9)
+					.build(),
+				child("loose", "db"));
+		try (TestSupervisor test = new TestSupervisor(this.temp, specs)) {
+			test.supervisor().startAutostart();
+			await().atMost(DEADLINE)
+				.until(() -> test.supervisor().snapshots().stream().allMatch((c) -> c.state() == ChildState.RUNNING
+						&& c.pid() != null));
+			long db = test.supervisor().snapshot("db").orElseThrow().pid();
+			long bound = test.supervisor().snapshot("bound").orElseThrow().pid();
+			long loose = test.supervisor().snapshot("loose").orElseThrow().pid();
+			ProcessHandle.of(db).orElseThrow().destroyForcibly();
+			await().atMost(DEADLINE).until(() -> {
+				ChildSnapshot restarted = test.supervisor().snapshot("bound").orElseThrow();
+				return restarted.state() == ChildState.RUNNING && restarted.pid() != null && restarted.pid() != bound
+						&& test.supervisor().snapshot("db").orElseThrow().pid() != null
+						&& test.supervisor().snapshot("db").orElseThrow().pid() != db;
+			});
+			assertThat(test.supervisor().snapshot("loose").orElseThrow().pid()).as("not asked for: left alone")
+				.isEqualTo(loose);
+			List<String> started = names(test, ChildEvent.Type.STARTED);
+			assertThat(started.subList(3, started.size())).as("bound starts again after db is back")
+				.containsExactly("db", "bound");
 		}
 	}
 

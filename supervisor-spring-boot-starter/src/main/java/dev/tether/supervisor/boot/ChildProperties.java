@@ -98,6 +98,12 @@ public class ChildProperties {
 	 */
 	private List<String> dependsOn = new ArrayList<>();
 
+	/**
+	 * Whether this child is stopped when a process of a child it depends on ends, and started again once all of them
+	 * are RUNNING. Without it, a dependency's restart leaves this child alone.
+	 */
+	private @Nullable Boolean restartWithDependencies;
+
 	@NestedConfigurationProperty
 	private final ChildLogProperties log = new ChildLogProperties();
 
@@ -235,6 +241,14 @@ public class ChildProperties {
 
 	public void setDependsOn(List<String> dependsOn) {
 		this.dependsOn = dependsOn;
+	}
+
+	public @Nullable Boolean getRestartWithDependencies() {
+		return this.restartWithDependencies;
+	}
+
+	public void setRestartWithDependencies(@Nullable Boolean restartWithDependencies) {
+		this.restartWithDependencies = restartWithDependencies;
 	}
 
 	public ChildLogProperties getLog() {

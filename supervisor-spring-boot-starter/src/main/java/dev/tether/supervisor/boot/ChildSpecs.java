@@ -117,6 +117,8 @@ final class ChildSpecs {
 			apply("liveness.failure-threshold", (settings) -> settings.getLiveness().getFailureThreshold(),
 					builder::livenessFailureThreshold);
 			apply("critical", ChildProperties::getCritical, builder::critical);
+			apply("restart-with-dependencies", ChildProperties::getRestartWithDependencies,
+					builder::restartWithDependencies);
 			builder.dependsOn(this.child.getDependsOn());
 			ChildSpec spec;
 			try {

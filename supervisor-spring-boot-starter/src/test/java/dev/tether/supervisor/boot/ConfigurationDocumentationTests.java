@@ -90,6 +90,7 @@ class ConfigurationDocumentationTests {
 		builderDefaults.put("liveness.timeout", spec.liveness().timeout());
 		builderDefaults.put("liveness.failure-threshold", spec.liveness().failureThreshold());
 		builderDefaults.put("critical", spec.critical());
+		builderDefaults.put("restart-with-dependencies", spec.restartWithDependencies());
 		Map<String, String> metadataDefaults = new LinkedHashMap<>();
 		metadata().forEach((property, entry) -> {
 			JsonNode defaultValue = entry.get("defaultValue");
