@@ -62,6 +62,7 @@ public final class Benchmarks {
 		SupervisorRows scale = new SupervisorRows(benchmarks.results, work, subjects.get(0));
 		ParentDeathRows parentDeath = new ParentDeathRows(benchmarks.results, work);
 		OutputRows output = new OutputRows(benchmarks.results, work, limit.resolveSibling("line-writer"));
+		ProbeRows probes = new ProbeRows(benchmarks.results, work, limit.resolveSibling("http-ok"));
 		long started = System.nanoTime();
 		for (int round = 1; round <= rounds; round++) {
 			System.err.printf("round %d of %d%n", round, rounds);
@@ -77,9 +78,11 @@ public final class Benchmarks {
 			timed("parent death", () -> parentDeath.run(latencyN));
 			timed("autostart", () -> scale.autostart(1000));
 			timed("runtime add", () -> scale.runtimeAdd(1000));
+			timed("runtime add concurrently", () -> scale.runtimeAddConcurrently(1000, 4));
 			timed("snapshots while stopping", () -> scale.snapshotsWhileStopping(latencyN));
 			timed("reconciliation", () -> scale.reconciliation(1000));
 			timed("tick", () -> scale.tick(1000));
+			timed("probe cost", () -> probes.cost(500));
 			timed("application start", () -> benchmarks.applicationStart(1000));
 			timed("output throughput", () -> output.throughput(10_000_000));
 			timed("output exit latency", () -> output.exitLatency(latencyN, 10_000, 2_000, 1_000));

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -88,6 +90,36 @@ final class SupervisorRows {
 			}
 			awaitAll(supervisor, ChildState.RUNNING);
 			reportRate("Runtime add", "Supervisor.add(spec), one call each", n, started, rawRate);
+		}
+	}
+
+	/**
+	 * As {@link #runtimeAdd}, from {@code threads} threads at once: each {@code add} returns once its child's row is
+	 * saved (fsynced), and adds that come while a save runs share the next one.
+	 */
+	void runtimeAddConcurrently(int n, int threads) throws Exception {
+		double rawRate = rawSpawnRate(n);
+		// Why a pool of its own: the common pool has one thread on two cores.
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		try (Supervisor supervisor = supervisor(0, SLEEPER, Duration.ofSeconds(5))) {
+			supervisor.reconcile();
+			long started = System.nanoTime();
+			List<CompletableFuture<Void>> adders = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				int first = t;
+				adders.add(CompletableFuture.runAsync(() -> {
+					for (int i = first; i < n; i += threads) {
+						supervisor.add(spec(i, SLEEPER, Duration.ofSeconds(5)));
+					}
+				}, pool));
+			}
+			CompletableFuture.allOf(adders.toArray(CompletableFuture[]::new)).get();
+			awaitAll(supervisor, ChildState.RUNNING);
+			reportRate("Runtime add from " + threads + " threads", "Supervisor.add(spec) from " + threads + " threads",
+					n, started, rawRate);
+		}
+		finally {
+			pool.shutdownNow();
 		}
 	}
 

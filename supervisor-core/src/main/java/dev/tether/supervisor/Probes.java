@@ -1,8 +1,8 @@
 package dev.tether.supervisor;
 
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
@@ -14,7 +14,8 @@ import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
  * Runs the children's HTTP readiness and liveness probes, as the tick saw them: each due probe is sent without
- * blocking, and its result is applied under the supervisor's lock when it comes, to the process it probed only. A
+ * blocking, its answer is read by a later tick's {@link #poll()}, and its result is applied then under the
+ * supervisor's lock, to the process it probed only. A
  * liveness probe that fails {@code failure-threshold} times in a row restarts the child through
  * {@link SupervisedChild#checkFailed}.
  */
@@ -42,7 +43,7 @@ final class Probes implements AutoCloseable {
 		starting.forEach((child, process) -> {
 			ProbeSettings settings = child.spec().readiness();
 			if (claimed(child, process, false, settings)) {
-				probe(child, settings).thenAccept((outcome) -> readinessResult(child, process, settings, outcome));
+				send(child, settings, (outcome) -> readinessResult(child, process, settings, outcome));
 			}
 		});
 	}
@@ -52,7 +53,7 @@ final class Probes implements AutoCloseable {
 		running.forEach((child, process) -> {
 			ProbeSettings settings = child.spec().liveness();
 			if (claimed(child, process, true, settings)) {
-				probe(child, settings).thenAccept((outcome) -> livenessResult(child, process, settings, outcome));
+				send(child, settings, (outcome) -> livenessResult(child, process, settings, outcome));
 			}
 		});
 	}
@@ -64,11 +65,13 @@ final class Probes implements AutoCloseable {
 		}
 	}
 
-	private CompletableFuture<Outcome> probe(SupervisedChild child, ProbeSettings settings) {
-		int port = child.spec().port();
-		String path = settings.httpGet();
-		return (path != null) ? this.client.httpGet(port, path, settings.timeout())
-				: this.client.tcp(port, settings.timeout());
+	private void send(SupervisedChild child, ProbeSettings settings, Consumer<Outcome> result) {
+		this.client.send(child.spec().port(), settings.httpGet(), settings.timeout(), this.clock.getAsLong(), result);
+	}
+
+	/** Applies the results that came since the last poll, and fails the probes past their timeout. */
+	void poll() {
+		this.client.poll(this.clock.getAsLong());
 	}
 
 	private void readinessResult(SupervisedChild child, ChildProcess process, ProbeSettings settings, Outcome outcome) {

@@ -346,8 +346,9 @@ public final class Supervisor implements AutoCloseable {
 
 	/**
 	 * Applies what is due: restarts whose backoff has passed, readiness of children with a port, startup timeouts,
-	 * stop escalations, port reclaims, stable-after resets, the end of adopted processes, stopped shepherds, remnants
-	 * of exited groups and of killed shepherds' trees, and the registry. Never blocks on a child.
+	 * stop escalations, port reclaims, stable-after resets, due readiness and liveness probes (sent without waiting
+	 * for their answers), the end of adopted processes, stopped shepherds, remnants of exited groups and of killed
+	 * shepherds' trees, and the registry. Never blocks on a child.
 	 */
 	public void tick() {
 		this.children.assertNotHeld();

@@ -48,6 +48,7 @@ final class TickChecks {
 	void apply(Seen seen) {
 		this.lock.assertNotHeld();
 		applyPortReadiness(seen.starting);
+		this.probes.poll();
 		this.probes.readiness(seen.probedStarting);
 		this.probes.liveness(seen.live);
 		applyEndOfAdopted(seen.adopted);

@@ -108,7 +108,7 @@ class ProbeTests {
 			}
 			assertThat(test.events("hung", ChildEvent.Type.RESTARTING).get(0).error())
 				.isEqualTo("failed its liveness probe (GET /health on port " + hungPort
-						+ ") 2 times in a row; last: no answer within the timeout");
+						+ ") 2 times in a row; last: no answer within PT2S");
 			assertThat(healthyResults).as("healthy results while the hung probes waited 2 x 2 s").hasSizeGreaterThan(5);
 			assertThat(Duration.ofNanos(slowestTickNanos)).as("no tick waited for a probe")
 				.isLessThan(Duration.ofSeconds(1));

@@ -1,9 +1,8 @@
 /**
- * Probes: an HTTP {@code GET} or a TCP connection to a child's port on the loopback address, asked without
- * blocking and answered through a future that always completes within the probe's timeout. Why not a thread per
- * child or a blocking call per probe: a hung child must never delay another child's probe, nor the supervision tick;
- * every probe shares one small thread (plus the JDK HTTP client's selector and the asynchronous channel group's
- * poller), whatever the number of children.
+ * Probes: an HTTP {@code GET} or a TCP connection to a child's port on the loopback address, sent without blocking
+ * and moved on by the supervision tick, which polls them. Why no thread, and no blocking call per probe: a hung child
+ * must never delay another child's probe, nor the tick; and 500 children probed each second must cost the JVM
+ * little (see docs/benchmarks.md).
  * <p>
  * Not API: public only for Tether's other internal packages, and may change in any release.
  */

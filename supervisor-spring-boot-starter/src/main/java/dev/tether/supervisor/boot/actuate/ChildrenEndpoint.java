@@ -123,7 +123,7 @@ public class ChildrenEndpoint {
 	 * A probe's last result.
 	 *
 	 * @param passed whether it passed
-	 * @param detail what it saw ({@code HTTP 200}, {@code no answer within the timeout}, ...)
+	 * @param detail what it saw ({@code HTTP 200}, {@code no answer within PT1S}, ...)
 	 * @param at when (ISO-8601)
 	 * @param failures failures in a row, this one included
 	 */

@@ -1,0 +1,150 @@
+package dev.tether.benchmarks;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.SupervisorBuilder;
+import dev.tether.supervisor.registry.FileChildRegistry;
+
+/**
+ * What liveness probes cost the JVM: {@code n} HTTP servers (a small C program each), probed every second with
+ * {@code liveness.http-get}, against the same {@code n} servers supervised without probes in the same round. The
+ * difference in JVM CPU over the same window, divided by the probes that came back, is the cost of one probe; the
+ * difference in live threads is what probing holds.
+ */
+final class ProbeRows {
+
+	private static final Duration WINDOW = Duration.ofSeconds(10);
+
+	private static final Duration AWAIT = Duration.ofSeconds(120);
+
+	private final Results results;
+
+	private final Path work;
+
+	private final Path httpOk;
+
+	private int supervisors;
+
+	ProbeRows(Results results, Path work, Path httpOk) {
+		this.results = results;
+		this.work = work;
+		this.httpOk = httpOk;
+	}
+
+	void cost(int n) throws Exception {
+		Measure without = measure(n, false);
+		Measure with = measure(n, true);
+		String metric = "Liveness probes: " + n + " HTTP servers probed every 1 s, over " + WINDOW.toSeconds() + " s";
+		double cpuPerProbe = (with.cpuSeconds - without.cpuSeconds) / with.probes;
+		this.results.add(metric + ", probes answered", "probes, ≈ " + n * WINDOW.toSeconds(), "Tether", with.probes);
+		this.results.add(metric + ", JVM CPU per probe (with − without probes)", "µs, lower is better", "Tether",
+				cpuPerProbe * 1e6);
+		this.results.add(metric + ", JVM CPU of all probing", "% of one core, lower is better", "Tether",
+				100 * (with.cpuSeconds - without.cpuSeconds) / WINDOW.toSeconds());
+		this.results.add(metric + ", JVM CPU of supervision without probes", "% of one core, lower is better", "Tether",
+				100 * without.cpuSeconds / WINDOW.toSeconds());
+		this.results.add(metric + ", JVM threads used by probing (with − without)", "threads, lower is better",
+				"Tether", with.threads - without.threads);
+	}
+
+	private Measure measure(int n, boolean probed) throws Exception {
+		ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+		try (Supervisor supervisor = supervisor(n, probed)) {
+			// Why a ticker here: the starter ticks every reap-interval (200 ms by default); a bare supervisor does not.
+			ticker.scheduleWithFixedDelay(supervisor::tick, 200, 200, TimeUnit.MILLISECONDS);
+			supervisor.startAutostart();
+			awaitUntil(supervisor, (child) -> child.state() == ChildState.RUNNING
+					&& (!probed || (child.liveness() != null && child.liveness().passed())));
+			Map<String, Set<Instant>> seen = new HashMap<>();
+			double cpuBefore = CpuTime.now().jvm();
+			long end = System.nanoTime() + WINDOW.toNanos();
+			int threads = 0;
+			while (System.nanoTime() < end) {
+				for (ChildSnapshot child : supervisor.snapshots()) {
+					if (child.liveness() != null) {
+						seen.computeIfAbsent(child.name(), (name) -> new HashSet<>()).add(child.liveness().at());
+					}
+				}
+				threads = Math.max(threads, Thread.activeCount());
+				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+			}
+			double cpu = CpuTime.now().jvm() - cpuBefore;
+			// Why minus one per child: the result seen first was there before the window began.
+			long probes = seen.values().stream().mapToLong((results) -> results.size() - 1).sum();
+			return new Measure(cpu, probes, threads);
+		}
+		finally {
+			ticker.shutdownNow();
+			ticker.awaitTermination(10, TimeUnit.SECONDS);
+		}
+	}
+
+	private Supervisor supervisor(int n, boolean probed) throws IOException {
+		this.supervisors++;
+		SupervisorBuilder builder = Supervisor.builder()
+			.installationId("bench-probes-" + ProcessHandle.current().pid() + "-" + this.supervisors)
+			.launcherDirectory(this.work.resolve("launcher"))
+			.registry(FileChildRegistry.open(Files.createTempDirectory(this.work, "state")))
+			.logDirectory(this.work.resolve("logs"));
+		for (int port : freePorts(n)) {
+			ChildSpec.Builder spec = ChildSpec.builder("server-" + port, List.of(this.httpOk.toString(), "" + port))
+				.port(port)
+				.logFileEnabled(false);
+			if (probed) {
+				spec.livenessHttpGet("/health").livenessPeriod(Duration.ofSeconds(1));
+			}
+			builder.child(spec.build());
+		}
+		return builder.build();
+	}
+
+	/** Ports nothing listens on now; held open together so that no two are the same. */
+	private static List<Integer> freePorts(int n) throws IOException {
+		List<ServerSocket> held = new ArrayList<>(n);
+		try {
+			for (int i = 0; i < n; i++) {
+				held.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+			}
+			return held.stream().map(ServerSocket::getLocalPort).toList();
+		}
+		finally {
+			for (ServerSocket socket : held) {
+				socket.close();
+			}
+		}
+	}
+
+	private static void awaitUntil(Supervisor supervisor, java.util.function.Predicate<ChildSnapshot> condition) {
+		long deadline = System.nanoTime() + AWAIT.toNanos();
+		while (!supervisor.snapshots().stream().allMatch(condition)) {
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("children not ready within " + AWAIT);
+			}
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+		}
+	}
+
+	private record Measure(double cpuSeconds, long probes, int threads) {
+	}
+
+}
