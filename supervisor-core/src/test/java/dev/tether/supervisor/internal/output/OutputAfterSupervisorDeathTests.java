@@ -51,4 +51,27 @@ class OutputAfterSupervisorDeathTests {
 		assertThat(state.resolve("cleaned-up")).exists();
 	}
 
+	@Test
+	void aStdioCommandThatWritesToItsStdoutWhileItEndsFinishesItsCleanup() throws Exception {
+		String installation = TestRun.installationId("stdio-death");
+		String marker = "TETHER_INSTALLATION=" + installation;
+		Path state = this.temp.resolve("state");
+		// Why its stdout: nothing reads it once the JVM is gone, and only the shepherd's copy of its read end keeps
+		// the write that follows the parent-death signal from raising SIGPIPE.
+		String script = "trap 'echo stopping; touch cleaned-up; exit 0' TERM; echo up >&2; while :; do sleep 0.1; done";
+		try (SecondJvm jvm = SecondJvm.start(TreeSupervisorJvm.class, this.temp.resolve("jvm.log"), installation,
+				state.toString(), "1", "true", script, "true", "false", "true")) {
+			jvm.readUntil("STARTED");
+			Path log = state.resolve("logs").resolve("tree-0.log");
+			await("the command is up").atMost(DEADLINE)
+				.until(() -> Files.exists(log) && Files.readString(log).contains("up"));
+			jvm.kill9();
+			await("the command cleaned up after its parent-death signal").atMost(DEADLINE)
+				.until(() -> Files.exists(state.resolve("cleaned-up")));
+			await("every process gone").atMost(DEADLINE)
+				.until(() -> LiveProcesses.withEnvironmentEntry(marker).isEmpty());
+		}
+		assertThat(state.resolve("cleaned-up")).exists();
+	}
+
 }
