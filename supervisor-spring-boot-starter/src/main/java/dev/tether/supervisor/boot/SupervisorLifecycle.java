@@ -41,6 +41,8 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 
 	private volatile boolean running;
 
+	private boolean reconciled;
+
 	SupervisorLifecycle(Supervisor supervisor, Duration reapInterval, List<SupervisorTickObserver> observers) {
 		this.supervisor = supervisor;
 		this.reapInterval = reapInterval;
@@ -49,6 +51,15 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 
 	@Override
 	public void start() {
+		startTicking();
+		this.running = true;
+	}
+
+	/** Starts the tick, at the lifecycle's start or earlier for a child started before it (see SupervisorStartup). */
+	synchronized void startTicking() {
+		if (this.ticker != null) {
+			return;
+		}
 		// Why a private thread: the tick must not depend on, or take over, the application's TaskScheduler, and it
 		// must work without @EnableScheduling.
 		this.ticker = Executors.newSingleThreadScheduledExecutor((work) -> {
@@ -58,7 +69,17 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 		});
 		long period = this.reapInterval.toMillis();
 		this.ticker.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
-		this.running = true;
+	}
+
+	/**
+	 * Reconciles once per application: at ready, or before a child is started early. Why once: a second
+	 * reconciliation would find the children started since as rows of this run.
+	 */
+	synchronized void reconcileOnce() {
+		if (!this.reconciled) {
+			this.supervisor.reconcile();
+			this.reconciled = true;
+		}
 	}
 
 	private void tick() {
@@ -77,17 +98,22 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 
 	@Override
 	public void onApplicationEvent(ApplicationReadyEvent event) {
-		this.supervisor.reconcile();
+		reconcileOnce();
 		this.supervisor.startAutostart();
 	}
 
 	@Override
 	public void stop() {
 		this.running = false;
-		if (this.ticker != null) {
-			this.ticker.shutdown();
+		ScheduledExecutorService stopping;
+		synchronized (this) {
+			stopping = this.ticker;
+			this.ticker = null;
+		}
+		if (stopping != null) {
+			stopping.shutdown();
 			try {
-				this.ticker.awaitTermination(10, TimeUnit.SECONDS);
+				stopping.awaitTermination(10, TimeUnit.SECONDS);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();

@@ -1,6 +1,7 @@
 package dev.tether.supervisor.boot.actuate;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -28,8 +29,15 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 
 	private final Supervisor supervisor;
 
+	private final List<ChildDetailsContributor> contributors;
+
 	public SupervisorHealthContributor(Supervisor supervisor) {
+		this(supervisor, List.of());
+	}
+
+	public SupervisorHealthContributor(Supervisor supervisor, List<ChildDetailsContributor> contributors) {
 		this.supervisor = supervisor;
+		this.contributors = List.copyOf(contributors);
 	}
 
 	@Override
@@ -49,7 +57,9 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 	}
 
 	private HealthIndicator indicator(String name) {
-		return () -> this.supervisor.snapshot(name).map(SupervisorHealthContributor::health).orElseGet(() -> Health.unknown().build());
+		return () -> this.supervisor.snapshot(name)
+			.map((child) -> health(child, ChildDetailsContributor.merged(this.contributors, child)))
+			.orElseGet(() -> Health.unknown().build());
 	}
 
 	private HealthIndicator registryIndicator() {
@@ -58,7 +68,7 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 			.orElseGet(() -> Health.up().build());
 	}
 
-	static Health health(ChildSnapshot child) {
+	static Health health(ChildSnapshot child, Map<String, Object> details) {
 		Health.Builder builder = (child.state() == ChildState.FAILED) ? Health.down() : Health.up();
 		builder.withDetail("state", child.state().name()).withDetail("restarts", child.restarts());
 		if (child.pid() != null) {
@@ -70,7 +80,7 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 		if (child.lastExit() != null) {
 			builder.withDetail("lastExit", child.lastExit().toString());
 		}
-		return builder.build();
+		return builder.withDetails(details).build();
 	}
 
 }
