@@ -6,6 +6,9 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -111,6 +114,9 @@ final class StdioChildTransport extends ChildTransport {
 
 		private volatile boolean closing;
 
+		/** The ids of the requests sent and not yet answered: answered with an error if the process ends first. */
+		private final Set<Object> pending = ConcurrentHashMap.newKeySet();
+
 		Connection(ChildStdio stdio, Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
 			this.stdio = stdio;
 			this.handler = handler;
@@ -140,7 +146,16 @@ final class StdioChildTransport extends ChildTransport {
 				this.ended = true;
 			}
 			if (!this.closing) {
-				sessionEnded("closed its stdout (its process ended); calls fail until it is RUNNING again");
+				logger.info("MCP server '{}' closed its stdout (its process ended); calls fail until it is RUNNING "
+						+ "again", name());
+			}
+			// Why answered here: a call waiting for a reply that can never come would wait for the client's request
+			// timeout; it fails now, naming the child.
+			for (Object id : List.copyOf(this.pending)) {
+				this.pending.remove(id);
+				handle(McpSchema.JSONRPCResponse.error(id, new McpSchema.JSONRPCResponse.JSONRPCError(
+						McpSchema.ErrorCodes.INTERNAL_ERROR, "MCP server '" + name() + "' (a supervised child) ended "
+								+ "before it answered; its session ends with its process")));
 			}
 		}
 
@@ -154,6 +169,13 @@ final class StdioChildTransport extends ChildTransport {
 				logger.warn("MCP server '{}' wrote a line that is not JSON-RPC to its stdout: {}", name(), line);
 				return;
 			}
+			if (message instanceof McpSchema.JSONRPCResponse response) {
+				this.pending.remove(response.id());
+			}
+			handle(message);
+		}
+
+		private void handle(JSONRPCMessage message) {
 			this.handler.apply(Mono.just(message))
 				.subscribe(null, (ex) -> logger.warn("MCP server '{}': a message was not handled", name(), ex));
 		}
@@ -163,6 +185,9 @@ final class StdioChildTransport extends ChildTransport {
 				String text = StdioChildTransport.this.json.writeValueAsString(message);
 				// Why: one message a line; JSON never needs a raw line break, so any is escaped.
 				text = text.replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n");
+				if (message instanceof McpSchema.JSONRPCRequest request) {
+					this.pending.add(request.id());
+				}
 				OutputStream stdin = this.stdio.stdin();
 				stdin.write((text + "\n").getBytes(StandardCharsets.UTF_8));
 				stdin.flush();
