@@ -2,8 +2,10 @@ package dev.tether.supervisor.springai;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.modelcontextprotocol.client.McpSyncClient;
 import org.jspecify.annotations.Nullable;
@@ -58,7 +60,10 @@ public final class TetherMcpAutoConfiguration {
 			SupervisorProperties supervisorProperties, ObjectProvider<McpStdioClientProperties> springAiStdio,
 			ObjectProvider<List<McpSyncClient>> clients) {
 		Map<String, ChildTransport> transports = new LinkedHashMap<>();
-		for (String name : supervisorProperties.getChildren().keySet()) {
+		// Why both: a child without an MCP setting of its own may inherit one, and one without a command is an error.
+		Set<String> names = new LinkedHashSet<>(supervisorProperties.getChildren().keySet());
+		names.addAll(properties.getChildren().keySet());
+		for (String name : names) {
 			McpTransportType type = properties.transport(name);
 			if (type == null) {
 				continue;
