@@ -38,7 +38,7 @@ public final class McpFixtureServer {
 		new CountDownLatch(1).await();
 	}
 
-	private static SyncToolSpecification echo() {
+	static SyncToolSpecification echo() {
 		return SyncToolSpecification.builder()
 			.tool(McpSchema.Tool.builder()
 				.name("echo")
@@ -51,7 +51,7 @@ public final class McpFixtureServer {
 			.build();
 	}
 
-	private static SyncToolSpecification pid() {
+	static SyncToolSpecification pid() {
 		return SyncToolSpecification.builder()
 			.tool(McpSchema.Tool.builder()
 				.name("pid")
