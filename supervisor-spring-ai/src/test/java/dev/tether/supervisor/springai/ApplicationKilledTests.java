@@ -1,9 +1,12 @@
 package dev.tether.supervisor.springai;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -33,13 +36,8 @@ class ApplicationKilledTests {
 	void underTetherNoProcessOfTheServersTreeSurvives() throws Exception {
 		String installation = TestRun.installationId("spring-ai-kill9");
 		String run = "tether-" + installation;
-		Path log = this.temp.resolve("jvm.log");
-		ProcessBuilder host = new ProcessBuilder(JavaCommand.main(McpHostJvm.class, this.temp.resolve("state").toString(),
-				installation, "tether", run)).redirectErrorStream(true).redirectOutput(log.toFile());
-		try (SecondJvm jvm = SecondJvm.start(host)) {
-			await("the application is ready").atMost(DEADLINE).until(() -> ready(log) != null || !jvm.process().isAlive());
-			assertThat(ready(log)).as("READY in %s", LiveProcesses.readIfPresent(log)).isNotNull();
-			long serverPid = Long.parseLong(ready(log));
+		try (SecondJvm jvm = host(installation, "tether", run)) {
+			long serverPid = Long.parseLong(ready(jvm));
 			List<Long> tree = LiveProcesses.withEnvironmentEntry("FIXTURE_RUN=" + run);
 			assertThat(tree).as("the server and its sh wrapper").contains(serverPid).hasSizeGreaterThanOrEqualTo(2);
 			String java = JavaCommand.of().get(0);
@@ -54,17 +52,14 @@ class ApplicationKilledTests {
 
 	@Test
 	void underSpringAisOwnStdioConnectionTheServerSurvives() throws Exception {
-		String run = "spring-ai-" + TestRun.installationId("spring-ai-own");
-		Path log = this.temp.resolve("jvm.log");
-		ProcessBuilder host = new ProcessBuilder(JavaCommand.main(McpHostJvm.class, this.temp.resolve("state").toString(),
-				TestRun.installationId("spring-ai-own"), "spring-ai", run)).redirectErrorStream(true)
-			.redirectOutput(log.toFile());
-		try (SecondJvm jvm = SecondJvm.start(host)) {
-			await("the application is ready").atMost(DEADLINE).until(() -> ready(log) != null || !jvm.process().isAlive());
-			assertThat(ready(log)).as("READY in %s", LiveProcesses.readIfPresent(log)).isNotNull();
+		String installation = TestRun.installationId("spring-ai-own");
+		String run = "spring-ai-" + installation;
+		try (SecondJvm jvm = host(installation, "spring-ai", run)) {
+			ready(jvm);
 			jvm.kill9();
-			// Why a wait first: the server is given as long as it would need to notice; it never does.
 			await("the JVM is gone").atMost(DEADLINE).until(() -> !jvm.process().isAlive());
+			// Why a grace period, not a wait for a state: the server is given the time it would need to notice that
+			// its stdin closed; it never does, and survival is the absence of an event.
 			await().pollDelay(Duration.ofSeconds(3)).atMost(DEADLINE).until(() -> true);
 			assertThat(LiveProcesses.withEnvironmentEntry("FIXTURE_RUN=" + run)).as("survivors").isNotEmpty();
 		}
@@ -76,8 +71,26 @@ class ApplicationKilledTests {
 		}
 	}
 
-	private static String ready(Path log) throws java.io.IOException {
-		return java.nio.file.Files.readAllLines(log).stream()
+	/** A second JVM hosting the fixture server ({@link McpHostJvm}), its output in {@code jvm.log}. */
+	private SecondJvm host(String installation, String runner, String run) throws IOException {
+		return SecondJvm.start(new ProcessBuilder(JavaCommand.main(McpHostJvm.class,
+				this.temp.resolve("state").toString(), installation, runner, run))
+			.redirectErrorStream(true)
+			.redirectOutput(this.temp.resolve("jvm.log").toFile()));
+	}
+
+	/** The server's pid, once the host printed it. */
+	private String ready(SecondJvm jvm) {
+		Path log = this.temp.resolve("jvm.log");
+		await("the application is ready").atMost(DEADLINE).until(() -> readyLine(log) != null || !jvm.process().isAlive());
+		String pid = readyLine(log);
+		assertThat(pid).as("READY in %s", LiveProcesses.readIfPresent(log)).isNotNull();
+		return pid;
+	}
+
+	private static @Nullable String readyLine(Path log) throws IOException {
+		return Files.readAllLines(log)
+			.stream()
 			.filter((line) -> line.startsWith("READY "))
 			.map((line) -> line.substring(6).trim())
 			.findFirst()
