@@ -80,7 +80,7 @@ class ApplicationKilledTests {
 	}
 
 	/** The server's pid, once the host printed it. */
-	private String ready(SecondJvm jvm) {
+	private String ready(SecondJvm jvm) throws IOException {
 		Path log = this.temp.resolve("jvm.log");
 		await("the application is ready").atMost(DEADLINE).until(() -> readyLine(log) != null || !jvm.process().isAlive());
 		String pid = readyLine(log);
