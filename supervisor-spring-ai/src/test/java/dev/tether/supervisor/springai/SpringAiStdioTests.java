@@ -95,6 +95,8 @@ class SpringAiStdioTests {
 			assertThat(readerThreads()).isNotEmpty();
 		});
 		await("no reader thread left").atMost(DEADLINE).until(() -> readerThreads().isEmpty());
+		await("no tick thread left").atMost(DEADLINE)
+			.until(() -> Thread.getAllStackTraces().keySet().stream().noneMatch((t) -> t.getName().equals("supervisor-tick")));
 		await("no server left").atMost(DEADLINE)
 			.until(() -> LiveProcesses.withEnvironmentEntry("TETHER_INSTALLATION=" + this.installation).isEmpty());
 	}

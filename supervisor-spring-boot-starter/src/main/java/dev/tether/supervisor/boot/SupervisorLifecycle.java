@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
@@ -20,7 +21,7 @@ import dev.tether.supervisor.Supervisor;
  * Runs the supervision tick while the context runs, reconciles and starts the autostart children when the
  * application is ready, and stops every child when the context closes.
  */
-class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<ApplicationReadyEvent> {
+class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<ApplicationReadyEvent>, DisposableBean {
 
 	/**
 	 * Below the web server's lifecycles (graceful shutdown at {@code Integer.MAX_VALUE - 1024}, then the server's
@@ -105,6 +106,17 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 	@Override
 	public void stop() {
 		this.running = false;
+		stopTicking();
+		this.supervisor.stopAll();
+	}
+
+	/** Why: a child started early starts the tick; a context that fails before the lifecycle starts must end it. */
+	@Override
+	public void destroy() {
+		stopTicking();
+	}
+
+	private void stopTicking() {
 		ScheduledExecutorService stopping;
 		synchronized (this) {
 			stopping = this.ticker;
@@ -119,7 +131,6 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 				Thread.currentThread().interrupt();
 			}
 		}
-		this.supervisor.stopAll();
 	}
 
 	@Override

@@ -1,5 +1,6 @@
 package dev.tether.supervisor.boot.actuate;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.tether.supervisor.ChildSnapshot;
@@ -20,7 +21,7 @@ public interface ChildDetailsContributor {
 
 	/** The details of every contributor, merged in order. */
 	static Map<String, Object> merged(Iterable<ChildDetailsContributor> contributors, ChildSnapshot child) {
-		Map<String, Object> details = new java.util.LinkedHashMap<>();
+		Map<String, Object> details = new LinkedHashMap<>();
 		contributors.forEach((contributor) -> details.putAll(contributor.details(child)));
 		return details;
 	}
