@@ -3,6 +3,7 @@ package dev.tether.supervisor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
@@ -37,6 +38,8 @@ final class ChildLauncher {
 	private final Path logDirectory;
 
 	private final Map<String, ChildOutput> outputs = new ConcurrentHashMap<>();
+
+	private final Map<String, ChildStdio> stdio = new ConcurrentHashMap<>();
 
 	private final @Nullable String bootId;
 
@@ -73,11 +76,14 @@ final class ChildLauncher {
 		SpawnedChild spawned;
 		try {
 			spawned = this.spawner.spawn(new SpawnRequest(spec.command(), environment, spec.workingDirectory(), log, null,
-					spec.containDescendants(), output), onExit);
+					spec.containDescendants(), output, spec.stdio()), onExit);
 		}
 		catch (SpawnException ex) {
 			child.launchFailed(ex.getMessage(), Duration.ofNanos(System.nanoTime() - started));
 			return;
+		}
+		if (spawned.stdio() != null) {
+			replaceStdio(spec.name(), new ChildStdio(spawned.stdio()));
 		}
 		Long startTime = this.probe.stat(spawned.pid()).map(ProcStat::startTime).orElse(null);
 		child.launched(spawned, startTime, this.bootId, nowNanos);
@@ -89,9 +95,25 @@ final class ChildLauncher {
 				(name) -> new ChildOutput(name, spec.log(), this.logDirectory.resolve(name + ".log")));
 	}
 
-	/** Drops a removed child's sinks; its pipes, if any are left, still drain into them and close them. */
+	/** The stdin and stdout of a stdio child's latest process. */
+	Optional<ChildStdio> stdio(String name) {
+		return Optional.ofNullable(this.stdio.get(name));
+	}
+
+	private void replaceStdio(String name, @Nullable ChildStdio current) {
+		ChildStdio previous = (current != null) ? this.stdio.put(name, current) : this.stdio.remove(name);
+		if (previous != null) {
+			previous.close();
+		}
+	}
+
+	/**
+	 * Drops a removed child's sinks; its pipes, if any are left, still drain into them and close them. Its stdio
+	 * pipes are closed.
+	 */
 	void forget(String name) {
 		this.outputs.remove(name);
+		replaceStdio(name, null);
 	}
 
 	@Nullable String bootId() {

@@ -44,6 +44,8 @@ import dev.tether.supervisor.output.LogSettings;
  * @param critical whether its {@code FAILED} state turns the supervisor's health {@code DOWN}
  * @param restartWithDependencies whether it is stopped when a process of a child it depends on ends, and started
  * again once they are all {@code RUNNING}; without it, a dependency's restart leaves it alone
+ * @param stdio whether its stdin and stdout are pipes to this JVM ({@link Supervisor#stdio(String)}), for a child
+ * that talks over them such as an MCP stdio server; only its stderr then goes to {@code log}
  * @throws InvalidChildSpecException naming the setting when a value is unusable; every duration must be positive and
  * at most {@link #MAX_DURATION}
  */
@@ -51,7 +53,8 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		@Nullable Path workingDirectory, boolean autostart, @Nullable Integer port, Duration startupTimeout,
 		RestartPolicy restart, Backoff backoff, int maxRestarts, Duration restartWindow, Duration stableAfter,
 		int stopSignal, Duration stopTimeout, LogSettings log, boolean containDescendants, List<String> dependsOn,
-		ProbeSettings readiness, ProbeSettings liveness, boolean critical, boolean restartWithDependencies) {
+		ProbeSettings readiness, ProbeSettings liveness, boolean critical, boolean restartWithDependencies,
+		boolean stdio) {
 
 	/**
 	 * The longest duration any setting accepts. Why: durations become nanosecond deadlines, and a bound far below
@@ -206,6 +209,8 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		private boolean critical = true;
 
 		private boolean restartWithDependencies;
+
+		private boolean stdio;
 
 		private Builder(String name, List<String> command) {
 			this.name = name;
@@ -400,6 +405,11 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 			return this;
 		}
 
+		public Builder stdio(boolean stdio) {
+			this.stdio = stdio;
+			return this;
+		}
+
 		public ChildSpec build() {
 			return new ChildSpec(this.name, this.kind, this.command, this.environment, this.workingDirectory,
 					this.autostart, this.port, this.startupTimeout, this.restart, this.backoff, this.maxRestarts,
@@ -407,7 +417,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 					new LogSettings(this.logFile, this.logFileEnabled, this.logMaxSize, this.logMaxHistory,
 							this.logToLogger, this.logStderrLevel, this.logMaxLineLength),
 					this.containDescendants, this.dependsOn, this.readiness, this.liveness, this.critical,
-					this.restartWithDependencies);
+					this.restartWithDependencies, this.stdio);
 		}
 
 	}

@@ -255,12 +255,14 @@ public final class Supervisor implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * The sinks of one child's output (its file, its logger, what it wrote), if registered. The same object over the
-	 * child's whole life.
-	 */
+	/** The sinks of one child's output (its file, its logger, what it wrote), if registered; one for its whole life. */
 	public Optional<CapturedOutput> output(String name) {
 		return Optional.ofNullable(specOf(name)).map(this.launcher::output);
+	}
+
+	/** The stdin and stdout of a {@link ChildSpec#stdio() stdio} child's latest process, once it was spawned. */
+	public Optional<ChildStdio> stdio(String name) {
+		return this.launcher.stdio(name);
 	}
 
 	/**

@@ -19,8 +19,9 @@ import dev.tether.supervisor.SupervisorBuilder;
  * own). Prints {@code STARTED} once every child is running, then waits to be killed.
  * <p>
  * Arguments: {@code <installation-id> <state-directory> <children> [<contain-descendants> <script> [<tick>
- * [<added-at-runtime>]]]}: with {@code added-at-runtime} {@code true}, the supervisor is built without children and
- * each is added once it runs ({@link Supervisor#add}).
+ * [<added-at-runtime> [<stdio>]]]]}: with {@code added-at-runtime} {@code true}, the supervisor is built without
+ * children and each is added once it runs ({@link Supervisor#add}); with {@code stdio} {@code true}, each child's
+ * stdin and stdout are pipes to this JVM, which never reads them.
  */
 public final class TreeSupervisorJvm {
 
@@ -42,11 +43,13 @@ public final class TreeSupervisorJvm {
 		String script = (args.length > 4) ? args[4] : TREE;
 		boolean tick = (args.length <= 5) || Boolean.parseBoolean(args[5]);
 		boolean addedAtRuntime = (args.length > 6) && Boolean.parseBoolean(args[6]);
+		boolean stdio = (args.length > 7) && Boolean.parseBoolean(args[7]);
 		List<ChildSpec> specs = new ArrayList<>();
 		for (int i = 0; i < children; i++) {
 			specs.add(ChildSpec.builder("tree-" + i, List.of("sh", "-c", script))
 				.workingDirectory(state)
 				.containDescendants(containDescendants)
+				.stdio(stdio)
 				.build());
 		}
 		if (!addedAtRuntime) {

@@ -32,7 +32,7 @@ final class ChildSpecs {
 	private ChildSpecs() {
 	}
 
-	static List<ChildSpec> from(SupervisorProperties properties) {
+	static List<ChildSpec> from(SupervisorProperties properties, List<ChildSpecCustomizer> customizers) {
 		ChildProperties defaults = properties.getDefaults();
 		if (!defaults.getCommand().isEmpty()) {
 			throw new InvalidSupervisorConfigurationException("supervisor.defaults.command",
@@ -47,7 +47,7 @@ final class ChildSpecs {
 		Map<String, String> inherited = System.getenv();
 		List<ChildSpec> specs = new ArrayList<>(properties.getChildren().size());
 		properties.getChildren()
-			.forEach((name, child) -> specs.add(new Layers(name, child, defaults).spec(inherited)));
+			.forEach((name, child) -> specs.add(new Layers(name, child, defaults).spec(inherited, customizers)));
 		try {
 			ChildSpec.checkDependencies(specs);
 		}
@@ -75,7 +75,7 @@ final class ChildSpecs {
 			this.defaults = defaults;
 		}
 
-		ChildSpec spec(Map<String, String> inheritedEnvironment) {
+		ChildSpec spec(Map<String, String> inheritedEnvironment, List<ChildSpecCustomizer> customizers) {
 			ChildSpec.Builder builder = ChildSpec.builder(this.name, this.child.getCommand());
 			Map<String, String> environment = new LinkedHashMap<>(this.defaults.getEnvironment());
 			environment.putAll(this.child.getEnvironment());
@@ -120,6 +120,7 @@ final class ChildSpecs {
 			apply("restart-with-dependencies", ChildProperties::getRestartWithDependencies,
 					builder::restartWithDependencies);
 			builder.dependsOn(this.child.getDependsOn());
+			customizers.forEach((customizer) -> customizer.customize(this.name, builder));
 			ChildSpec spec;
 			try {
 				spec = builder.build();

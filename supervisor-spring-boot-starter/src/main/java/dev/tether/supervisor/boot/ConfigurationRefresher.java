@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationListener;
 import org.springframework.core.env.Environment;
 
@@ -30,9 +31,13 @@ final class ConfigurationRefresher implements ApplicationListener<EnvironmentCha
 
 	private final Environment environment;
 
-	ConfigurationRefresher(Supervisor supervisor, Environment environment) {
+	private final ObjectProvider<ChildSpecCustomizer> customizers;
+
+	ConfigurationRefresher(Supervisor supervisor, Environment environment,
+			ObjectProvider<ChildSpecCustomizer> customizers) {
 		this.supervisor = supervisor;
 		this.environment = environment;
+		this.customizers = customizers;
 	}
 
 	@Override
@@ -45,7 +50,8 @@ final class ConfigurationRefresher implements ApplicationListener<EnvironmentCha
 			.bind("supervisor", SupervisorProperties.class)
 			.orElseGet(SupervisorProperties::new);
 		try {
-			UpdateReport report = this.supervisor.update(ChildSpecs.from(properties));
+			UpdateReport report = this.supervisor
+				.update(ChildSpecs.from(properties, this.customizers.orderedStream().toList()));
 			logger.info("Children refreshed: added {}, removed {}, changed {}, unchanged {}", report.added(),
 					report.removed(), report.changed(), report.unchanged().size());
 		}

@@ -60,8 +60,8 @@ public final class SupervisorAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	Supervisor supervisor(SupervisorProperties properties, SupervisorSettings settings, ChildRegistry registry,
-			ObjectProvider<SupervisorListener> listeners) {
-		List<ChildSpec> children = ChildSpecs.from(properties);
+			ObjectProvider<SupervisorListener> listeners, ObjectProvider<ChildSpecCustomizer> customizers) {
+		List<ChildSpec> children = ChildSpecs.from(properties, customizers.orderedStream().toList());
 		// Why no spawner bean: the spawner is internal and the supervisor's own (it closes it), and its thread starts with the
 		// first spawn, so nothing is left behind when a later check fails.
 		SupervisorBuilder builder = Supervisor.builder()
@@ -82,14 +82,20 @@ public final class SupervisorAutoConfiguration {
 		return new SupervisorLifecycle(supervisor, settings.reapInterval(), observers.orderedStream().toList());
 	}
 
+	@Bean
+	SupervisorStartup supervisorStartup(Supervisor supervisor, SupervisorLifecycle lifecycle) {
+		return new SupervisorStartup(supervisor, lifecycle);
+	}
+
 	/** Where Spring Cloud Context is present, a refreshed configuration is applied to the running children. */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = "org.springframework.cloud.context.environment.EnvironmentChangeEvent")
 	static class RefreshConfiguration {
 
 		@Bean
-		ConfigurationRefresher supervisorConfigurationRefresher(Supervisor supervisor, Environment environment) {
-			return new ConfigurationRefresher(supervisor, environment);
+		ConfigurationRefresher supervisorConfigurationRefresher(Supervisor supervisor, Environment environment,
+				ObjectProvider<ChildSpecCustomizer> customizers) {
+			return new ConfigurationRefresher(supervisor, environment, customizers);
 		}
 
 	}

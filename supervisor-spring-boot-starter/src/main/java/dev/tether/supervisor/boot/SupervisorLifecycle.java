@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
@@ -20,7 +21,7 @@ import dev.tether.supervisor.Supervisor;
  * Runs the supervision tick while the context runs, reconciles and starts the autostart children when the
  * application is ready, and stops every child when the context closes.
  */
-class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<ApplicationReadyEvent> {
+class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<ApplicationReadyEvent>, DisposableBean {
 
 	/**
 	 * Below the web server's lifecycles (graceful shutdown at {@code Integer.MAX_VALUE - 1024}, then the server's
@@ -41,6 +42,8 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 
 	private volatile boolean running;
 
+	private boolean reconciled;
+
 	SupervisorLifecycle(Supervisor supervisor, Duration reapInterval, List<SupervisorTickObserver> observers) {
 		this.supervisor = supervisor;
 		this.reapInterval = reapInterval;
@@ -49,6 +52,15 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 
 	@Override
 	public void start() {
+		startTicking();
+		this.running = true;
+	}
+
+	/** Starts the tick, at the lifecycle's start or earlier for a child started before it (see SupervisorStartup). */
+	synchronized void startTicking() {
+		if (this.ticker != null) {
+			return;
+		}
 		// Why a private thread: the tick must not depend on, or take over, the application's TaskScheduler, and it
 		// must work without @EnableScheduling.
 		this.ticker = Executors.newSingleThreadScheduledExecutor((work) -> {
@@ -58,7 +70,17 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 		});
 		long period = this.reapInterval.toMillis();
 		this.ticker.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
-		this.running = true;
+	}
+
+	/**
+	 * Reconciles once per application: at ready, or before a child is started early. Why once: a second
+	 * reconciliation would find the children started since as rows of this run.
+	 */
+	synchronized void reconcileOnce() {
+		if (!this.reconciled) {
+			this.supervisor.reconcile();
+			this.reconciled = true;
+		}
 	}
 
 	private void tick() {
@@ -77,23 +99,38 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 
 	@Override
 	public void onApplicationEvent(ApplicationReadyEvent event) {
-		this.supervisor.reconcile();
+		reconcileOnce();
 		this.supervisor.startAutostart();
 	}
 
 	@Override
 	public void stop() {
 		this.running = false;
-		if (this.ticker != null) {
-			this.ticker.shutdown();
+		stopTicking();
+		this.supervisor.stopAll();
+	}
+
+	/** Why: a child started early starts the tick; a context that fails before the lifecycle starts must end it. */
+	@Override
+	public void destroy() {
+		stopTicking();
+	}
+
+	private void stopTicking() {
+		ScheduledExecutorService stopping;
+		synchronized (this) {
+			stopping = this.ticker;
+			this.ticker = null;
+		}
+		if (stopping != null) {
+			stopping.shutdown();
 			try {
-				this.ticker.awaitTermination(10, TimeUnit.SECONDS);
+				stopping.awaitTermination(10, TimeUnit.SECONDS);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 			}
 		}
-		this.supervisor.stopAll();
 	}
 
 	@Override

@@ -118,7 +118,7 @@ class SupervisorApplicationTests {
 		JsonNode greeter = child(body, "greeter");
 		assertThat(greeter.propertyNames()).containsExactlyInAnyOrder("name", "kind", "state", "pid", "shepherdPid",
 				"startedAt", "uptimeSeconds", "restarts", "port", "lastExit", "lastError", "critical", "readiness",
-				"liveness");
+				"liveness", "details");
 		assertThat(greeter.get("kind").asString()).isEqualTo("agent");
 		assertThat(greeter.get("state").asString()).isEqualTo("RUNNING");
 		assertThat(greeter.get("pid").asLong()).isPositive();

@@ -219,6 +219,19 @@ public final class Posix {
 	}
 
 	/**
+	 * Opens a pipe whose ends both block, both close-on-exec: a child's stdin, or its stdout read as a stream.
+	 * @return the read end and the write end
+	 * @throws NativeSpawnException carrying the errno ({@code EMFILE}: this JVM has no descriptor left)
+	 */
+	public int[] blockingPipe() throws NativeSpawnException {
+		int[] ends = new int[2];
+		if (this.libc.pipe2(ends, O_CLOEXEC) != 0) {
+			throw new NativeSpawnException("pipe2", describe(lastErrno()));
+		}
+		return ends;
+	}
+
+	/**
 	 * Reads what a descriptor has into {@code buffer} (a direct buffer), from its position up to its limit; the
 	 * position is not moved.
 	 * @return the bytes read, 0 at end of file, or the errno negated ({@code -EAGAIN}: nothing to read now)

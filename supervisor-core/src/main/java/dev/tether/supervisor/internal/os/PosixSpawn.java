@@ -83,7 +83,13 @@ public final class PosixSpawn {
 		try {
 			check("posix_spawnattr_init", libc.posix_spawnattr_init(attributes));
 			try {
-				check("open " + stdin, libc.posix_spawn_file_actions_addopen(actions, 0, stdin.toString(), O_RDONLY, 0));
+				if (output instanceof Output.Descriptors descriptors && descriptors.stdin() >= 0) {
+					check("dup2 " + descriptors.stdin() + " to stdin",
+							libc.posix_spawn_file_actions_adddup2(actions, descriptors.stdin(), 0));
+				}
+				else {
+					check("open " + stdin, libc.posix_spawn_file_actions_addopen(actions, 0, stdin.toString(), O_RDONLY, 0));
+				}
 				addOutput(libc, actions, output);
 				if (workingDirectory != null) {
 					if (!hasChdirAction()) {
@@ -149,12 +155,17 @@ public final class PosixSpawn {
 
 		/**
 		 * Each onto a descriptor of the JVM (a pipe's write end; the same one for both when they are not told apart),
-		 * and {@code held} (the pipes' read ends, for a shepherd to hold) as descriptors 3, 4, ... of the child.
+		 * and {@code held} (the pipes' read ends, for a shepherd to hold) as descriptors 3, 4, ... of the child;
+		 * {@code stdin}, when not negative, is a pipe's read end that replaces the stdin file.
 		 */
-		record Descriptors(int stdout, int stderr, List<Integer> held) implements Output {
+		record Descriptors(int stdout, int stderr, List<Integer> held, int stdin) implements Output {
 
 			public Descriptors {
 				held = List.copyOf(held);
+			}
+
+			public Descriptors(int stdout, int stderr, List<Integer> held) {
+				this(stdout, stderr, held, -1);
 			}
 
 		}

@@ -74,16 +74,26 @@ public final class OutputPump {
 		}
 		int[] stdout = this.posix.pipe();
 		if (!output.separateStreams()) {
-			return new Pipes(output, stdout, null);
+			return new Pipes(output, stdout, null, Stream.STDOUT);
 		}
 		try {
-			return new Pipes(output, stdout, this.posix.pipe());
+			return new Pipes(output, stdout, this.posix.pipe(), Stream.STDOUT);
 		}
 		catch (NativeSpawnException ex) {
 			this.posix.close(stdout[0]);
 			this.posix.close(stdout[1]);
 			throw ex;
 		}
+	}
+
+	/**
+	 * Opens the one pipe a process writes its stderr to, for a process whose stdout is read by someone else (its
+	 * stdout write end is then its stderr's).
+	 * @return the pipe, or {@code null} where there is no pump
+	 * @throws NativeSpawnException when the pipe cannot be made
+	 */
+	public @Nullable Pipes openStderr(ChildOutput output) throws NativeSpawnException {
+		return (start() != null) ? new Pipes(output, this.posix.pipe(), null, Stream.STDERR) : null;
 	}
 
 	private @Nullable Epoll start() {
@@ -202,10 +212,14 @@ public final class OutputPump {
 
 		private final int @Nullable [] stderr;
 
-		Pipes(ChildOutput output, int[] stdout, int @Nullable [] stderr) {
+		/** What the first pipe carries: stdout (with stderr unless told apart), or stderr alone. */
+		private final Stream first;
+
+		Pipes(ChildOutput output, int[] stdout, int @Nullable [] stderr, Stream first) {
 			this.output = output;
 			this.stdout = stdout;
 			this.stderr = stderr;
+			this.first = first;
 		}
 
 		/** The descriptor the child gets as its stdout. */
@@ -226,7 +240,7 @@ public final class OutputPump {
 		/** After a spawn: closes the JVM's write ends (so the pipes end with the child) and starts reading. */
 		public void attach() {
 			posix.close(this.stdout[1]);
-			watch(this.stdout[0], Stream.STDOUT);
+			watch(this.stdout[0], this.first);
 			if (this.stderr != null) {
 				posix.close(this.stderr[1]);
 				watch(this.stderr[0], Stream.STDERR);

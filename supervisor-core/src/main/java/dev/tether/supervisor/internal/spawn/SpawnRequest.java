@@ -22,9 +22,11 @@ import dev.tether.supervisor.internal.output.ChildOutput;
  * @param capture the sinks its stdout and stderr are read into through pipes, or {@code null} to append them to
  * {@code logFile} (they are appended there too where the spawner does not capture, see
  * {@link Spawner#capturesOutput()})
+ * @param stdio whether its stdin and stdout are pipes whose other ends the JVM keeps ({@link StdioPipes}); its
+ * stderr alone is then captured, which {@code capture} must allow
  */
 public record SpawnRequest(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory,
-		Path logFile, @Nullable Path stdin, boolean containDescendants, @Nullable ChildOutput capture) {
+		Path logFile, @Nullable Path stdin, boolean containDescendants, @Nullable ChildOutput capture, boolean stdio) {
 
 	public SpawnRequest {
 		if (command == null || command.isEmpty() || command.get(0).isBlank()) {
@@ -34,16 +36,22 @@ public record SpawnRequest(List<String> command, Map<String, String> environment
 		environment = Map.copyOf(environment);
 	}
 
+	/** A request whose stdin and stdout are not the JVM's. */
+	public SpawnRequest(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory,
+			Path logFile, @Nullable Path stdin, boolean containDescendants, @Nullable ChildOutput capture) {
+		this(command, environment, workingDirectory, logFile, stdin, containDescendants, capture, false);
+	}
+
 	/** A request whose output is appended to {@code logFile}. */
 	public SpawnRequest(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory,
 			Path logFile, @Nullable Path stdin, boolean containDescendants) {
-		this(command, environment, workingDirectory, logFile, stdin, containDescendants, null);
+		this(command, environment, workingDirectory, logFile, stdin, containDescendants, null, false);
 	}
 
 	/** A request without a shepherd: only the command itself is tied to the supervisor. */
 	public SpawnRequest(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory,
 			Path logFile, @Nullable Path stdin) {
-		this(command, environment, workingDirectory, logFile, stdin, false, null);
+		this(command, environment, workingDirectory, logFile, stdin, false, null, false);
 	}
 
 }

@@ -12,6 +12,13 @@ import org.jspecify.annotations.Nullable;
  * native path), otherwise {@code null}
  * @param duration how long the spawn took, queueing included
  * @param shepherd whether {@code pid} is the command's shepherd rather than the command itself
+ * @param stdio the JVM's ends of its stdin and stdout, for a request with {@code stdio}; else {@code null}
  */
-public record SpawnedChild(long pid, @Nullable ProcessHandle handle, Duration duration, boolean shepherd) {
+public record SpawnedChild(long pid, @Nullable ProcessHandle handle, Duration duration, boolean shepherd,
+		@Nullable StdioPipes stdio) {
+
+	public SpawnedChild(long pid, @Nullable ProcessHandle handle, Duration duration, boolean shepherd) {
+		this(pid, handle, duration, shepherd, null);
+	}
+
 }

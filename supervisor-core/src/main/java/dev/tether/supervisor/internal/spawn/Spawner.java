@@ -298,12 +298,14 @@ public final class Spawner implements AutoCloseable {
 
 		private SpawnedChild spawnNative() throws SpawnException {
 			OutputPump.Pipes pipes = openPipes();
+			StdioPipes.Ends stdio = null;
 			boolean spawned = false;
 			try {
-				long pid = spawnNative(pipes);
+				stdio = this.request.stdio() ? StdioPipes.Ends.open() : null;
+				long pid = spawnNative(pipes, stdio);
 				spawned = true;
 				return new SpawnedChild(pid, null, Duration.ofNanos(System.nanoTime() - this.queued),
-						this.request.containDescendants() && shepherds());
+						this.request.containDescendants() && shepherds(), (stdio != null) ? stdio.spawned() : null);
 			}
 			finally {
 				if (pipes != null && spawned) {
@@ -312,18 +314,22 @@ public final class Spawner implements AutoCloseable {
 				else if (pipes != null) {
 					pipes.discard();
 				}
+				if (stdio != null && !spawned) {
+					stdio.discard();
+				}
 			}
 		}
 
-		private long spawnNative(OutputPump.@Nullable Pipes pipes) throws SpawnException {
+		private long spawnNative(OutputPump.@Nullable Pipes pipes, StdioPipes.@Nullable Ends stdio)
+				throws SpawnException {
 			// Why: without the chdir file action the launcher changes directory, and the spawn is given none.
 			boolean byLauncher = Spawner.this.workingDirectoryChange == WorkingDirectoryChange.LAUNCHER;
 			Path workingDirectory = this.request.workingDirectory();
 			Path launcherChdir = byLauncher ? workingDirectory : null;
 			boolean shepherd = this.request.containDescendants() && shepherds();
-			// Why the shepherd holds the read ends: after the JVM's death a command that writes while it ends must
-			// not die of SIGPIPE (see tether-shepherd.c).
-			List<Integer> held = (pipes != null && shepherd) ? pipes.readEnds() : List.of();
+			// Why the shepherd holds the read ends (a stdio child's stdout too): after the JVM's death a command that
+			// writes while it ends must not die of SIGPIPE (see tether-shepherd.c).
+			List<Integer> held = shepherd ? StdioPipes.Ends.held(stdio, pipes) : List.of();
 			List<String> argv = shepherd
 					? Spawner.this.parentDeath.shepherdArgv(this.executable, this.request.command(), launcherChdir,
 							held.size())
@@ -333,8 +339,7 @@ public final class Spawner implements AutoCloseable {
 				env.add(entry.getKey() + "=" + entry.getValue());
 			}
 			Path stdin = (this.request.stdin() != null) ? this.request.stdin() : DEV_NULL;
-			PosixSpawn.Output output = (pipes != null)
-					? new PosixSpawn.Output.Descriptors(pipes.stdoutWriteEnd(), pipes.stderrWriteEnd(), held)
+			PosixSpawn.Output output = (pipes != null) ? StdioPipes.Ends.output(stdio, pipes, held)
 					: new PosixSpawn.Output.AppendTo(this.request.logFile().toAbsolutePath());
 			try {
 				return Spawner.this.reaper.spawnRegistered(
@@ -349,6 +354,11 @@ public final class Spawner implements AutoCloseable {
 
 		private OutputPump.@Nullable Pipes openPipes() throws SpawnException {
 			ChildOutput capture = this.request.capture();
+			if (this.request.stdio() && (capture == null || !capturesOutput())) {
+				// Why refused: a stdio child's stdout is the JVM's pipe, which it must not outlive (see capturesOutput).
+				throw new SpawnException("stdio of " + this.executable + " needs its output captured, which needs a "
+						+ "parent-death signal (" + Spawner.this.parentDeath.mechanism().id() + " is in force)");
+			}
 			if (capture == null || !capturesOutput()) {
 				return null;
 			}
@@ -360,7 +370,7 @@ public final class Spawner implements AutoCloseable {
 						ex);
 			}
 			try {
-				return OutputPump.shared().open(capture);
+				return this.request.stdio() ? OutputPump.shared().openStderr(capture) : OutputPump.shared().open(capture);
 			}
 			catch (NativeSpawnException ex) {
 				throw new SpawnException("cannot open the output pipes of " + this.executable + ": " + ex.getMessage(),
@@ -376,6 +386,9 @@ public final class Spawner implements AutoCloseable {
 				.redirectErrorStream(true)
 				.redirectInput((this.request.stdin() != null) ? ProcessBuilder.Redirect.from(this.request.stdin().toFile())
 						: ProcessBuilder.Redirect.from(DEV_NULL.toFile()));
+			if (this.request.stdio()) {
+				StdioPipes.redirect(builder, this.request.logFile());
+			}
 			if (this.request.workingDirectory() != null) {
 				builder.directory(this.request.workingDirectory().toFile());
 			}
@@ -386,7 +399,7 @@ public final class Spawner implements AutoCloseable {
 				long pid = process.pid();
 				process.onExit().thenAccept((ended) -> deliver(pid, ExitStatus.exited(ended.exitValue())));
 				return new SpawnedChild(pid, process.toHandle(), Duration.ofNanos(System.nanoTime() - this.queued),
-						false);
+						false, this.request.stdio() ? StdioPipes.of(process) : null);
 			}
 			catch (IOException ex) {
 				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);

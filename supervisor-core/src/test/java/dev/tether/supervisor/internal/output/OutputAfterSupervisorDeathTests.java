@@ -3,6 +3,8 @@ package dev.tether.supervisor.internal.output;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -31,13 +33,27 @@ class OutputAfterSupervisorDeathTests {
 
 	@Test
 	void aCommandThatWritesWhileItEndsFinishesItsCleanup() throws Exception {
-		String installation = TestRun.installationId("output-death");
+		cleansUpAfterKill9("output-death", "trap 'echo stopping; echo stopping >&2; touch cleaned-up; exit 0' TERM; "
+				+ "echo up; while :; do sleep 0.1; done");
+	}
+
+	@Test
+	void aStdioCommandThatWritesToItsStdoutWhileItEndsFinishesItsCleanup() throws Exception {
+		// Why its stdout: nothing reads it once the JVM is gone, and only the shepherd's copy of its read end keeps
+		// the write that follows the parent-death signal from raising SIGPIPE.
+		cleansUpAfterKill9("stdio-death", "trap 'echo stopping; touch cleaned-up; exit 0' TERM; echo up >&2; "
+				+ "while :; do sleep 0.1; done", "true", "false", "true");
+	}
+
+	/** Runs {@code script} as the one child of a second JVM (with {@code options} after the script), kills it. */
+	private void cleansUpAfterKill9(String purpose, String script, String... options) throws Exception {
+		String installation = TestRun.installationId(purpose);
 		String marker = "TETHER_INSTALLATION=" + installation;
 		Path state = this.temp.resolve("state");
-		String script = "trap 'echo stopping; echo stopping >&2; touch cleaned-up; exit 0' TERM; echo up; "
-				+ "while :; do sleep 0.1; done";
-		try (SecondJvm jvm = SecondJvm.start(TreeSupervisorJvm.class, this.temp.resolve("jvm.log"), installation,
-				state.toString(), "1", "true", script)) {
+		List<String> arguments = new ArrayList<>(List.of(installation, state.toString(), "1", "true", script));
+		arguments.addAll(List.of(options));
+		try (SecondJvm jvm = SecondJvm.start(TreeSupervisorJvm.class, this.temp.resolve("jvm.log"),
+				arguments.toArray(String[]::new))) {
 			jvm.readUntil("STARTED");
 			Path log = state.resolve("logs").resolve("tree-0.log");
 			await("the command is up").atMost(DEADLINE)

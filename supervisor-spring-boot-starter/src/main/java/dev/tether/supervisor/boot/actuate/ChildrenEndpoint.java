@@ -1,6 +1,7 @@
 package dev.tether.supervisor.boot.actuate;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -29,8 +30,15 @@ public class ChildrenEndpoint {
 
 	private final Supervisor supervisor;
 
+	private final List<ChildDetailsContributor> contributors;
+
 	public ChildrenEndpoint(Supervisor supervisor) {
+		this(supervisor, List.of());
+	}
+
+	public ChildrenEndpoint(Supervisor supervisor, List<ChildDetailsContributor> contributors) {
 		this.supervisor = supervisor;
+		this.contributors = List.copyOf(contributors);
 	}
 
 	@ReadOperation
@@ -39,12 +47,16 @@ public class ChildrenEndpoint {
 				this.supervisor.parentDeathMechanism().descendants(), this.supervisor.identityVerification(),
 				this.supervisor.spawnFeatures(),
 				this.supervisor.lastReconciliation().map(ReconciliationDescriptor::of).orElse(null),
-				this.supervisor.snapshots().stream().map(ChildDescriptor::of).toList());
+				this.supervisor.snapshots().stream().map(this::describe).toList());
 	}
 
 	@ReadOperation
 	public @Nullable ChildDescriptor child(@Selector String name) {
-		return this.supervisor.snapshot(name).map(ChildDescriptor::of).orElse(null);
+		return this.supervisor.snapshot(name).map(this::describe).orElse(null);
+	}
+
+	private ChildDescriptor describe(ChildSnapshot child) {
+		return ChildDescriptor.of(child, ChildDetailsContributor.merged(this.contributors, child));
 	}
 
 	/**
@@ -103,18 +115,21 @@ public class ChildrenEndpoint {
 	 * @param critical whether its {@code FAILED} state turns the {@code supervisor} health {@code DOWN}
 	 * @param readiness the last readiness check of its current process, or {@code null}
 	 * @param liveness the last liveness probe of its current process, or {@code null}
+	 * @param details what {@link ChildDetailsContributor} beans add (an MCP child's transport, session and tools),
+	 * empty for none
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record ChildDescriptor(String name, String kind, String state, @Nullable Long pid,
 			@Nullable Long shepherdPid, @Nullable String startedAt, long uptimeSeconds, int restarts, @Nullable Integer port,
 			@Nullable ExitDescriptor lastExit, @Nullable String lastError, boolean critical,
-			@Nullable ProbeDescriptor readiness, @Nullable ProbeDescriptor liveness) {
+			@Nullable ProbeDescriptor readiness, @Nullable ProbeDescriptor liveness, Map<String, Object> details) {
 
-		static ChildDescriptor of(ChildSnapshot child) {
+		static ChildDescriptor of(ChildSnapshot child, Map<String, Object> details) {
 			return new ChildDescriptor(child.name(), child.kind().id(), child.state().name(), child.pid(),
 					child.shepherdPid(), (child.startedAt() != null) ? child.startedAt().toString() : null, child.uptimeSeconds(),
 					child.restarts(), child.port(), ExitDescriptor.of(child.lastExit()), child.lastError(),
-					child.critical(), ProbeDescriptor.of(child.readiness()), ProbeDescriptor.of(child.liveness()));
+					child.critical(), ProbeDescriptor.of(child.readiness()), ProbeDescriptor.of(child.liveness()),
+					details);
 		}
 
 	}

@@ -1,6 +1,7 @@
 package dev.tether.supervisor.boot.actuate;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -21,8 +22,8 @@ public final class SupervisorEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint(ChildrenEndpoint.class)
-	ChildrenEndpoint childrenEndpoint(Supervisor supervisor) {
-		return new ChildrenEndpoint(supervisor);
+	ChildrenEndpoint childrenEndpoint(Supervisor supervisor, ObjectProvider<ChildDetailsContributor> contributors) {
+		return new ChildrenEndpoint(supervisor, contributors.orderedStream().toList());
 	}
 
 	@Bean

@@ -1,5 +1,6 @@
 package dev.tether.supervisor.boot.actuate;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -21,8 +22,9 @@ public final class SupervisorHealthAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "supervisorHealthContributor")
 	@ConditionalOnEnabledHealthIndicator("supervisor")
-	SupervisorHealthContributor supervisorHealthContributor(Supervisor supervisor) {
-		return new SupervisorHealthContributor(supervisor);
+	SupervisorHealthContributor supervisorHealthContributor(Supervisor supervisor,
+			ObjectProvider<ChildDetailsContributor> contributors) {
+		return new SupervisorHealthContributor(supervisor, contributors.orderedStream().toList());
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.tether.supervisor.boot.actuate;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -37,8 +38,15 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 
 	private final Supervisor supervisor;
 
+	private final List<ChildDetailsContributor> contributors;
+
 	public SupervisorHealthContributor(Supervisor supervisor) {
+		this(supervisor, List.of());
+	}
+
+	public SupervisorHealthContributor(Supervisor supervisor, List<ChildDetailsContributor> contributors) {
 		this.supervisor = supervisor;
+		this.contributors = List.copyOf(contributors);
 	}
 
 	@Override
@@ -58,7 +66,9 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 	}
 
 	private HealthIndicator indicator(String name) {
-		return () -> this.supervisor.snapshot(name).map(SupervisorHealthContributor::health).orElseGet(() -> Health.unknown().build());
+		return () -> this.supervisor.snapshot(name)
+			.map((child) -> health(child, ChildDetailsContributor.merged(this.contributors, child)))
+			.orElseGet(() -> Health.unknown().build());
 	}
 
 	private HealthIndicator registryIndicator() {
@@ -67,7 +77,7 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 			.orElseGet(() -> Health.up().build());
 	}
 
-	static Health health(ChildSnapshot child) {
+	static Health health(ChildSnapshot child, Map<String, Object> details) {
 		Health.Builder builder = Health.up();
 		if (child.state() == ChildState.FAILED) {
 			builder = child.critical() ? Health.down() : Health.status(DOWN_NON_CRITICAL);
@@ -84,7 +94,7 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 		if (child.lastExit() != null) {
 			builder.withDetail("lastExit", child.lastExit().toString());
 		}
-		return builder.build();
+		return builder.withDetails(details).build();
 	}
 
 	private static void probe(Health.Builder builder, String name, @Nullable ProbeResult result) {

@@ -1,0 +1,185 @@
+package dev.tether.supervisor.springai;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
+import io.modelcontextprotocol.spec.McpTransportException;
+import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.Supervisor;
+
+/**
+ * An MCP client transport to a supervised child. A session lives as long as one process of the child: a call while
+ * the child is not {@code RUNNING} fails at once, naming the child and its state; when a new process is
+ * {@code RUNNING} the client is told that its session is gone ({@link McpTransportSessionNotFoundException}), and
+ * initialises a new one over {@link #connect}, without the application doing anything.
+ */
+abstract class ChildTransport implements McpClientTransport {
+
+	private static final Logger logger = LoggerFactory.getLogger(ChildTransport.class);
+
+	private final String name;
+
+	private final Supervisor supervisor;
+
+	private final Duration startupTimeout;
+
+	private final Object running = new Object();
+
+	private volatile Consumer<Throwable> exceptionHandler = (ex) -> {
+	};
+
+	/** The process the current session talks to (its start), or {@code null} before the first connection. */
+	private volatile @Nullable Instant connected;
+
+	/** The process a new session was asked for, so that it is asked once. */
+	private volatile @Nullable Instant renewedFor;
+
+	ChildTransport(String name, Supervisor supervisor, Duration startupTimeout) {
+		this.name = name;
+		this.supervisor = supervisor;
+		this.startupTimeout = startupTimeout;
+	}
+
+	String name() {
+		return this.name;
+	}
+
+	abstract McpTransportType type();
+
+	/** Opens the connection to the child's current process for a new session. */
+	abstract Mono<Void> open(ChildSnapshot child, Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler);
+
+	/** Sends over the connection that {@link #open} made. */
+	abstract Mono<Void> send(JSONRPCMessage message);
+
+	/** Whether the connection still works (a stdio connection ends with its process's stdout). */
+	abstract boolean live();
+
+	/** Ends the connection. */
+	abstract Mono<Void> closeConnection();
+
+	@Override
+	public final Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+		return Mono.defer(() -> {
+			ChildSnapshot child = awaitStarted();
+			if (child.state() != ChildState.RUNNING || child.startedAt() == null) {
+				return Mono.error(down(child));
+			}
+			this.connected = child.startedAt();
+			return open(child, handler);
+		});
+	}
+
+	@Override
+	public final Mono<Void> sendMessage(JSONRPCMessage message) {
+		return Mono.defer(() -> {
+			ChildSnapshot child = snapshot();
+			boolean up = child.state() == ChildState.RUNNING && this.connected != null
+					&& this.connected.equals(child.startedAt()) && live();
+			return up ? send(message) : Mono.error(down(child));
+		});
+	}
+
+	@Override
+	public final Mono<Void> closeGracefully() {
+		return closeConnection();
+	}
+
+	@Override
+	public final void setExceptionHandler(Consumer<Throwable> handler) {
+		this.exceptionHandler = Objects.requireNonNull(handler, "handler");
+	}
+
+	@Override
+	public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+		return McpJsonDefaults.getMapper().convertValue(data, typeRef);
+	}
+
+	/**
+	 * The supervisor's view of the child after a tick: wakes a connection waiting for it to be ready, and asks the
+	 * client for a new session when a new process is {@code RUNNING}.
+	 */
+	final void observed(ChildSnapshot child) {
+		synchronized (this.running) {
+			this.running.notifyAll();
+		}
+		Instant started = child.startedAt();
+		Instant previous = this.connected;
+		if (child.state() == ChildState.RUNNING && started != null && previous != null && !started.equals(previous)
+				&& !started.equals(this.renewedFor)) {
+			this.renewedFor = started;
+			sessionEnded("restarted; a new session is initialised");
+		}
+	}
+
+	/** What the client asked to be told of transport errors (each SDK transport underneath reports to it too). */
+	final Consumer<Throwable> clientExceptionHandler() {
+		return this.exceptionHandler;
+	}
+
+	/** Tells the client that its session is gone: pending calls fail now, and the next one initialises again. */
+	final void sessionEnded(String why) {
+		logger.info("MCP server '{}' {}", this.name, why);
+		Consumer<Throwable> handler = this.exceptionHandler;
+		// Why another thread: the client re-initialises at once, and neither the tick nor a pipe reader may wait on it.
+		Schedulers.boundedElastic()
+			.schedule(() -> handler.accept(new McpTransportSessionNotFoundException(
+					"MCP server '" + this.name + "' (a supervised child) " + why)));
+	}
+
+	final ChildSnapshot snapshot() {
+		return this.supervisor.snapshot(this.name)
+			.orElseThrow(() -> new McpTransportException("MCP server '" + this.name + "' is no longer supervised"));
+	}
+
+	/** The child once it has left {@code STARTING}, or as it is at its startup timeout. */
+	private ChildSnapshot awaitStarted() {
+		long deadline = System.nanoTime() + this.startupTimeout.toNanos();
+		ChildSnapshot child = snapshot();
+		synchronized (this.running) {
+			while (child.state() == ChildState.STARTING) {
+				long left = deadline - System.nanoTime();
+				if (left <= 0) {
+					break;
+				}
+				try {
+					// Why bounded: the tick wakes this; the bound only covers a tick that ends without a change.
+					this.running.wait(Math.max(1, Math.min(left / 1_000_000, 1000)));
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					break;
+				}
+				child = snapshot();
+			}
+		}
+		return child;
+	}
+
+	final McpTransportException down(ChildSnapshot child) {
+		String error = (child.lastError() != null) ? " (" + child.lastError() + ")" : "";
+		return new McpTransportException("MCP server '" + this.name + "' (a supervised child) is " + child.state()
+				+ error + ": its session ends with its process, and calls fail until it is RUNNING again");
+	}
+
+	/** Whether a session was ever connected to the child's current process. */
+	final boolean connectedTo(ChildSnapshot child) {
+		return this.connected != null && this.connected.equals(child.startedAt());
+	}
+
+}

@@ -1,0 +1,94 @@
+package dev.tether.supervisor.springai;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Function;
+
+import io.modelcontextprotocol.client.transport.HttpClientSseClientTransport;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+
+import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.Supervisor;
+
+/**
+ * MCP over HTTP to a supervised child's port on 127.0.0.1, through the MCP Java SDK's streamable-HTTP or SSE client
+ * transport. Why a new SDK transport for each process: the SDK's transports keep what the previous server told them
+ * (a session id, an SSE message endpoint), which a restarted server does not know.
+ */
+final class HttpChildTransport extends ChildTransport {
+
+	private final McpTransportType type;
+
+	private final int port;
+
+	private final String path;
+
+	private volatile @Nullable Delegate delegate;
+
+	HttpChildTransport(String name, Supervisor supervisor, Duration startupTimeout, McpTransportType type, int port,
+			String path) {
+		super(name, supervisor, startupTimeout);
+		this.type = type;
+		this.port = port;
+		this.path = path;
+	}
+
+	@Override
+	McpTransportType type() {
+		return this.type;
+	}
+
+	/** The base URL of the child's server. */
+	String baseUrl() {
+		return "http://127.0.0.1:" + this.port;
+	}
+
+	@Override
+	Mono<Void> open(ChildSnapshot child, Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+		Delegate current = this.delegate;
+		if (current == null || !current.process.equals(child.startedAt())) {
+			if (current != null) {
+				current.transport.close();
+			}
+			current = new Delegate(newTransport(), child.startedAt());
+			this.delegate = current;
+		}
+		return current.transport.connect(handler);
+	}
+
+	private McpClientTransport newTransport() {
+		McpClientTransport transport = (this.type == McpTransportType.SSE)
+				? HttpClientSseClientTransport.builder(baseUrl()).sseEndpoint(this.path).build()
+				: HttpClientStreamableHttpTransport.builder(baseUrl()).endpoint(this.path).build();
+		transport.setExceptionHandler((ex) -> clientExceptionHandler().accept(ex));
+		return transport;
+	}
+
+	@Override
+	Mono<Void> send(JSONRPCMessage message) {
+		Delegate current = this.delegate;
+		return (current != null) ? current.transport.sendMessage(message) : Mono.error(down(snapshot()));
+	}
+
+	@Override
+	boolean live() {
+		return this.delegate != null;
+	}
+
+	@Override
+	Mono<Void> closeConnection() {
+		return Mono.defer(() -> {
+			Delegate current = this.delegate;
+			this.delegate = null;
+			return (current != null) ? current.transport.closeGracefully() : Mono.empty();
+		});
+	}
+
+	private record Delegate(McpClientTransport transport, Instant process) {
+	}
+
+}

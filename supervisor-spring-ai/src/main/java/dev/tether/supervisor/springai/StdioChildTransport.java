@@ -1,0 +1,214 @@
+package dev.tether.supervisor.springai;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
+import io.modelcontextprotocol.spec.McpTransportException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ChildStdio;
+import dev.tether.supervisor.Supervisor;
+
+/**
+ * MCP over a supervised child's stdin and stdout ({@link ChildStdio}): one message a line, as the MCP Java SDK's own
+ * stdio transport writes them. One thread per live connection reads the child's stdout, in order; its stderr goes
+ * to the child's output sinks.
+ */
+final class StdioChildTransport extends ChildTransport {
+
+	private static final Logger logger = LoggerFactory.getLogger(StdioChildTransport.class);
+
+	private final Supervisor supervisor;
+
+	private final McpJsonMapper json = McpJsonDefaults.getMapper();
+
+	private volatile @Nullable Connection connection;
+
+	StdioChildTransport(String name, Supervisor supervisor, Duration startupTimeout) {
+		super(name, supervisor, startupTimeout);
+		this.supervisor = supervisor;
+	}
+
+	@Override
+	McpTransportType type() {
+		return McpTransportType.STDIO;
+	}
+
+	@Override
+	Mono<Void> open(ChildSnapshot child, Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+		ChildStdio stdio = this.supervisor.stdio(name()).orElse(null);
+		if (stdio == null || child.adopted()) {
+			return Mono.error(new McpTransportException("MCP server '" + name() + "' has no stdio pipes: "
+					+ (child.adopted() ? "it was adopted from a previous run, whose pipes ended with it; restart it"
+							: "it is not a stdio child")));
+		}
+		Connection current = this.connection;
+		if (current != null && current.stdio == stdio) {
+			if (current.ended) {
+				return Mono.error(down(child));
+			}
+			current.handler = handler;
+			return Mono.empty();
+		}
+		if (current != null) {
+			current.close();
+		}
+		Connection opened = new Connection(stdio, handler);
+		this.connection = opened;
+		opened.start();
+		return Mono.empty();
+	}
+
+	@Override
+	Mono<Void> send(JSONRPCMessage message) {
+		Connection current = this.connection;
+		if (current == null) {
+			return Mono.error(down(snapshot()));
+		}
+		return Mono.fromRunnable(() -> current.write(message));
+	}
+
+	@Override
+	boolean live() {
+		Connection current = this.connection;
+		return current != null && !current.ended;
+	}
+
+	@Override
+	Mono<Void> closeConnection() {
+		return Mono.fromRunnable(() -> {
+			Connection current = this.connection;
+			this.connection = null;
+			if (current != null) {
+				current.close();
+			}
+		});
+	}
+
+	/** One process's pipes, and the thread that reads its replies. */
+	private final class Connection {
+
+		private final ChildStdio stdio;
+
+		private final Thread reader;
+
+		private volatile Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
+
+		private volatile boolean ended;
+
+		private volatile boolean closing;
+
+		/** The ids of the requests sent and not yet answered: answered with an error if the process ends first. */
+		private final Set<Object> pending = ConcurrentHashMap.newKeySet();
+
+		Connection(ChildStdio stdio, Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+			this.stdio = stdio;
+			this.handler = handler;
+			this.reader = new Thread(this::read, "tether-mcp-" + name());
+			// Why a daemon: a connection must never keep the JVM alive; the child dies with the JVM by design.
+			this.reader.setDaemon(true);
+		}
+
+		void start() {
+			this.reader.start();
+		}
+
+		private void read() {
+			try (BufferedReader lines = new BufferedReader(
+					new InputStreamReader(this.stdio.stdout(), StandardCharsets.UTF_8))) {
+				String line;
+				while ((line = lines.readLine()) != null) {
+					deliver(line);
+				}
+			}
+			catch (IOException ex) {
+				if (!this.closing) {
+					logger.debug("Reading the stdout of MCP server '{}' failed", name(), ex);
+				}
+			}
+			finally {
+				this.ended = true;
+			}
+			if (!this.closing) {
+				logger.info("MCP server '{}' closed its stdout (its process ended); calls fail until it is RUNNING "
+						+ "again", name());
+			}
+			// Why answered here: a call waiting for a reply that can never come would wait for the client's request
+			// timeout; it fails now, naming the child.
+			for (Object id : List.copyOf(this.pending)) {
+				this.pending.remove(id);
+				handle(McpSchema.JSONRPCResponse.error(id, new McpSchema.JSONRPCResponse.JSONRPCError(
+						McpSchema.ErrorCodes.INTERNAL_ERROR, "MCP server '" + name() + "' (a supervised child) ended "
+								+ "before it answered; its session ends with its process")));
+			}
+		}
+
+		private void deliver(String line) {
+			JSONRPCMessage message;
+			try {
+				message = McpSchema.deserializeJsonRpcMessage(StdioChildTransport.this.json, line);
+			}
+			catch (IOException | RuntimeException ex) {
+				// Why not fatal: a server may print a stray line to stdout; MCP's own stdio transport skips it too.
+				logger.warn("MCP server '{}' wrote a line that is not JSON-RPC to its stdout: {}", name(), line);
+				return;
+			}
+			if (message instanceof McpSchema.JSONRPCResponse response) {
+				this.pending.remove(response.id());
+			}
+			handle(message);
+		}
+
+		private void handle(JSONRPCMessage message) {
+			this.handler.apply(Mono.just(message))
+				.subscribe(null, (ex) -> logger.warn("MCP server '{}': a message was not handled", name(), ex));
+		}
+
+		synchronized void write(JSONRPCMessage message) {
+			try {
+				String text = StdioChildTransport.this.json.writeValueAsString(message);
+				// Why: one message a line; JSON never needs a raw line break, so any is escaped.
+				text = text.replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n");
+				if (message instanceof McpSchema.JSONRPCRequest request) {
+					this.pending.add(request.id());
+				}
+				OutputStream stdin = this.stdio.stdin();
+				stdin.write((text + "\n").getBytes(StandardCharsets.UTF_8));
+				stdin.flush();
+			}
+			catch (IOException ex) {
+				throw new McpTransportException("MCP server '" + name() + "' cannot be written to (its process ended): "
+						+ ex.getMessage(), ex);
+			}
+		}
+
+		void close() {
+			this.closing = true;
+			this.stdio.close();
+			try {
+				this.reader.join(Duration.ofSeconds(10).toMillis());
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,118 @@
+package dev.tether.supervisor.springai;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.modelcontextprotocol.client.McpSyncClient;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.ai.mcp.client.common.autoconfigure.McpClientAutoConfiguration;
+import org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTransport;
+import org.springframework.ai.mcp.client.common.autoconfigure.properties.McpStdioClientProperties;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.boot.ChildProperties;
+import dev.tether.supervisor.boot.ChildSpecCustomizer;
+import dev.tether.supervisor.boot.InvalidSupervisorConfigurationException;
+import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
+import dev.tether.supervisor.boot.SupervisorProperties;
+import dev.tether.supervisor.boot.SupervisorStartup;
+import dev.tether.supervisor.boot.SupervisorTickObserver;
+
+/**
+ * Hands the supervised MCP servers ({@code supervisor.children.<name>.mcp.transport}) to Spring AI's MCP client, as
+ * named connections. Only where Spring AI's MCP client is on the classpath.
+ */
+@AutoConfiguration(after = SupervisorAutoConfiguration.class, before = McpClientAutoConfiguration.class)
+@ConditionalOnClass({ NamedClientMcpTransport.class, McpSyncClient.class })
+@ConditionalOnBean(Supervisor.class)
+@EnableConfigurationProperties(TetherMcpProperties.class)
+public final class TetherMcpAutoConfiguration {
+
+	private static final String PREFIX = "supervisor.children.";
+
+	/** A child with an MCP transport is an MCP server; over stdio its stdin and stdout are the client's pipes. */
+	@Bean
+	ChildSpecCustomizer tetherMcpChildSpecCustomizer(TetherMcpProperties properties) {
+		return (name, builder) -> {
+			McpTransportType transport = properties.transport(name);
+			if (transport != null) {
+				builder.kind(ChildKind.MCP).stdio(transport == McpTransportType.STDIO);
+			}
+		};
+	}
+
+	@Bean
+	McpChildren tetherMcpChildren(Supervisor supervisor, SupervisorStartup startup, TetherMcpProperties properties,
+			SupervisorProperties supervisorProperties, ObjectProvider<McpStdioClientProperties> springAiStdio,
+			ObjectProvider<List<McpSyncClient>> clients) {
+		Map<String, ChildTransport> transports = new LinkedHashMap<>();
+		// Why both: a child without an MCP setting of its own may inherit one, and one without a command is an error.
+		Set<String> names = new LinkedHashSet<>(supervisorProperties.getChildren().keySet());
+		names.addAll(properties.getChildren().keySet());
+		for (String name : names) {
+			McpTransportType type = properties.transport(name);
+			if (type == null) {
+				continue;
+			}
+			ChildSnapshot child = supervisor.snapshot(name)
+				.orElseThrow(() -> new InvalidSupervisorConfigurationException(PREFIX + name + ".mcp.transport",
+						"is set, but no child '" + name + "' is supervised (set " + PREFIX + name + ".command)", null));
+			McpStdioClientProperties stdio = springAiStdio.getIfAvailable();
+			if (stdio != null && stdio.getConnections().containsKey(name)) {
+				throw new InvalidSupervisorConfigurationException(PREFIX + name + ".mcp.transport",
+						"and spring.ai.mcp.client.stdio.connections." + name + " both configure the MCP server '"
+								+ name + "': remove the second, Tether runs it",
+						null);
+			}
+			Duration startupTimeout = startupTimeout(name, supervisorProperties);
+			if (type == McpTransportType.STDIO) {
+				transports.put(name, new StdioChildTransport(name, supervisor, startupTimeout));
+				continue;
+			}
+			Integer port = child.port();
+			if (port == null) {
+				throw new InvalidSupervisorConfigurationException(PREFIX + name + ".port",
+						"must be set: mcp.transport " + type.id() + " connects to the child's port on 127.0.0.1", null);
+			}
+			transports.put(name,
+					new HttpChildTransport(name, supervisor, startupTimeout, type, port, properties.path(name)));
+		}
+		return new McpChildren(supervisor, startup, transports, clients);
+	}
+
+	@Bean
+	List<NamedClientMcpTransport> tetherMcpConnections(McpChildren children) {
+		return children.connections();
+	}
+
+	/** Why lazily: the tick's observers are made with the supervision lifecycle, which the MCP children need. */
+	@Bean
+	SupervisorTickObserver tetherMcpTickObserver(ObjectProvider<McpChildren> children) {
+		return (duration) -> children.ifAvailable(McpChildren::ticked);
+	}
+
+	private static Duration startupTimeout(String name, SupervisorProperties properties) {
+		ChildProperties child = properties.getChildren().get(name);
+		@Nullable Duration own = (child != null) ? child.getStartupTimeout() : null;
+		@Nullable Duration inherited = properties.getDefaults().getStartupTimeout();
+		if (own != null) {
+			return own;
+		}
+		return (inherited != null) ? inherited : ChildSpec.builder(name, List.of(name)).build().startupTimeout();
+	}
+
+}

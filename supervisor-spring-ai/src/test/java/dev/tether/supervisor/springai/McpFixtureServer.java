@@ -1,0 +1,67 @@
+package dev.tether.supervisor.springai;
+
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+
+/**
+ * An MCP server over stdio with two tools, {@code echo} and {@code pid}, built on the MCP Java SDK. Like the servers
+ * behind the orphan reports it never exits on its own: a periodic timer keeps it alive after its stdin closes.
+ */
+public final class McpFixtureServer {
+
+	private McpFixtureServer() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		// Why: stdout is the MCP channel; anything a library prints there (a logger's console) goes to stderr.
+		PrintStream channel = new PrintStream(new FileOutputStream(FileDescriptor.out), true);
+		System.setOut(System.err);
+		ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+		timer.scheduleAtFixedRate(() -> System.err.println("fixture alive"), 1, 1, TimeUnit.SECONDS);
+		StdioServerTransportProvider transport = new StdioServerTransportProvider(McpJsonDefaults.getMapper(),
+				new FileInputStream(FileDescriptor.in), channel);
+		McpServer.sync(transport).serverInfo("fixture", "1.0").tools(echo(), pid()).build();
+		System.err.println("fixture ready");
+		new CountDownLatch(1).await();
+	}
+
+	static SyncToolSpecification echo() {
+		return SyncToolSpecification.builder()
+			.tool(McpSchema.Tool.builder()
+				.name("echo")
+				.description("Returns its text")
+				.inputSchema(Map.of("type", "object", "properties", Map.of("text", Map.of("type", "string"))))
+				.build())
+			.callHandler((exchange, request) -> McpSchema.CallToolResult.builder()
+				.addTextContent("echo: " + request.arguments().get("text"))
+				.build())
+			.build();
+	}
+
+	static SyncToolSpecification pid() {
+		return SyncToolSpecification.builder()
+			.tool(McpSchema.Tool.builder()
+				.name("pid")
+				.description("Returns the server's pid")
+				.inputSchema(Map.of("type", "object", "properties", Map.of()))
+				.build())
+			.callHandler((exchange, request) -> McpSchema.CallToolResult.builder()
+				.addTextContent(Long.toString(ProcessHandle.current().pid()))
+				.build())
+			.build();
+	}
+
+}

@@ -1,0 +1,101 @@
+package dev.tether.supervisor.springai;
+
+import java.nio.file.Path;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTransport;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
+import dev.tether.supervisor.testsupport.TestRun;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * When the module configures itself, and what it may use. No child is started here: none has autostart at
+ * refresh, and no MCP transport is configured but where a test says so.
+ */
+class TetherMcpAutoConfigurationTests {
+
+	@TempDir
+	Path state;
+
+	private ApplicationContextRunner runner() {
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(SupervisorAutoConfiguration.class, TetherMcpAutoConfiguration.class))
+			.withPropertyValues("supervisor.state-directory=" + this.state,
+					"supervisor.installation-id=" + TestRun.installationId("spring-ai-conditions"),
+					"supervisor.children.plain.command=true", "supervisor.children.plain.mcp.path=/elsewhere");
+	}
+
+	@Test
+	void configuredWhereSpringAisMcpClientIsPresent() {
+		runner().run((context) -> assertThat(context).hasNotFailed()
+			.hasSingleBean(McpChildren.class)
+			.hasBean("tetherMcpConnections")
+			.hasBean("tetherMcpChildSpecCustomizer"));
+	}
+
+	@Test
+	void notConfiguredWithoutSpringAisMcpClient() {
+		runner().withClassLoader(new FilteredClassLoader(NamedClientMcpTransport.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(Supervisor.class)
+				.doesNotHaveBean(McpChildren.class)
+				.doesNotHaveBean("tetherMcpChildSpecCustomizer"));
+	}
+
+	@Test
+	void theStarterAloneIgnoresTheMcpSettingsOfAChild() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SupervisorAutoConfiguration.class))
+			.withPropertyValues("supervisor.state-directory=" + this.state,
+					"supervisor.installation-id=" + TestRun.installationId("spring-ai-absent"),
+					"supervisor.children.server.command=true", "supervisor.children.server.mcp.transport=stdio",
+					"supervisor.defaults.mcp.path=/mcp")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(Supervisor.class).snapshot("server")).isPresent();
+			});
+	}
+
+	@Test
+	void aTransportWithoutAChildFailsStartupNamingTheProperty() {
+		runner().withPropertyValues("supervisor.children.ghost.mcp.transport=stdio").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(SpringAiStdioTests.messages(context.getStartupFailure()))
+				.contains("supervisor.children.ghost");
+		});
+	}
+
+	@Test
+	void anHttpTransportWithoutAPortFailsStartupNamingThePort() {
+		runner().withPropertyValues("supervisor.children.plain.mcp.transport=streamable-http").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(SpringAiStdioTests.messages(context.getStartupFailure()))
+				.contains("supervisor.children.plain.port must be set");
+		});
+	}
+
+	@Test
+	void theModuleUsesTheApiOnly() {
+		JavaClasses classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+			.importPackages("dev.tether.supervisor.springai");
+		noClasses().that()
+			.resideInAPackage("dev.tether.supervisor.springai..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.tether.supervisor.internal..")
+			.because("internals may change in any release; docs/architecture.md lists the API")
+			.check(classes);
+	}
+
+}
