@@ -38,13 +38,15 @@ import dev.tether.supervisor.output.LogSettings;
  * @param containDescendants whether every descendant of the child ends with it and with the supervisor, through a
  * shepherd process (where the launcher is in force; elsewhere only the child's process group is contained)
  * @param dependsOn the children it starts after (once they are {@code RUNNING}) and stops before
+ * @param resources the limits its command runs under, the memory its tree may keep, its OOM score
  * @throws InvalidChildSpecException naming the setting when a value is unusable; every duration must be positive and
  * at most {@link #MAX_DURATION}
  */
 public record ChildSpec(String name, ChildKind kind, List<String> command, Map<String, String> environment,
 		@Nullable Path workingDirectory, boolean autostart, @Nullable Integer port, Duration startupTimeout,
 		RestartPolicy restart, Backoff backoff, int maxRestarts, Duration restartWindow, Duration stableAfter,
-		int stopSignal, Duration stopTimeout, LogSettings log, boolean containDescendants, List<String> dependsOn) {
+		int stopSignal, Duration stopTimeout, LogSettings log, boolean containDescendants, List<String> dependsOn,
+		ChildResources resources) {
 
 	/**
 	 * The longest duration any setting accepts. Why: durations become nanosecond deadlines, and a bound far below
@@ -109,6 +111,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		if (dependsOn.contains(name)) {
 			throw new InvalidChildSpecException(name, "depends-on", "names the child itself");
 		}
+		ResourceChecks.check(name, resources);
 		Duration needed = backoff.minimumTotal(maxRestarts);
 		if (maxRestarts > 0 && restartWindow.compareTo(needed) < 0) {
 			throw new InvalidChildSpecException(name, "restart-window",
@@ -189,6 +192,8 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		private boolean containDescendants = true;
 
 		private List<String> dependsOn = List.of();
+
+		private ChildResources resources = ChildResources.NONE;
 
 		private Builder(String name, List<String> command) {
 			this.name = name;
@@ -325,13 +330,18 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 			return this;
 		}
 
+		public Builder resources(ChildResources resources) {
+			this.resources = resources;
+			return this;
+		}
+
 		public ChildSpec build() {
 			return new ChildSpec(this.name, this.kind, this.command, this.environment, this.workingDirectory,
 					this.autostart, this.port, this.startupTimeout, this.restart, this.backoff, this.maxRestarts,
 					this.restartWindow, this.stableAfter, this.stopSignal, this.stopTimeout,
 					new LogSettings(this.logFile, this.logFileEnabled, this.logMaxSize, this.logMaxHistory,
 							this.logToLogger, this.logStderrLevel, this.logMaxLineLength),
-					this.containDescendants, this.dependsOn);
+					this.containDescendants, this.dependsOn, this.resources);
 		}
 
 	}

@@ -3,6 +3,7 @@ package dev.tether.supervisor.internal.spawn;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
@@ -22,9 +23,11 @@ import dev.tether.supervisor.internal.output.ChildOutput;
  * @param capture the sinks its stdout and stderr are read into through pipes, or {@code null} to append them to
  * {@code logFile} (they are appended there too where the spawner does not capture, see
  * {@link Spawner#capturesOutput()})
+ * @param settings the limits and OOM score the launcher sets on the command
  */
 public record SpawnRequest(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory,
-		Path logFile, @Nullable Path stdin, boolean containDescendants, @Nullable ChildOutput capture) {
+		Path logFile, @Nullable Path stdin, boolean containDescendants, @Nullable ChildOutput capture,
+		CommandSettings settings) {
 
 	public SpawnRequest {
 		if (command == null || command.isEmpty() || command.get(0).isBlank()) {
@@ -32,6 +35,13 @@ public record SpawnRequest(List<String> command, Map<String, String> environment
 		}
 		command = List.copyOf(command);
 		environment = Map.copyOf(environment);
+		Objects.requireNonNull(settings, "settings");
+	}
+
+	/** A request whose command keeps the JVM's limits and OOM score. */
+	public SpawnRequest(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory,
+			Path logFile, @Nullable Path stdin, boolean containDescendants, @Nullable ChildOutput capture) {
+		this(command, environment, workingDirectory, logFile, stdin, containDescendants, capture, CommandSettings.NONE);
 	}
 
 	/** A request whose output is appended to {@code logFile}. */

@@ -1,0 +1,73 @@
+package dev.tether.supervisor;
+
+import java.util.Objects;
+import java.util.OptionalLong;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.tether.supervisor.internal.resources.ThisProcess;
+
+/**
+ * The checks of a child's {@link ChildResources}, each throwing an {@link InvalidChildSpecException} that names the
+ * setting and the allowed range. Beyond their form, limits and the OOM score are checked against what this process
+ * may give its children: a hard limit above its own, or a score below its own, needs {@code CAP_SYS_RESOURCE}, and
+ * the launcher would otherwise refuse to start the command at every attempt.
+ */
+final class ResourceChecks {
+
+	/** The most samples in a row {@code max-memory-samples} may ask for. */
+	static final int MAX_MEMORY_SAMPLES = 1000;
+
+	private ResourceChecks() {
+	}
+
+	static void check(String name, ChildResources resources) {
+		Objects.requireNonNull(resources, "resources");
+		boolean privileged = ThisProcess.hasSysResource();
+		limit(name, "limits.open-files", resources.openFiles(), "Max open files", privileged);
+		limit(name, "limits.processes", resources.processes(), "Max processes", privileged);
+		limit(name, "limits.core-size", resources.coreSize(), "Max core file size", privileged);
+		limit(name, "limits.file-size", resources.fileSize(), "Max file size", privileged);
+		limit(name, "limits.cpu-time", resources.cpuTime(), "Max cpu time", privileged);
+		limit(name, "limits.address-space", resources.addressSpace(), "Max address space", privileged);
+		if (resources.maxMemory() != null && resources.maxMemory() <= 0) {
+			throw new InvalidChildSpecException(name, "max-memory",
+					"must be a positive size (was " + resources.maxMemory() + " bytes)");
+		}
+		if (resources.maxMemorySamples() < 1 || resources.maxMemorySamples() > MAX_MEMORY_SAMPLES) {
+			throw new InvalidChildSpecException(name, "max-memory-samples",
+					"must be between 1 and " + MAX_MEMORY_SAMPLES + " (was " + resources.maxMemorySamples() + ")");
+		}
+		oomScoreAdjust(name, resources.oomScoreAdjust(), privileged);
+	}
+
+	private static void limit(String name, String setting, @Nullable ResourceLimit limit, String row,
+			boolean privileged) {
+		if (limit == null) {
+			return;
+		}
+		OptionalLong own = ThisProcess.hardLimit(row);
+		if (!privileged && own.isPresent() && limit.hard() > own.getAsLong()) {
+			throw new InvalidChildSpecException(name, setting, "(" + limit + ") has a hard limit above this process's ("
+					+ ResourceLimit.text(own.getAsLong()) + "), which it cannot raise without CAP_SYS_RESOURCE: "
+					+ "allowed 0 to " + ResourceLimit.text(own.getAsLong()));
+		}
+	}
+
+	private static void oomScoreAdjust(String name, @Nullable Integer value, boolean privileged) {
+		if (value == null) {
+			return;
+		}
+		if (value < -1000 || value > 1000) {
+			throw new InvalidChildSpecException(name, "oom-score-adjust",
+					"must be between -1000 and 1000 (was " + value + ")");
+		}
+		OptionalLong own = ThisProcess.oomScoreAdjust();
+		if (!privileged && own.isPresent() && value < own.getAsLong()) {
+			throw new InvalidChildSpecException(name, "oom-score-adjust", "(" + value + ") is below this process's ("
+					+ own.getAsLong() + "), which it cannot lower without CAP_SYS_RESOURCE: allowed " + own.getAsLong()
+					+ " to 1000");
+		}
+	}
+
+}

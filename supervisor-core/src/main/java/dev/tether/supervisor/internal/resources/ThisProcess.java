@@ -1,0 +1,53 @@
+package dev.tether.supervisor.internal.resources;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * What this process may give its children: its hard limits, whether it may raise them ({@code CAP_SYS_RESOURCE}),
+ * and its own OOM score adjustment. Read from {@code /proc/self}; empty where there is none (not Linux).
+ */
+public final class ThisProcess {
+
+	private ThisProcess() {
+	}
+
+	/**
+	 * This process's hard limit of a {@code /proc/self/limits} row ({@code Max open files}, ...), which a child may
+	 * not exceed without {@code CAP_SYS_RESOURCE}; {@link ResourceParsers#UNLIMITED} for none; empty when unreadable.
+	 */
+	public static OptionalLong hardLimit(String row) {
+		Long value = read("/proc/self/limits").map(ResourceParsers::hardLimits).orElse(Map.of()).get(row);
+		return (value != null && value >= 0) ? OptionalLong.of(value) : OptionalLong.empty();
+	}
+
+	/** Whether this process may raise hard limits and lower OOM scores; {@code false} when unreadable. */
+	public static boolean hasSysResource() {
+		return read("/proc/self/status").map(ResourceParsers::hasSysResource).orElse(false);
+	}
+
+	/** This process's {@code oom_score_adj}, which a child may not go below without {@code CAP_SYS_RESOURCE}. */
+	public static OptionalLong oomScoreAdjust() {
+		try {
+			return read("/proc/self/oom_score_adj").map((text) -> OptionalLong.of(Long.parseLong(text.trim())))
+				.orElse(OptionalLong.empty());
+		}
+		catch (NumberFormatException ex) {
+			return OptionalLong.empty();
+		}
+	}
+
+	static Optional<String> read(String path) {
+		try {
+			return Optional.of(Files.readString(Path.of(path)));
+		}
+		catch (IOException | RuntimeException ex) {
+			return Optional.empty();
+		}
+	}
+
+}
