@@ -12,6 +12,7 @@ import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.tether.supervisor.ChildResources;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.InvalidChildSpecException;
 import dev.tether.supervisor.SpawnException;
@@ -108,6 +109,7 @@ final class ChildSpecs {
 			apply("contain-descendants", ChildProperties::getContainDescendants,
 					builder::containDescendants);
 			builder.dependsOn(this.child.getDependsOn());
+			builder.resources(resources());
 			ChildSpec spec;
 			try {
 				spec = builder.build();
@@ -117,6 +119,24 @@ final class ChildSpecs {
 			}
 			checkWorkingDirectoryAndExecutable(spec, inheritedEnvironment);
 			return spec;
+		}
+
+		private ChildResources resources() {
+			ChildResources.Builder resources = ChildResources.builder();
+			for (ChildLimits limit : ChildLimits.values()) {
+				apply(limit.setting(), limit::value, (text) -> {
+					try {
+						limit.apply(resources, text);
+					}
+					catch (IllegalArgumentException ex) {
+						throw new InvalidSupervisorConfigurationException(property(limit.setting()), ex.getMessage(), ex);
+					}
+				});
+			}
+			apply("max-memory", ChildProperties::getMaxMemory, (size) -> resources.maxMemory(size.toBytes()));
+			apply("max-memory-samples", ChildProperties::getMaxMemorySamples, resources::maxMemorySamples);
+			apply("oom-score-adjust", ChildProperties::getOomScoreAdjust, resources::oomScoreAdjust);
+			return resources.build();
 		}
 
 		private <T> void apply(String setting, Function<ChildProperties, @Nullable T> value,

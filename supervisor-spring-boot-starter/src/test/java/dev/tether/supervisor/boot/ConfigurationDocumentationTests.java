@@ -83,6 +83,7 @@ class ConfigurationDocumentationTests {
 		builderDefaults.put("log.logger", spec.log().logger());
 		builderDefaults.put("log.stderr-level", spec.log().stderrLevel());
 		builderDefaults.put("log.max-line-length", DataSize.ofBytes(spec.log().maxLineLength()));
+		builderDefaults.put("max-memory-samples", spec.resources().maxMemorySamples());
 		Map<String, String> metadataDefaults = new LinkedHashMap<>();
 		metadata().forEach((property, entry) -> {
 			JsonNode defaultValue = entry.get("defaultValue");
