@@ -13,7 +13,7 @@ import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
  * The part of each tick that reads the world outside the supervisor's lock: whether a starting child's port accepts,
- * whether an adopted process is still there, what the shepherds are doing. The tick first records, under the lock,
+ * whether an adopted process is still there, what the shepherds are doing, whether a tree is above its max-memory. The tick first records, under the lock,
  * each child with the process it had ({@link Seen}); the checks then run without the lock, and each result is applied
  * under it to that same process only, so a later process is never judged by an earlier check.
  */
@@ -31,13 +31,16 @@ final class TickChecks {
 
 	private final LongSupplier clock;
 
+	private final ResourceWatch resources;
+
 	TickChecks(ChildTable lock, IdentityProbe probe, BiFunction<SupervisedChild, ChildProcess, StopTarget> targets,
-			Launches launches, LongSupplier clock) {
+			Launches launches, ResourceWatch resources, LongSupplier clock) {
 		this.lock = lock;
 		this.probe = probe;
 		this.targets = targets;
 		this.launches = launches;
 		this.shepherds = new ShepherdWatch(probe, lock, targets, clock);
+		this.resources = resources;
 		this.clock = clock;
 	}
 
@@ -47,6 +50,7 @@ final class TickChecks {
 		applyReadiness(seen.starting);
 		applyEndOfAdopted(seen.adopted);
 		this.shepherds.watch(seen.shepherded);
+		this.resources.checkMemory(seen.memoryLimited);
 	}
 
 	private void applyReadiness(Map<SupervisedChild, ChildProcess> starting) {
@@ -77,6 +81,8 @@ final class TickChecks {
 
 		private final List<ShepherdWatch.Seen> shepherded = new ArrayList<>();
 
+		private final List<ResourceWatch.Seen> memoryLimited = new ArrayList<>();
+
 		/** Records {@code child} as it is now; call it holding the lock. */
 		void add(SupervisedChild child) {
 			ChildProcess process = child.process();
@@ -91,6 +97,9 @@ final class TickChecks {
 			}
 			if (child.state() == ChildState.STARTING) {
 				this.starting.put(child, process);
+			}
+			if (child.spec().resources().maxMemory() != null && child.state() != ChildState.STOPPING) {
+				this.memoryLimited.add(ResourceWatch.seen(child));
 			}
 		}
 
