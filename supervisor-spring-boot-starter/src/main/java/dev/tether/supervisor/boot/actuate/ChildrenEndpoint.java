@@ -14,6 +14,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ChildUsage;
 import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.ReconciliationReport;
 import dev.tether.supervisor.Supervisor;
@@ -38,12 +39,17 @@ public class ChildrenEndpoint {
 				this.supervisor.parentDeathMechanism().descendants(), this.supervisor.identityVerification(),
 				this.supervisor.spawnFeatures(),
 				this.supervisor.lastReconciliation().map(ReconciliationDescriptor::of).orElse(null),
-				this.supervisor.snapshots().stream().map(ChildDescriptor::of).toList());
+				this.supervisor.snapshots().stream().map(this::describe).toList());
 	}
 
 	@ReadOperation
 	public @Nullable ChildDescriptor child(@Selector String name) {
-		return this.supervisor.snapshot(name).map(ChildDescriptor::of).orElse(null);
+		return this.supervisor.snapshot(name).map(this::describe).orElse(null);
+	}
+
+	private ChildDescriptor describe(ChildSnapshot child) {
+		return ChildDescriptor.of(child,
+				this.supervisor.resources(child.name()).map(ResourcesDescriptor::of).orElse(null));
 	}
 
 	/**
@@ -99,16 +105,37 @@ public class ChildrenEndpoint {
 	 * @param port its port, or {@code null}
 	 * @param lastExit its last exit, or {@code null}
 	 * @param lastError why its last start or stop failed, or {@code null}
+	 * @param resources what its tree uses, or {@code null} when it is gone meanwhile
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record ChildDescriptor(String name, String kind, String state, @Nullable Long pid,
 			@Nullable Long shepherdPid, @Nullable String startedAt, long uptimeSeconds, int restarts, @Nullable Integer port,
-			@Nullable ExitDescriptor lastExit, @Nullable String lastError) {
+			@Nullable ExitDescriptor lastExit, @Nullable String lastError, @Nullable ResourcesDescriptor resources) {
 
-		static ChildDescriptor of(ChildSnapshot child) {
+		static ChildDescriptor of(ChildSnapshot child, @Nullable ResourcesDescriptor resources) {
 			return new ChildDescriptor(child.name(), child.kind().id(), child.state().name(), child.pid(),
 					child.shepherdPid(), (child.startedAt() != null) ? child.startedAt().toString() : null, child.uptimeSeconds(),
-					child.restarts(), child.port(), ExitDescriptor.of(child.lastExit()), child.lastError());
+					child.restarts(), child.port(), ExitDescriptor.of(child.lastExit()), child.lastError(), resources);
+		}
+
+	}
+
+	/**
+	 * What a child's tree uses (see {@link ChildUsage}).
+	 *
+	 * @param memoryBytes resident memory of its processes
+	 * @param cpuSeconds user and system CPU time over the supervisor's life, reaped descendants included
+	 * @param processes how many processes it has (its shepherd not counted)
+	 * @param descriptors the command's open descriptors, or {@code null} when unknown
+	 * @param maxMemoryRestarts restarts for exceeding {@code max-memory}
+	 */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
+	public record ResourcesDescriptor(long memoryBytes, double cpuSeconds, int processes, @Nullable Integer descriptors,
+			long maxMemoryRestarts) {
+
+		static ResourcesDescriptor of(ChildUsage usage) {
+			return new ResourcesDescriptor(usage.residentMemory(), usage.cpuTime().toNanos() / 1e9, usage.processes(),
+					usage.openDescriptors(), usage.maxMemoryRestarts());
 		}
 
 	}
