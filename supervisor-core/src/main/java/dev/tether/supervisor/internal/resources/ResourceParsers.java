@@ -96,6 +96,17 @@ public final class ResourceParsers {
 		}
 	}
 
+	/** A counter of {@code /proc/vmstat} ({@code oom_kill}, ...): lines of a name and a number. */
+	public static OptionalLong vmstat(String content, String counter) {
+		for (String line : content.split("\n")) {
+			if (line.startsWith(counter + " ")) {
+				long value = parseOr(line.substring(counter.length() + 1).trim(), -1);
+				return (value < 0) ? OptionalLong.empty() : OptionalLong.of(value);
+			}
+		}
+		return OptionalLong.empty();
+	}
+
 	private static long parseOr(String text, long otherwise) {
 		try {
 			return Long.parseLong(text);

@@ -9,7 +9,8 @@ import java.util.OptionalLong;
 
 /**
  * What this process may give its children: its hard limits, whether it may raise them ({@code CAP_SYS_RESOURCE}),
- * and its own OOM score adjustment. Read from {@code /proc/self}; empty where there is none (not Linux).
+ * and its own OOM score adjustment; and the kernel's count of OOM kills. Read from {@code /proc}; empty where there is
+ * none (not Linux).
  */
 public final class ThisProcess {
 
@@ -39,6 +40,12 @@ public final class ThisProcess {
 		catch (NumberFormatException ex) {
 			return OptionalLong.empty();
 		}
+	}
+
+	/** How many processes the kernel's OOM killer has killed since boot ({@code oom_kill}, Linux 4.13+). */
+	public static OptionalLong oomKills() {
+		return read("/proc/vmstat").map((content) -> ResourceParsers.vmstat(content, "oom_kill"))
+			.orElse(OptionalLong.empty());
 	}
 
 	static Optional<String> read(String path) {

@@ -146,12 +146,16 @@ public class ChildrenEndpoint {
 	 * @param code its exit code, or {@code null}
 	 * @param signal the signal that ended it, or {@code null}
 	 * @param at when (ISO-8601)
+	 * @param killedBy who sent the SIGKILL that ended it when Tether did not: {@code oom-killer} (most likely the
+	 * kernel's OOM killer) or {@code other}; {@code null} otherwise
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record ExitDescriptor(@Nullable Integer code, @Nullable Integer signal, String at) {
+	public record ExitDescriptor(@Nullable Integer code, @Nullable Integer signal, String at,
+			@Nullable String killedBy) {
 
 		static @Nullable ExitDescriptor of(@Nullable ExitStatus exit) {
-			return (exit != null) ? new ExitDescriptor(exit.code(), exit.signal(), exit.at().toString()) : null;
+			return (exit != null) ? new ExitDescriptor(exit.code(), exit.signal(), exit.at().toString(), exit.killer())
+					: null;
 		}
 
 	}
