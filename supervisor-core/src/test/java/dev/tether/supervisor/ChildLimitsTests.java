@@ -11,7 +11,9 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.OtherUser;
+import dev.tether.supervisor.testsupport.Privileges;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -125,6 +127,43 @@ class ChildLimitsTests {
 			.withMessage("child 'a': max-memory must be a positive size (was 0 bytes)");
 		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> new ResourceLimit(65, 64))
 			.withMessage("has its soft limit (65) above its hard limit (64)");
+	}
+
+	@Test
+	void aValueThisProcessMayNotGiveNamesTheSettingAndTheAllowedRange() throws Exception {
+		Privileges.assumeWithoutSysResource();
+		long hard = Long.parseLong(Privileges.hardLimit("Max open files"));
+		assertThatExceptionOfType(InvalidChildSpecException.class)
+			.isThrownBy(() -> ChildSpec.builder("a", List.of("true"))
+				.resources(ChildResources.builder().openFiles(new ResourceLimit(64, hard + 1)).build())
+				.build())
+			.withMessage("child 'a': limits.open-files (64:" + (hard + 1) + ") has a hard limit above this process's ("
+					+ hard + "), which it cannot raise without CAP_SYS_RESOURCE: allowed 0 to " + hard);
+		long own = Long.parseLong(Files.readString(Path.of("/proc/self/oom_score_adj")).trim());
+		assertThatExceptionOfType(InvalidChildSpecException.class)
+			.isThrownBy(() -> ChildSpec.builder("a", List.of("true"))
+				.resources(ChildResources.builder().oomScoreAdjust((int) own - 1).build())
+				.build())
+			.withMessage("child 'a': oom-score-adjust (" + (own - 1) + ") is below this process's (" + own
+					+ "), which it cannot lower without CAP_SYS_RESOURCE: allowed " + own + " to 1000");
+	}
+
+	@Test
+	void withoutAShepherdTheLauncherSetsThemOnTheCommandItself() throws Exception {
+		ChildSpec spec = ChildSpec.builder("alone", List.of("sleep", "600"))
+			.containDescendants(false)
+			.resources(ChildResources.builder().openFiles(ResourceLimit.of(64)).oomScoreAdjust(500).build())
+			.build();
+		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
+			supervisor.supervisor().startAutostart();
+			ChildSnapshot child = await().atMost(DEADLINE)
+				.until(() -> supervisor.supervisor().snapshot("alone").orElseThrow(),
+						(snapshot) -> snapshot.state() == ChildState.RUNNING
+								&& LiveProcesses.isRunning(snapshot.pid(), "sleep"));
+			assertThat(child.shepherdPid()).isNull();
+			assertThat(limitsRow(child.pid(), "Max open files")).containsExactly("64", "64");
+			assertThat(Files.readString(Path.of("/proc/" + child.pid() + "/oom_score_adj")).trim()).isEqualTo("500");
+		}
 	}
 
 	private static ChildSnapshot running(TestSupervisor supervisor, String name) {

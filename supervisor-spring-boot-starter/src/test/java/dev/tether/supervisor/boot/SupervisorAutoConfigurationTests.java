@@ -44,6 +44,7 @@ import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.internal.spawn.Spawner;
+import dev.tether.supervisor.testsupport.Privileges;
 import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -417,6 +418,17 @@ class SupervisorAutoConfigurationTests {
 				Map.of(child + "command", "true", child + "max-memory", "0B"));
 		assertFailure(child + "max-memory-samples", containing("must be between 1 and 1000 (was 0)"),
 				Map.of(child + "command", "true", child + "max-memory-samples", "0"));
+	}
+
+	@Test
+	void aLimitAboveTheApplicationsOwnFailsNamingThePropertyAndTheAllowedRange() throws Exception {
+		Privileges.assumeWithoutSysResource();
+		long hard = Long.parseLong(Privileges.hardLimit("Max open files"));
+		assertFailure("supervisor.defaults.limits.open-files",
+				containing("has a hard limit above this process's (" + hard + "), which it cannot raise without "
+						+ "CAP_SYS_RESOURCE: allowed 0 to " + hard),
+				Map.of("supervisor.children.greeter.command", "true", "supervisor.defaults.limits.open-files",
+						"64:" + (hard + 1)));
 	}
 
 	private static String containing(String fragment) {
