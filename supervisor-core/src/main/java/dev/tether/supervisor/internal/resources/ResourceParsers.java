@@ -18,7 +18,7 @@ public final class ResourceParsers {
 
 	private static final int STAT_UTIME = 14;
 
-	private static final int STAT_RSS = 24;
+	private static final int STAT_CSTIME = 17;
 
 	private static final int CAP_SYS_RESOURCE = 24;
 
@@ -60,7 +60,7 @@ public final class ResourceParsers {
 		return false;
 	}
 
-	/** A {@code kB} value of {@code /proc/<pid>/status} or {@code smaps} ({@code VmRSS:}, {@code KernelPageSize:}). */
+	/** A {@code kB} value of {@code /proc/<pid>/status} ({@code VmRSS:}, ...), in bytes. */
 	public static OptionalLong kilobytes(String content, String key) {
 		int at = content.startsWith(key) ? 0 : content.indexOf("\n" + key);
 		if (at < 0) {
@@ -82,14 +82,13 @@ public final class ResourceParsers {
 			return Optional.empty();
 		}
 		String[] fields = content.substring(close + 2).trim().split(" ");
-		if (fields.length <= STAT_RSS - STAT_STATE) {
+		if (fields.length <= STAT_CSTIME - STAT_STATE) {
 			return Optional.empty();
 		}
 		try {
 			int utime = STAT_UTIME - STAT_STATE;
 			return Optional.of(new ProcUsage(Long.parseLong(fields[utime]), Long.parseLong(fields[utime + 1]),
-					Long.parseLong(fields[utime + 2]), Long.parseLong(fields[utime + 3]),
-					Long.parseLong(fields[STAT_RSS - STAT_STATE])));
+					Long.parseLong(fields[utime + 2]), Long.parseLong(fields[utime + 3])));
 		}
 		catch (NumberFormatException ex) {
 			return Optional.empty();
@@ -122,10 +121,8 @@ public final class ResourceParsers {
 	 * @param systemTicks its own system time
 	 * @param childrenUserTicks the user time of the children it has reaped (and theirs)
 	 * @param childrenSystemTicks their system time
-	 * @param residentPages its resident set
 	 */
-	public record ProcUsage(long userTicks, long systemTicks, long childrenUserTicks, long childrenSystemTicks,
-			long residentPages) {
+	public record ProcUsage(long userTicks, long systemTicks, long childrenUserTicks, long childrenSystemTicks) {
 
 		long ownTicks() {
 			return this.userTicks + this.systemTicks;

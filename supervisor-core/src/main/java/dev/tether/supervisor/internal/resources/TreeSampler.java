@@ -27,8 +27,6 @@ public final class TreeSampler {
 	// Why a bound: a fork bomb under a shepherd must not make one sample walk for ever.
 	private static final int MAX_PROCESSES = 100_000;
 
-	private static final long PAGE_SIZE = pageSize();
-
 	private TreeSampler() {
 	}
 
@@ -47,7 +45,7 @@ public final class TreeSampler {
 		}
 		long ticks = shepherd ? rootUsage.get().reapedTicks()
 				: rootUsage.get().ownTicks() + rootUsage.get().reapedTicks();
-		long pages = shepherd ? 0 : rootUsage.get().residentPages();
+		long resident = shepherd ? 0 : resident(root);
 		int processes = shepherd ? 0 : 1;
 		Set<Long> seen = new HashSet<>();
 		seen.add(root);
@@ -62,11 +60,11 @@ public final class TreeSampler {
 				continue;
 			}
 			ticks += usage.get().ownTicks() + usage.get().reapedTicks();
-			pages += usage.get().residentPages();
+			resident += resident(pid);
 			processes++;
 			pending.addAll(children(pid));
 		}
-		return Optional.of(new TreeUsage(pages * PAGE_SIZE, ticks * NANOS_PER_TICK, processes,
+		return Optional.of(new TreeUsage(resident, ticks * NANOS_PER_TICK, processes,
 				(command > 0) ? descriptors(command) : -1));
 	}
 
@@ -108,17 +106,15 @@ public final class TreeSampler {
 		}
 	}
 
-	private static long pageSize() {
-		// Why smaps: the JDK does not tell the page size, and it is 4 KB, 16 KB or 64 KB depending on the kernel.
-		try (var lines = Files.lines(Path.of("/proc/self/smaps"))) {
-			return lines.filter((line) -> line.startsWith("KernelPageSize:"))
-				.findFirst()
-				.map((line) -> ResourceParsers.kilobytes(line, "KernelPageSize:").orElse(4096))
-				.orElse(4096L);
-		}
-		catch (IOException | RuntimeException ex) {
-			return 4096;
-		}
+	/**
+	 * The resident memory of {@code pid}, 0 when gone. Why {@code VmRSS} of {@code status}, not {@code rss} of
+	 * {@code stat}: since Linux 6.2 {@code stat} reads the per-CPU counters without summing them, and lags by up to
+	 * tens of pages per CPU.
+	 */
+	private static long resident(long pid) {
+		return ThisProcess.read("/proc/" + pid + "/status")
+			.map((status) -> ResourceParsers.kilobytes(status, "VmRSS:").orElse(0))
+			.orElse(0L);
 	}
 
 	/**
