@@ -18,7 +18,7 @@ public final class ResourceParsers {
 
 	private static final int STAT_UTIME = 14;
 
-	private static final int STAT_CSTIME = 17;
+	private static final int STAT_THREADS = 20;
 
 	private static final int CAP_SYS_RESOURCE = 24;
 
@@ -82,13 +82,14 @@ public final class ResourceParsers {
 			return Optional.empty();
 		}
 		String[] fields = content.substring(close + 2).trim().split(" ");
-		if (fields.length <= STAT_CSTIME - STAT_STATE) {
+		if (fields.length <= STAT_THREADS - STAT_STATE) {
 			return Optional.empty();
 		}
 		try {
 			int utime = STAT_UTIME - STAT_STATE;
 			return Optional.of(new ProcUsage(Long.parseLong(fields[utime]), Long.parseLong(fields[utime + 1]),
-					Long.parseLong(fields[utime + 2]), Long.parseLong(fields[utime + 3])));
+					Long.parseLong(fields[utime + 2]), Long.parseLong(fields[utime + 3]),
+					Long.parseLong(fields[STAT_THREADS - STAT_STATE])));
 		}
 		catch (NumberFormatException ex) {
 			return Optional.empty();
@@ -121,8 +122,10 @@ public final class ResourceParsers {
 	 * @param systemTicks its own system time
 	 * @param childrenUserTicks the user time of the children it has reaped (and theirs)
 	 * @param childrenSystemTicks their system time
+	 * @param threads how many threads it has
 	 */
-	public record ProcUsage(long userTicks, long systemTicks, long childrenUserTicks, long childrenSystemTicks) {
+	public record ProcUsage(long userTicks, long systemTicks, long childrenUserTicks, long childrenSystemTicks,
+			long threads) {
 
 		long ownTicks() {
 			return this.userTicks + this.systemTicks;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
@@ -49,7 +50,7 @@ public final class TreeSampler {
 		int processes = shepherd ? 0 : 1;
 		Set<Long> seen = new HashSet<>();
 		seen.add(root);
-		Deque<Long> pending = new ArrayDeque<>(children(root));
+		Deque<Long> pending = new ArrayDeque<>(children(root, rootUsage.get().threads()));
 		while (!pending.isEmpty() && seen.size() < MAX_PROCESSES) {
 			long pid = pending.pop();
 			if (!seen.add(pid)) {
@@ -62,7 +63,7 @@ public final class TreeSampler {
 			ticks += usage.get().ownTicks() + usage.get().reapedTicks();
 			resident += resident(pid);
 			processes++;
-			pending.addAll(children(pid));
+			pending.addAll(children(pid, usage.get().threads()));
 		}
 		return Optional.of(new TreeUsage(resident, ticks * NANOS_PER_TICK, processes,
 				(command > 0) ? descriptors(command) : -1));
@@ -72,18 +73,20 @@ public final class TreeSampler {
 		return ThisProcess.read("/proc/" + pid + "/stat").flatMap(ResourceParsers::usage);
 	}
 
-	/** The children of every thread of {@code pid}. Why every thread: a child belongs to the thread that forked it. */
-	private static Set<Long> children(long pid) {
+	/**
+	 * The children of every thread of {@code pid}. Why every thread: a child belongs to the thread that forked it.
+	 * Why the main thread's file alone when there is one thread: it saves listing the task directory, for the
+	 * shepherd and most commands.
+	 */
+	private static Set<Long> children(long pid, long threads) {
 		Set<Long> children = new HashSet<>();
+		if (threads == 1) {
+			addChildren("/proc/" + pid + "/task/" + pid + "/children", children);
+			return children;
+		}
 		try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/" + pid + "/task"))) {
 			for (Path task : tasks) {
-				ThisProcess.read(task + "/children").ifPresent((list) -> {
-					for (String child : list.trim().split(" ")) {
-						if (!child.isEmpty()) {
-							children.add(Long.parseLong(child));
-						}
-					}
-				});
+				addChildren(task + "/children", children);
 			}
 		}
 		catch (IOException | RuntimeException ex) {
@@ -92,10 +95,33 @@ public final class TreeSampler {
 		return children;
 	}
 
-	/** The open descriptors of {@code pid}; -1 when they cannot be read. */
+	private static void addChildren(String file, Set<Long> children) {
+		ThisProcess.read(file).ifPresent((list) -> {
+			for (String child : list.trim().split(" ")) {
+				if (!child.isEmpty()) {
+					children.add(Long.parseLong(child));
+				}
+			}
+		});
+	}
+
+	/**
+	 * The open descriptors of {@code pid}; -1 when they cannot be read. Why the directory's size first: since
+	 * Linux 6.2 it is the number of open descriptors, one {@code stat} instead of a listing; before, it is 0.
+	 */
 	private static int descriptors(long pid) {
+		Path directory = Path.of("/proc/" + pid + "/fd");
+		try {
+			long size = Files.readAttributes(directory, BasicFileAttributes.class).size();
+			if (size > 0) {
+				return (int) Math.min(size, Integer.MAX_VALUE);
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			return -1;
+		}
 		int count = 0;
-		try (DirectoryStream<Path> fds = Files.newDirectoryStream(Path.of("/proc/" + pid + "/fd"))) {
+		try (DirectoryStream<Path> fds = Files.newDirectoryStream(directory)) {
 			for (Path ignored : fds) {
 				count++;
 			}

@@ -39,7 +39,7 @@ class ResourceParsersTests {
 		String stat = "4242 (a) b (c) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 50 7 3 20 0 1 0 12345 10000000 321 "
 				+ "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0";
 		assertThat(ResourceParsers.usage(stat))
-			.contains(new ResourceParsers.ProcUsage(250, 50, 7, 3));
+			.contains(new ResourceParsers.ProcUsage(250, 50, 7, 3, 1));
 		assertThat(ResourceParsers.usage("4242 (cut")).isEmpty();
 	}
 
