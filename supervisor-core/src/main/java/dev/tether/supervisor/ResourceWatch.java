@@ -22,9 +22,9 @@ import dev.tether.supervisor.internal.stop.StopTarget;
  */
 final class ResourceWatch {
 
-	// Why a period, not every tick: a walk of a tree's /proc entries costs tens of microseconds per process, and at
-	// every 200 ms tick 1,000 children would cost a large part of a core; memory that grows past a limit is
-	// caught within a second or two, as PM2 and memmon do in seconds to minutes.
+	// Why a period, not every tick: a walk of a tree's /proc entries costs tens to hundreds of microseconds per
+	// process (docs/benchmarks.md), and at every 200 ms tick 1,000 children would cost a large part of a core; memory
+	// that grows past a limit is caught within a second or two, as PM2 and memmon do in seconds to minutes.
 	static final Duration MEMORY_PERIOD = Duration.ofSeconds(1);
 
 	/** How long a sample answers {@link Supervisor#resources}: a scrape of every meter of a child reads its tree once. */
