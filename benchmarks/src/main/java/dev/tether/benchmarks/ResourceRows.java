@@ -106,8 +106,8 @@ final class ResourceRows {
 					ticks.add((System.nanoTime() - started) / 1e6);
 				}
 				double mean = ticks.stream().mapToDouble(Double::doubleValue).average().orElse(0);
-				this.results.add("Tick with " + n + " live children, mean of 15 ticks 200 ms apart", "ms, lower is better",
-						limited ? "max-memory on every child" : "no max-memory", mean);
+				this.results.add("Tick with " + n + " live children, mean of 15 ticks 200 ms apart",
+						"ms, lower is better", limited ? "max-memory on every child" : "no max-memory", mean);
 			}
 		}
 	}

@@ -76,8 +76,8 @@ public record ExitStatus(@Nullable Integer code, @Nullable Integer signal, Insta
 	@Override
 	public String toString() {
 		if (this.signal != null && this.killer != null) {
-			return "killed by signal " + this.signal + (OOM_KILLER.equals(this.killer) ? " (most likely the kernel's OOM killer)"
-					: " (not sent by Tether)");
+			String by = OOM_KILLER.equals(this.killer) ? "most likely the kernel's OOM killer" : "not sent by Tether";
+			return "killed by signal " + this.signal + " (" + by + ")";
 		}
 		if (this.signal != null) {
 			return "killed by signal " + this.signal;

@@ -27,7 +27,7 @@ final class ResourceWatch {
 	// that grows past a limit is caught within a second or two, as PM2 and memmon do in seconds to minutes.
 	static final Duration MEMORY_PERIOD = Duration.ofSeconds(1);
 
-	/** How long a sample answers {@link Supervisor#resources}: a scrape of every meter of a child reads its tree once. */
+	/** How long a sample answers {@link Supervisor#resources}: one scrape of a child's meters reads its tree once. */
 	static final Duration CACHE = Duration.ofMillis(500);
 
 	private final ChildTable lock;

@@ -13,9 +13,10 @@ import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
  * The part of each tick that reads the world outside the supervisor's lock: whether a starting child's port accepts,
- * whether an adopted process is still there, what the shepherds are doing, whether a tree is above its max-memory. The tick first records, under the lock,
- * each child with the process it had ({@link Seen}); the checks then run without the lock, and each result is applied
- * under it to that same process only, so a later process is never judged by an earlier check.
+ * whether an adopted process is still there, what the shepherds are doing, whether a tree is above its max-memory.
+ * The tick first records, under the lock, each child with the process it had ({@link Seen}); the checks then run
+ * without the lock, and each result is applied under it to that same process only, so a later process is never
+ * judged by an earlier check.
  */
 final class TickChecks {
 
