@@ -23,7 +23,8 @@ final class ResourceChecks {
 
 	static void check(String name, ChildResources resources) {
 		Objects.requireNonNull(resources, "resources");
-		boolean privileged = ThisProcess.hasSysResource();
+		// Why only then: most children set none, and a spec is built for each of them at every start and refresh.
+		boolean privileged = resources.appliedAtLaunch() && ThisProcess.hasSysResource();
 		limit(name, "limits.open-files", resources.openFiles(), "Max open files", privileged);
 		limit(name, "limits.processes", resources.processes(), "Max processes", privileged);
 		limit(name, "limits.core-size", resources.coreSize(), "Max core file size", privileged);

@@ -12,6 +12,7 @@ import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 import dev.tether.supervisor.internal.resources.TreeSampler;
+import dev.tether.supervisor.internal.spawn.Shepherd;
 import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
@@ -153,8 +154,11 @@ final class ResourceWatch {
 				this.samplesAbove = 0;
 			}
 			if (this.last == null || now - this.sampledNanos >= cacheNanos) {
+				// Why learnt here too: the tick learns a command's pid only after the shepherd has forked it.
+				long command = (seen.command() > 0 || !seen.process().shepherd()) ? seen.command()
+						: Shepherd.commandPid(seen.process().pid()).orElse(-1);
 				Optional<TreeSampler.TreeUsage> sampled = TreeSampler.sample(seen.process().pid(),
-						seen.process().shepherd(), seen.command());
+						seen.process().shepherd(), command);
 				this.last = sampled.orElse(null);
 				this.sampledNanos = now;
 				sampled.ifPresent((usage) -> this.lastCpuNanos = Math.max(this.lastCpuNanos, usage.cpuNanos()));

@@ -117,7 +117,9 @@ class SupervisorApplicationTests {
 				"unverifiable", "stopped", "adopted");
 		JsonNode greeter = child(body, "greeter");
 		assertThat(greeter.propertyNames()).containsExactlyInAnyOrder("name", "kind", "state", "pid", "shepherdPid",
-				"startedAt", "uptimeSeconds", "restarts", "port", "lastExit", "lastError");
+				"startedAt", "uptimeSeconds", "restarts", "port", "lastExit", "lastError", "resources");
+		assertThat(greeter.get("resources").propertyNames()).containsExactlyInAnyOrder("memoryBytes", "cpuSeconds",
+				"processes", "descriptors", "maxMemoryRestarts");
 		assertThat(greeter.get("kind").asString()).isEqualTo("agent");
 		assertThat(greeter.get("state").asString()).isEqualTo("RUNNING");
 		assertThat(greeter.get("pid").asLong()).isPositive();
