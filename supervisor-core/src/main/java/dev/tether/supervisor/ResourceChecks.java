@@ -1,5 +1,6 @@
 package dev.tether.supervisor;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 
@@ -25,12 +26,13 @@ final class ResourceChecks {
 		Objects.requireNonNull(resources, "resources");
 		// Why only then: most children set none, and a spec is built for each of them at every start and refresh.
 		boolean privileged = resources.appliedAtLaunch() && ThisProcess.hasSysResource();
-		limit(name, "limits.open-files", resources.openFiles(), "Max open files", privileged);
-		limit(name, "limits.processes", resources.processes(), "Max processes", privileged);
-		limit(name, "limits.core-size", resources.coreSize(), "Max core file size", privileged);
-		limit(name, "limits.file-size", resources.fileSize(), "Max file size", privileged);
-		limit(name, "limits.cpu-time", resources.cpuTime(), "Max cpu time", privileged);
-		limit(name, "limits.address-space", resources.addressSpace(), "Max address space", privileged);
+		Map<String, Long> own = (resources.appliedAtLaunch() && !privileged) ? ThisProcess.hardLimits() : Map.of();
+		limit(name, "limits.open-files", resources.openFiles(), own.get("Max open files"));
+		limit(name, "limits.processes", resources.processes(), own.get("Max processes"));
+		limit(name, "limits.core-size", resources.coreSize(), own.get("Max core file size"));
+		limit(name, "limits.file-size", resources.fileSize(), own.get("Max file size"));
+		limit(name, "limits.cpu-time", resources.cpuTime(), own.get("Max cpu time"));
+		limit(name, "limits.address-space", resources.addressSpace(), own.get("Max address space"));
 		if (resources.maxMemory() != null && resources.maxMemory() <= 0) {
 			throw new InvalidChildSpecException(name, "max-memory",
 					"must be a positive size (was " + resources.maxMemory() + " bytes)");
@@ -42,16 +44,12 @@ final class ResourceChecks {
 		oomScoreAdjust(name, resources.oomScoreAdjust(), privileged);
 	}
 
-	private static void limit(String name, String setting, @Nullable ResourceLimit limit, String row,
-			boolean privileged) {
-		if (limit == null) {
-			return;
-		}
-		OptionalLong own = ThisProcess.hardLimit(row);
-		if (!privileged && own.isPresent() && limit.hard() > own.getAsLong()) {
+	/** @param own this process's hard limit, or {@code null} when it may raise it or it is unreadable */
+	private static void limit(String name, String setting, @Nullable ResourceLimit limit, @Nullable Long own) {
+		if (limit != null && own != null && own >= 0 && limit.hard() > own) {
 			throw new InvalidChildSpecException(name, setting, "(" + limit + ") has a hard limit above this process's ("
-					+ ResourceLimit.text(own.getAsLong()) + "), which it cannot raise without CAP_SYS_RESOURCE: "
-					+ "allowed 0 to " + ResourceLimit.text(own.getAsLong()));
+					+ ResourceLimit.text(own) + "), which it cannot raise without CAP_SYS_RESOURCE: allowed 0 to "
+					+ ResourceLimit.text(own));
 		}
 	}
 

@@ -18,12 +18,12 @@ public final class ThisProcess {
 	}
 
 	/**
-	 * This process's hard limit of a {@code /proc/self/limits} row ({@code Max open files}, ...), which a child may
-	 * not exceed without {@code CAP_SYS_RESOURCE}; {@link ResourceParsers#UNLIMITED} for none; empty when unreadable.
+	 * This process's hard limits by their {@code /proc/self/limits} row ({@code Max open files}, ...), which a child
+	 * may not exceed without {@code CAP_SYS_RESOURCE}; {@link ResourceParsers#UNLIMITED} for none; empty when
+	 * unreadable.
 	 */
-	public static OptionalLong hardLimit(String row) {
-		Long value = read("/proc/self/limits").map(ResourceParsers::hardLimits).orElse(Map.of()).get(row);
-		return (value != null && value >= 0) ? OptionalLong.of(value) : OptionalLong.empty();
+	public static Map<String, Long> hardLimits() {
+		return read("/proc/self/limits").map(ResourceParsers::hardLimits).orElse(Map.of());
 	}
 
 	/** Whether this process may raise hard limits and lower OOM scores; {@code false} when unreadable. */
