@@ -1,15 +1,19 @@
 /*
  * tether-launcher: arms the parent-death signal between fork and exec, then becomes the command.
  *
- *   tether-launcher [--chdir <directory>] <signal-number> <supervisor-pid> <executable-path> <argv0> [args...]
+ *   tether-launcher [--chdir <directory>] [settings] <signal-number> <supervisor-pid> <executable-path> <argv0>
+ *                   [args...]
  *   tether-launcher --self-test          exits 0 (the supervisor's check that this binary runs here)
  *   tether-launcher [--chdir <directory>] --shepherd ...   stays as the command's shepherd (see tether-shepherd.c)
+ *
+ * The settings (--limit, --oom-score-adjust; see tether-settings.c) are applied to the command just before its exec,
+ * in either mode; a shepherd keeps its own limits.
  *
  * --chdir changes directory before the command runs, for a glibc without posix_spawn_file_actions_addchdir_np
  * (older than 2.29).
  *
- * Exit codes when the command never starts: 125 bad usage or the directory cannot be entered, 126 the supervisor
- * died before the signal was armed (the command is not run), 127 exec failed.
+ * Exit codes when the command never starts: 125 bad usage, the directory cannot be entered or a setting cannot be
+ * applied, 126 the supervisor died before the signal was armed (the command is not run), 127 exec failed.
  */
 #include "tether-launcher.h"
 
@@ -120,10 +124,16 @@ int launcher_main(int argc, char **argv, char **envp) {
         return 0;
     }
     const char *directory = 0;
-    if (argc > 2 && text_equals(argv[1], "--chdir")) {
-        directory = argv[2];
-        argv += 2;
-        argc -= 2;
+    for (;;) {
+        int taken = settings_option(argc, argv);
+        if (taken == 0 && argc > 2 && text_equals(argv[1], "--chdir")) {
+            directory = argv[2];
+            taken = 2;
+        }
+        if (taken < 0) return 125;
+        if (taken == 0) break;
+        argv += taken;
+        argc -= taken;
     }
     if (argc >= 2 && text_equals(argv[1], "--shepherd")) {
         /* Why before the shepherd starts: its command inherits the directory. */
@@ -150,6 +160,9 @@ int launcher_main(int argc, char **argv, char **envp) {
         return 126;
     }
     if (directory && enter(directory) != 0) {
+        return 125;
+    }
+    if (settings_apply() != 0) {
         return 125;
     }
     close_from(3);

@@ -23,6 +23,13 @@ long text_to_long(const char *s, const char **end);
 /* Writes n in decimal at out (at most 20 characters, not terminated); returns the number of characters. */
 int text_from_long(char *out, long n);
 
+/* Reads one of the command's settings (--limit, --oom-score-adjust, see tether-settings.c) at argv[1]; returns how many
+ * arguments it took, 0 when argv[1] is none of them, -1 when it is malformed (said on standard error). */
+int settings_option(int argc, char **argv);
+
+/* Applies the settings read to the calling process; 0, or -1 after saying why on standard error. */
+int settings_apply(void);
+
 /* The shepherd mode; envp is the launcher's environment, passed on to the command unchanged. */
 int shepherd_main(int argc, char **argv, char **envp);
 

@@ -12,7 +12,8 @@
  * - It is a child subreaper: every orphaned descendant of the command is re-parented to it.
  * - The command runs in a process group of its own, with SIGKILL as its parent-death signal tied to the shepherd (a
  *   command cannot outlive a shepherd killed by someone else, even one that ignores the tree signal), descriptors
- *   from 3 closed and signal mask and dispositions reset (exit 127 if exec fails).
+ *   from 3 closed, signal mask and dispositions reset, and the launcher's settings (limits, OOM score) applied
+ *   (exit 125 if they cannot be, 127 if exec fails).
  * - Every other signal (TERM, INT, HUP, QUIT, USR1, USR2, CONT, ...) is forwarded to the command's group while
  *   the supervisor lives; SIGCHLD is the shepherd's own.
  * - With --hold-output, descriptors 3 up to 3 + <count> - 1 (count 1 or 2) are the read ends of the command's output
@@ -221,6 +222,9 @@ static long start_command(long shepherd_pid, char *executable, char **args, char
     sys_sigset none;
     sigset_clear(&none);
     sys_sigprocmask(SIG_SETMASK, &none);
+    if (settings_apply() != 0) {
+        sys_exit(125);
+    }
     close_from(3);
     say_failed("exec failed", sys_execve(executable, args, envp));
     sys_exit(127);

@@ -207,6 +207,11 @@ long sys_no_core_files(void) {
     return sys6(__NR_prlimit64, 0, RLIMIT_CORE, L(&none), 0, 0, 0);
 }
 
+long sys_set_limit(int resource, unsigned long long soft, unsigned long long hard) {
+    struct { unsigned long long current, maximum; } limit = { soft, hard };
+    return sys6(__NR_prlimit64, 0, resource, L(&limit), 0, 0, 0);
+}
+
 long sys_monotonic(sys_timespec *now) {
     return sys6(__NR_clock_gettime, CLOCK_MONOTONIC, L(now), 0, 0, 0, 0);
 }

@@ -76,6 +76,7 @@ long sys_sigprocmask(int how, const sys_sigset *set);
 long sys_sigtimedwait(const sys_sigset *set, sys_siginfo *info, const sys_timespec *timeout);
 long sys_default_action(int sig);
 long sys_no_core_files(void);
+long sys_set_limit(int resource, unsigned long long soft, unsigned long long hard);
 long sys_monotonic(sys_timespec *now);
 
 static inline void sigset_fill(sys_sigset *set) {

@@ -20,7 +20,8 @@ import dev.tether.supervisor.internal.reaper.Reaper;
 /**
  * Measures, in one run and side by side, Tether's spawn next to ProcessBuilder, commons-exec, zt-exec, NuProcess
  * and posix_spawn in C; then what only Tether does (parent death, autostart, {@code snapshots()} while children
- * stop, reconciliation, the tick, an application's start with many children, what capturing their output costs).
+ * stop, reconciliation, the tick, an application's start with many children, what capturing their output costs, what
+ * sampling and bounding their resources costs).
  * <p>
  * Arguments: {@code <spawn-limit-binary> <work-directory> [rounds] [long-n] [short-n] [memory-n] [latency-n]}; the
  * system property {@code benchmarks.only} (comma-separated words) runs only the phases whose names hold one. The
@@ -63,6 +64,7 @@ public final class Benchmarks {
 		ParentDeathRows parentDeath = new ParentDeathRows(benchmarks.results, work);
 		OutputRows output = new OutputRows(benchmarks.results, work, limit.resolveSibling("line-writer"));
 		ProbeRows probes = new ProbeRows(benchmarks.results, work, limit.resolveSibling("http-ok"));
+		ResourceRows resources = new ResourceRows(benchmarks.results, work);
 		long started = System.nanoTime();
 		for (int round = 1; round <= rounds; round++) {
 			System.err.printf("round %d of %d%n", round, rounds);
@@ -88,6 +90,9 @@ public final class Benchmarks {
 			timed("output exit latency", () -> output.exitLatency(latencyN, 10_000, 2_000, 1_000));
 			timed("output slow sink", () -> output.slowSink(30));
 			timed("output threads", () -> output.threads(memoryN));
+			timed("resources sampling", () -> resources.sampling(1000));
+			timed("resources tick", () -> resources.tick(1000));
+			timed("resources spawn", () -> resources.spawnRate(longN));
 		}
 		subjects.forEach(Subject::close);
 		output.close();

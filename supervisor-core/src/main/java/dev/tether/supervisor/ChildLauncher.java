@@ -2,9 +2,12 @@ package dev.tether.supervisor;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -14,6 +17,7 @@ import dev.tether.supervisor.internal.identity.ProcStat;
 import dev.tether.supervisor.internal.output.ChildOutput;
 import dev.tether.supervisor.internal.ports.PortGuard;
 import dev.tether.supervisor.internal.reaper.Reaper;
+import dev.tether.supervisor.internal.spawn.CommandSettings;
 import dev.tether.supervisor.internal.spawn.SpawnRequest;
 import dev.tether.supervisor.internal.spawn.SpawnedChild;
 import dev.tether.supervisor.internal.spawn.Spawner;
@@ -76,7 +80,7 @@ final class ChildLauncher {
 		SpawnedChild spawned;
 		try {
 			spawned = this.spawner.spawn(new SpawnRequest(spec.command(), environment, spec.workingDirectory(), log, null,
-					spec.containDescendants(), output, spec.stdio()), onExit);
+					spec.containDescendants(), output, spec.stdio(), settings(spec.resources())), onExit);
 		}
 		catch (SpawnException ex) {
 			child.launchFailed(ex.getMessage(), Duration.ofNanos(System.nanoTime() - started));
@@ -87,6 +91,23 @@ final class ChildLauncher {
 		}
 		Long startTime = this.probe.stat(spawned.pid()).map(ProcStat::startTime).orElse(null);
 		child.launched(spawned, startTime, this.bootId, nowNanos);
+	}
+
+	/** What the launcher sets on the command: its limits and OOM score. */
+	static CommandSettings settings(ChildResources resources) {
+		List<CommandSettings.Limit> limits = new ArrayList<>();
+		BiConsumer<CommandSettings.Resource, @Nullable ResourceLimit> add = (resource, limit) -> {
+			if (limit != null) {
+				limits.add(new CommandSettings.Limit(resource, limit.soft(), limit.hard()));
+			}
+		};
+		add.accept(CommandSettings.Resource.OPEN_FILES, resources.openFiles());
+		add.accept(CommandSettings.Resource.PROCESSES, resources.processes());
+		add.accept(CommandSettings.Resource.CORE, resources.coreSize());
+		add.accept(CommandSettings.Resource.FILE_SIZE, resources.fileSize());
+		add.accept(CommandSettings.Resource.CPU, resources.cpuTime());
+		add.accept(CommandSettings.Resource.ADDRESS_SPACE, resources.addressSpace());
+		return new CommandSettings(limits, resources.oomScoreAdjust());
 	}
 
 	/** The sinks of a child's output, one for its whole life. */

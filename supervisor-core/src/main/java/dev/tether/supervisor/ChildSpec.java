@@ -46,6 +46,7 @@ import dev.tether.supervisor.output.LogSettings;
  * again once they are all {@code RUNNING}; without it, a dependency's restart leaves it alone
  * @param stdio whether its stdin and stdout are pipes to this JVM ({@link Supervisor#stdio(String)}), for a child
  * that talks over them such as an MCP stdio server; only its stderr then goes to {@code log}
+ * @param resources the limits its command runs under, the memory its tree may keep, its OOM score
  * @throws InvalidChildSpecException naming the setting when a value is unusable; every duration must be positive and
  * at most {@link #MAX_DURATION}
  */
@@ -54,7 +55,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		RestartPolicy restart, Backoff backoff, int maxRestarts, Duration restartWindow, Duration stableAfter,
 		int stopSignal, Duration stopTimeout, LogSettings log, boolean containDescendants, List<String> dependsOn,
 		ProbeSettings readiness, ProbeSettings liveness, boolean critical, boolean restartWithDependencies,
-		boolean stdio) {
+		boolean stdio, ChildResources resources) {
 
 	/**
 	 * The longest duration any setting accepts. Why: durations become nanosecond deadlines, and a bound far below
@@ -121,6 +122,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		}
 		ChildSpecChecks.probe(name, "readiness", readiness, port);
 		ChildSpecChecks.probe(name, "liveness", liveness, port);
+		ResourceChecks.check(name, resources);
 		Duration needed = backoff.minimumTotal(maxRestarts);
 		if (maxRestarts > 0 && restartWindow.compareTo(needed) < 0) {
 			throw new InvalidChildSpecException(name, "restart-window",
@@ -211,6 +213,8 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		private boolean restartWithDependencies;
 
 		private boolean stdio;
+
+		private ChildResources resources = ChildResources.NONE;
 
 		private Builder(String name, List<String> command) {
 			this.name = name;
@@ -410,6 +414,11 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 			return this;
 		}
 
+		public Builder resources(ChildResources resources) {
+			this.resources = resources;
+			return this;
+		}
+
 		public ChildSpec build() {
 			return new ChildSpec(this.name, this.kind, this.command, this.environment, this.workingDirectory,
 					this.autostart, this.port, this.startupTimeout, this.restart, this.backoff, this.maxRestarts,
@@ -417,7 +426,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 					new LogSettings(this.logFile, this.logFileEnabled, this.logMaxSize, this.logMaxHistory,
 							this.logToLogger, this.logStderrLevel, this.logMaxLineLength),
 					this.containDescendants, this.dependsOn, this.readiness, this.liveness, this.critical,
-					this.restartWithDependencies, this.stdio);
+					this.restartWithDependencies, this.stdio, this.resources);
 		}
 
 	}

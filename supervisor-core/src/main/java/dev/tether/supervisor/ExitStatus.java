@@ -11,8 +11,28 @@ import org.jspecify.annotations.Nullable;
  * @param code the exit code, or {@code null}
  * @param signal the number of the signal that ended it, or {@code null}
  * @param at when the exit was seen
+ * @param killer who sent the SIGKILL that ended a child, when Tether did not: {@link #OOM_KILLER} or
+ * {@link #OTHER}; {@code null} for any other end, and for a SIGKILL of Tether's own stop
  */
-public record ExitStatus(@Nullable Integer code, @Nullable Integer signal, Instant at) {
+public record ExitStatus(@Nullable Integer code, @Nullable Integer signal, Instant at, @Nullable String killer) {
+
+	/**
+	 * The {@link #killer()} of a SIGKILL that Tether did not send while the kernel counted an OOM kill
+	 * ({@code oom_kill} of {@code /proc/vmstat}) during the process's life.
+	 */
+	public static final String OOM_KILLER = "oom-killer";
+
+	/** The {@link #killer()} of a SIGKILL that Tether did not send, with no OOM kill counted meanwhile. */
+	public static final String OTHER = "other";
+
+	public ExitStatus(@Nullable Integer code, @Nullable Integer signal, Instant at) {
+		this(code, signal, at, null);
+	}
+
+	/** This status, with who sent its SIGKILL. */
+	public ExitStatus withKiller(String killer) {
+		return new ExitStatus(this.code, this.signal, this.at, killer);
+	}
 
 	public static ExitStatus exited(int code) {
 		return new ExitStatus(code, null, Instant.now());
@@ -55,6 +75,10 @@ public record ExitStatus(@Nullable Integer code, @Nullable Integer signal, Insta
 
 	@Override
 	public String toString() {
+		if (this.signal != null && this.killer != null) {
+			String by = OOM_KILLER.equals(this.killer) ? "most likely the kernel's OOM killer" : "not sent by Tether";
+			return "killed by signal " + this.signal + " (" + by + ")";
+		}
 		if (this.signal != null) {
 			return "killed by signal " + this.signal;
 		}

@@ -29,6 +29,8 @@ final class Launches {
 
 	private final DependentRestarts dependents;
 
+	private final KillCauses kills = new KillCauses();
+
 	Launches(ChildTable children, ChildLauncher launcher, OrphanStops orphans, RegistrySaver saver, EventOutbox outbox,
 			LongSupplier clock, DependentRestarts dependents) {
 		this.children = children;
@@ -73,6 +75,9 @@ final class Launches {
 				long now = this.clock.getAsLong();
 				if (child.portFree(claim, this.orphans::stopRequest, now)) {
 					this.launcher.spawn(child, (pid, status) -> exited(child, pid, status), now);
+					if (child.process() != null) {
+						this.kills.started(child.process());
+					}
 					spawned = true;
 				}
 				launched.put(child.name(), child.snapshot(now));
@@ -96,7 +101,7 @@ final class Launches {
 		synchronized (this.children) {
 			ChildProcess process = child.process();
 			if (process != null && process.pid() == pid) {
-				child.exited(pid, status, this.clock.getAsLong(), random());
+				child.exited(pid, this.kills.explain(child, process, status), this.clock.getAsLong(), random());
 				if (process.handle() == null) {
 					this.orphans.exited(child.name(), process, status);
 				}

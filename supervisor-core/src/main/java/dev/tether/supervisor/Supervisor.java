@@ -82,6 +82,8 @@ public final class Supervisor implements AutoCloseable {
 
 	private final TickChecks checks;
 
+	private final ResourceWatch resources;
+
 	private final LongSupplier clock;
 
 	private final ChildTable children = new ChildTable();
@@ -121,7 +123,9 @@ public final class Supervisor implements AutoCloseable {
 		this.reconfiguration = new Reconfiguration(this.children, this.stops, this.launcher, this::newChild);
 		this.launches = new Launches(this.children, this.launcher, this.orphans, this.saver, this.outbox, this.clock,
 				new DependentRestarts(this.children, this.stops::target, this.clock));
-		this.checks = new TickChecks(this.children, this.probe, this.stops::target, this.launches, this.clock);
+		this.resources = new ResourceWatch(this.children, this.stops::target, this.clock);
+		this.checks = new TickChecks(this.children, this.probe, this.stops::target, this.launches, this.resources,
+				this.clock);
 		ChildSpec.checkDependencies(builder.children);
 		synchronized (this.children) {
 			builder.children.forEach((spec) -> this.children.add(newChild(spec), false));
@@ -253,6 +257,17 @@ public final class Supervisor implements AutoCloseable {
 		synchronized (this.children) {
 			return Optional.ofNullable(this.children.find(name)).map((child) -> child.snapshot(this.clock.getAsLong()));
 		}
+	}
+
+	/** What one child's tree uses (see {@link ChildUsage}), if registered; sampled now or within half a second. */
+	public Optional<ChildUsage> resources(String name) {
+		SupervisedChild child;
+		ResourceWatch.Seen seen;
+		synchronized (this.children) {
+			child = this.children.find(name);
+			seen = (child != null) ? ResourceWatch.seen(child) : null;
+		}
+		return Optional.ofNullable(child).map((found) -> this.resources.usage(found, seen));
 	}
 
 	/** The sinks of one child's output (its file, its logger, what it wrote), if registered; one for its whole life. */

@@ -13,9 +13,10 @@ import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
  * The part of each tick that reads the world outside the supervisor's lock: whether a starting child's port accepts,
- * whether an adopted process is still there, what the shepherds are doing. The tick first records, under the lock,
- * each child with the process it had ({@link Seen}); the checks then run without the lock, and each result is applied
- * under it to that same process only, so a later process is never judged by an earlier check.
+ * whether an adopted process is still there, what the shepherds are doing, whether a tree is above its max-memory.
+ * The tick first records, under the lock, each child with the process it had ({@link Seen}); the checks then run
+ * without the lock, and each result is applied under it to that same process only, so a later process is never
+ * judged by an earlier check.
  */
 final class TickChecks {
 
@@ -33,14 +34,17 @@ final class TickChecks {
 
 	private final LongSupplier clock;
 
+	private final ResourceWatch resources;
+
 	TickChecks(ChildTable lock, IdentityProbe probe, BiFunction<SupervisedChild, ChildProcess, StopTarget> targets,
-			Launches launches, LongSupplier clock) {
+			Launches launches, ResourceWatch resources, LongSupplier clock) {
 		this.lock = lock;
 		this.probe = probe;
 		this.targets = targets;
 		this.launches = launches;
 		this.shepherds = new ShepherdWatch(probe, lock, targets, clock);
 		this.probes = new Probes(lock, targets, clock);
+		this.resources = resources;
 		this.clock = clock;
 	}
 
@@ -53,6 +57,7 @@ final class TickChecks {
 		this.probes.liveness(seen.live);
 		applyEndOfAdopted(seen.adopted);
 		this.shepherds.watch(seen.shepherded);
+		this.resources.checkMemory(seen.memoryLimited);
 	}
 
 	/** Ends the probes: those in flight complete as failed, and their results are no longer applied. */
@@ -97,6 +102,8 @@ final class TickChecks {
 
 		private final List<ShepherdWatch.Seen> shepherded = new ArrayList<>();
 
+		private final List<ResourceWatch.Seen> memoryLimited = new ArrayList<>();
+
 		/** Records {@code child} as it is now; call it holding the lock. */
 		void add(SupervisedChild child) {
 			ChildProcess process = child.process();
@@ -115,6 +122,9 @@ final class TickChecks {
 			}
 			else if (child.state() == ChildState.RUNNING && spec.liveness().enabled()) {
 				this.live.put(child, process);
+			}
+			if (child.spec().resources().maxMemory() != null && child.state() != ChildState.STOPPING) {
+				this.memoryLimited.add(ResourceWatch.seen(child));
 			}
 		}
 

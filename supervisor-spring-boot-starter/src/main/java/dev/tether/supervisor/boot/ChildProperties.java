@@ -10,6 +10,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.util.unit.DataSize;
 
 import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.RestartPolicy;
@@ -118,6 +119,27 @@ public class ChildProperties {
 	 * shows DOWN_NON_CRITICAL in its own component instead.
 	 */
 	private @Nullable Boolean critical;
+
+	@NestedConfigurationProperty
+	private final ChildLimitsProperties limits = new ChildLimitsProperties();
+
+	/**
+	 * Resident memory the child's whole tree (its command and every descendant) may keep: above it for
+	 * 'max-memory-samples' samples in a row, the child is restarted, and this counts as a failure. Unset: no limit.
+	 */
+	private @Nullable DataSize maxMemory;
+
+	/**
+	 * How many samples in a row (one a second) must find the tree above 'max-memory' before it is restarted.
+	 * Defaults to 2.
+	 */
+	private @Nullable Integer maxMemorySamples;
+
+	/**
+	 * The command's OOM score adjustment (-1000 to 1000): positive makes the kernel's OOM killer take it before the
+	 * application. Below the application's own needs CAP_SYS_RESOURCE. Unset: inherited.
+	 */
+	private @Nullable Integer oomScoreAdjust;
 
 	public @Nullable ChildKind getKind() {
 		return this.kind;
@@ -269,6 +291,34 @@ public class ChildProperties {
 
 	public void setCritical(@Nullable Boolean critical) {
 		this.critical = critical;
+	}
+
+	public ChildLimitsProperties getLimits() {
+		return this.limits;
+	}
+
+	public @Nullable DataSize getMaxMemory() {
+		return this.maxMemory;
+	}
+
+	public void setMaxMemory(@Nullable DataSize maxMemory) {
+		this.maxMemory = maxMemory;
+	}
+
+	public @Nullable Integer getMaxMemorySamples() {
+		return this.maxMemorySamples;
+	}
+
+	public void setMaxMemorySamples(@Nullable Integer maxMemorySamples) {
+		this.maxMemorySamples = maxMemorySamples;
+	}
+
+	public @Nullable Integer getOomScoreAdjust() {
+		return this.oomScoreAdjust;
+	}
+
+	public void setOomScoreAdjust(@Nullable Integer oomScoreAdjust) {
+		this.oomScoreAdjust = oomScoreAdjust;
 	}
 
 

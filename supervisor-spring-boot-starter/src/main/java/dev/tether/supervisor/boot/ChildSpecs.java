@@ -12,6 +12,7 @@ import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.tether.supervisor.ChildResources;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.InvalidChildSpecException;
 import dev.tether.supervisor.SpawnException;
@@ -120,6 +121,7 @@ final class ChildSpecs {
 			apply("restart-with-dependencies", ChildProperties::getRestartWithDependencies,
 					builder::restartWithDependencies);
 			builder.dependsOn(this.child.getDependsOn());
+			builder.resources(resources());
 			customizers.forEach((customizer) -> customizer.customize(this.name, builder));
 			ChildSpec spec;
 			try {
@@ -130,6 +132,24 @@ final class ChildSpecs {
 			}
 			checkWorkingDirectoryAndExecutable(spec, inheritedEnvironment);
 			return spec;
+		}
+
+		private ChildResources resources() {
+			ChildResources.Builder resources = ChildResources.builder();
+			for (ChildLimits limit : ChildLimits.values()) {
+				apply(limit.setting(), limit::value, (text) -> {
+					try {
+						limit.apply(resources, text);
+					}
+					catch (IllegalArgumentException ex) {
+						throw new InvalidSupervisorConfigurationException(property(limit.setting()), ex.getMessage(), ex);
+					}
+				});
+			}
+			apply("max-memory", ChildProperties::getMaxMemory, (size) -> resources.maxMemory(size.toBytes()));
+			apply("max-memory-samples", ChildProperties::getMaxMemorySamples, resources::maxMemorySamples);
+			apply("oom-score-adjust", ChildProperties::getOomScoreAdjust, resources::oomScoreAdjust);
+			return resources.build();
 		}
 
 		private <T> void apply(String setting, Function<ChildProperties, @Nullable T> value,

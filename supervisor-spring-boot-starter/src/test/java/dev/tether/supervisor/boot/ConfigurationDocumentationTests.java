@@ -91,6 +91,7 @@ class ConfigurationDocumentationTests {
 		builderDefaults.put("liveness.failure-threshold", spec.liveness().failureThreshold());
 		builderDefaults.put("critical", spec.critical());
 		builderDefaults.put("restart-with-dependencies", spec.restartWithDependencies());
+		builderDefaults.put("max-memory-samples", spec.resources().maxMemorySamples());
 		Map<String, String> metadataDefaults = new LinkedHashMap<>();
 		metadata().forEach((property, entry) -> {
 			JsonNode defaultValue = entry.get("defaultValue");

@@ -118,7 +118,9 @@ class SupervisorApplicationTests {
 		JsonNode greeter = child(body, "greeter");
 		assertThat(greeter.propertyNames()).containsExactlyInAnyOrder("name", "kind", "state", "pid", "shepherdPid",
 				"startedAt", "uptimeSeconds", "restarts", "port", "lastExit", "lastError", "critical", "readiness",
-				"liveness", "details");
+				"liveness", "details", "resources");
+		assertThat(greeter.get("resources").propertyNames()).containsExactlyInAnyOrder("memoryBytes", "cpuSeconds",
+				"processes", "descriptors", "maxMemoryRestarts");
 		assertThat(greeter.get("kind").asString()).isEqualTo("agent");
 		assertThat(greeter.get("state").asString()).isEqualTo("RUNNING");
 		assertThat(greeter.get("pid").asLong()).isPositive();

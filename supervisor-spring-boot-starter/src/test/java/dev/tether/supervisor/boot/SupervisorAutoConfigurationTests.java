@@ -25,7 +25,9 @@ import org.springframework.core.env.MutablePropertySources;
 import dev.tether.supervisor.Backoff;
 import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ChildResources;
 import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.ResourceLimit;
 import dev.tether.supervisor.RestartPolicy;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.boot.actuate.ChildLogEndpoint;
@@ -42,6 +44,7 @@ import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.internal.spawn.Spawner;
+import dev.tether.supervisor.testsupport.Privileges;
 import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -399,6 +402,66 @@ class SupervisorAutoConfigurationTests {
 				"supervisor.children.app.depends-on=db")
 			.run((context) -> assertThat(context.getBean(SupervisorProperties.class).getChildren().get("app").getDependsOn())
 				.containsExactly("db"));
+	}
+
+	@Test
+	void resourceSettingsInheritDefaultsAndTakeSoftAndHardLimits() {
+		runner().withPropertyValues("supervisor.defaults.limits.open-files=1024", "supervisor.defaults.oom-score-adjust=500",
+				"supervisor.children.greeter.command=true", "supervisor.children.greeter.autostart=false",
+				"supervisor.children.greeter.limits.open-files=64:128", "supervisor.children.greeter.limits.core-size=0",
+				"supervisor.children.greeter.limits.file-size=1MB:infinity", "supervisor.children.greeter.limits.cpu-time=1h",
+				"supervisor.children.greeter.limits.address-space=4GB", "supervisor.children.greeter.limits.processes=100",
+				"supervisor.children.greeter.max-memory=256MB", "supervisor.children.greeter.max-memory-samples=3",
+				"supervisor.children.quiet.command=true", "supervisor.children.quiet.autostart=false")
+			.run((context) -> {
+				List<ChildSpec> specs = ChildSpecs.from(context.getBean(SupervisorProperties.class), List.of());
+				ChildResources greeter = specs.get(0).resources();
+				assertThat(greeter.openFiles()).isEqualTo(new ResourceLimit(64, 128));
+				assertThat(greeter.coreSize()).isEqualTo(ResourceLimit.of(0));
+				assertThat(greeter.fileSize()).isEqualTo(new ResourceLimit(1024 * 1024, ResourceLimit.UNLIMITED));
+				assertThat(greeter.cpuTime()).isEqualTo(ResourceLimit.of(3600));
+				assertThat(greeter.addressSpace()).isEqualTo(ResourceLimit.of(4L * 1024 * 1024 * 1024));
+				assertThat(greeter.processes()).isEqualTo(ResourceLimit.of(100));
+				assertThat(greeter.maxMemory()).isEqualTo(256L * 1024 * 1024);
+				assertThat(greeter.maxMemorySamples()).isEqualTo(3);
+				assertThat(greeter.oomScoreAdjust()).isEqualTo(500);
+				ChildResources quiet = specs.get(1).resources();
+				assertThat(quiet.openFiles()).isEqualTo(ResourceLimit.of(1024));
+				assertThat(quiet.oomScoreAdjust()).isEqualTo(500);
+				assertThat(quiet.maxMemory()).isNull();
+				assertThat(quiet.maxMemorySamples()).isEqualTo(2);
+			});
+	}
+
+	@Test
+	void badResourceSettingsFailNamingTheProperty() {
+		String child = "supervisor.children.greeter.";
+		Map<String, String> bad = Map.of("limits.open-files", "lots", "limits.processes", "1:2:3", "limits.core-size",
+				"-1", "limits.file-size", "1XB", "limits.cpu-time", "soon", "limits.address-space", "4GB:");
+		bad.forEach((setting, value) -> assertFailure(child + setting, containing("must be "),
+				Map.of(child + "command", "true", child + setting, value)));
+		assertFailure(child + "limits.address-space",
+				containing("has its soft limit (4294967296) above its hard limit (1073741824)"),
+				Map.of(child + "command", "true", child + "limits.address-space", "4GB:1GB"));
+		assertFailure(child + "oom-score-adjust", containing("must be between -1000 and 1000 (was 1001)"),
+				Map.of(child + "command", "true", child + "oom-score-adjust", "1001"));
+		assertFailure("supervisor.defaults.oom-score-adjust", containing("must be between -1000 and 1000 (was -1001)"),
+				Map.of(child + "command", "true", "supervisor.defaults.oom-score-adjust", "-1001"));
+		assertFailure(child + "max-memory", containing("must be a positive size"),
+				Map.of(child + "command", "true", child + "max-memory", "0B"));
+		assertFailure(child + "max-memory-samples", containing("must be between 1 and 1000 (was 0)"),
+				Map.of(child + "command", "true", child + "max-memory-samples", "0"));
+	}
+
+	@Test
+	void aLimitAboveTheApplicationsOwnFailsNamingThePropertyAndTheAllowedRange() throws Exception {
+		Privileges.assumeWithoutSysResource();
+		long hard = Long.parseLong(Privileges.hardLimit("Max open files"));
+		assertFailure("supervisor.defaults.limits.open-files",
+				containing("has a hard limit above this process's (" + hard + "), which it cannot raise without "
+						+ "CAP_SYS_RESOURCE: allowed 0 to " + hard),
+				Map.of("supervisor.children.greeter.command", "true", "supervisor.defaults.limits.open-files",
+						"64:" + (hard + 1)));
 	}
 
 	private static String containing(String fragment) {

@@ -104,8 +104,10 @@ final class ParentDeath {
 	 * The argv of the spawn: the wrapper's, then the command's.
 	 * @param workingDirectory the directory the launcher changes to before it runs the command, or {@code null};
 	 * only the launcher changes directory
+	 * @param settings the command's limits and OOM score, which only the launcher applies (empty otherwise)
 	 */
-	List<String> argv(Path executable, List<String> command, @Nullable Path workingDirectory) {
+	List<String> argv(Path executable, List<String> command, @Nullable Path workingDirectory,
+			CommandSettings settings) {
 		if (workingDirectory != null && this.mechanism != ParentDeathMechanism.LAUNCHER) {
 			throw new IllegalArgumentException("only the launcher changes directory, not " + this.mechanism.id());
 		}
@@ -117,6 +119,7 @@ final class ParentDeath {
 					argv.add("--chdir");
 					argv.add(workingDirectory.toString());
 				}
+				argv.addAll(settings.launcherOptions());
 				argv.add(Integer.toString(this.signal));
 				argv.add(Long.toString(this.supervisorPid));
 				argv.add(executable.toString());
@@ -141,7 +144,7 @@ final class ParentDeath {
 	 * @param heldOutputs how many output pipes' read ends the spawn gives the shepherd to hold (descriptors 3 up)
 	 */
 	List<String> shepherdArgv(Path executable, List<String> command, @Nullable Path workingDirectory,
-			int heldOutputs) {
+			CommandSettings settings, int heldOutputs) {
 		if (this.mechanism != ParentDeathMechanism.LAUNCHER) {
 			throw new IllegalStateException("A shepherd needs the launcher, not " + this.mechanism.id());
 		}
@@ -151,6 +154,7 @@ final class ParentDeath {
 			argv.add("--chdir");
 			argv.add(workingDirectory.toString());
 		}
+		argv.addAll(settings.launcherOptions());
 		argv.add(SHEPHERD_MODE);
 		if (heldOutputs > 0) {
 			argv.add("--hold-output");

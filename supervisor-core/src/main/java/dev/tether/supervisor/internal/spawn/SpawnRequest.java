@@ -3,6 +3,7 @@ package dev.tether.supervisor.internal.spawn;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
@@ -24,9 +25,11 @@ import dev.tether.supervisor.internal.output.ChildOutput;
  * {@link Spawner#capturesOutput()})
  * @param stdio whether its stdin and stdout are pipes whose other ends the JVM keeps ({@link StdioPipes}); its
  * stderr alone is then captured, which {@code capture} must allow
+ * @param settings the limits and OOM score the launcher sets on the command
  */
 public record SpawnRequest(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory,
-		Path logFile, @Nullable Path stdin, boolean containDescendants, @Nullable ChildOutput capture, boolean stdio) {
+		Path logFile, @Nullable Path stdin, boolean containDescendants, @Nullable ChildOutput capture, boolean stdio,
+		CommandSettings settings) {
 
 	public SpawnRequest {
 		if (command == null || command.isEmpty() || command.get(0).isBlank()) {
@@ -34,24 +37,26 @@ public record SpawnRequest(List<String> command, Map<String, String> environment
 		}
 		command = List.copyOf(command);
 		environment = Map.copyOf(environment);
+		Objects.requireNonNull(settings, "settings");
 	}
 
-	/** A request whose stdin and stdout are not the JVM's. */
+	/** A request whose stdin and stdout are not the JVM's, and whose command keeps the JVM's limits and OOM score. */
 	public SpawnRequest(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory,
 			Path logFile, @Nullable Path stdin, boolean containDescendants, @Nullable ChildOutput capture) {
-		this(command, environment, workingDirectory, logFile, stdin, containDescendants, capture, false);
+		this(command, environment, workingDirectory, logFile, stdin, containDescendants, capture, false,
+				CommandSettings.NONE);
 	}
 
 	/** A request whose output is appended to {@code logFile}. */
 	public SpawnRequest(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory,
 			Path logFile, @Nullable Path stdin, boolean containDescendants) {
-		this(command, environment, workingDirectory, logFile, stdin, containDescendants, null, false);
+		this(command, environment, workingDirectory, logFile, stdin, containDescendants, null);
 	}
 
 	/** A request without a shepherd: only the command itself is tied to the supervisor. */
 	public SpawnRequest(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory,
 			Path logFile, @Nullable Path stdin) {
-		this(command, environment, workingDirectory, logFile, stdin, false, null, false);
+		this(command, environment, workingDirectory, logFile, stdin, false, null);
 	}
 
 }

@@ -169,6 +169,13 @@ public final class Spawner implements AutoCloseable {
 					+ "this glibc (older than 2.29) has no posix_spawn_file_actions_addchdir_np and the launcher, "
 					+ "which would change directory instead, is not in use");
 		}
+		if (!request.settings().isEmpty() && !shepherds()) {
+			// Why refuse: without the launcher nothing runs between fork and exec to set them, and setting them
+			// on the running command would leave it unlimited for a while.
+			throw new SpawnException("limits and oom-score-adjust are applied by the launcher, which is not in force "
+					+ "here (parent-death mechanism: " + this.parentDeath.mechanism().id() + "); " + request.command().get(0)
+					+ " is not started without them");
+		}
 		Path executable = resolveExecutable(request.command(), request.environment(), request.workingDirectory());
 		prepareLog(request.logFile());
 		Task task = new Task(request, executable, onExit, queued);
@@ -332,8 +339,9 @@ public final class Spawner implements AutoCloseable {
 			List<Integer> held = shepherd ? StdioPipes.Ends.held(stdio, pipes) : List.of();
 			List<String> argv = shepherd
 					? Spawner.this.parentDeath.shepherdArgv(this.executable, this.request.command(), launcherChdir,
-							held.size())
-					: Spawner.this.parentDeath.argv(this.executable, this.request.command(), launcherChdir);
+							this.request.settings(), held.size())
+					: Spawner.this.parentDeath.argv(this.executable, this.request.command(), launcherChdir,
+							this.request.settings());
 			List<String> env = new ArrayList<>(this.request.environment().size());
 			for (Map.Entry<String, String> entry : this.request.environment().entrySet()) {
 				env.add(entry.getKey() + "=" + entry.getValue());

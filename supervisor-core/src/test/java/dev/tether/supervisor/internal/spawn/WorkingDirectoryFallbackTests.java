@@ -101,7 +101,7 @@ class WorkingDirectoryFallbackTests {
 	void onlyTheLauncherChangesDirectory() {
 		ParentDeath none = ParentDeath.resolve(0, EnumSet.allOf(ParentDeathMechanism.class), this.temp.resolve("x"));
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> none.argv(Path.of("/bin/true"), List.of("true"), this.temp));
+			.isThrownBy(() -> none.argv(Path.of("/bin/true"), List.of("true"), this.temp, CommandSettings.NONE));
 	}
 
 	private long spawnThroughLauncher(Path directory, String executable, String... command) throws Exception {
@@ -109,7 +109,7 @@ class WorkingDirectoryFallbackTests {
 				new Owner(TestRun.installationId("cwd"), "cwd"), ChildKind.AGENT, "cwd");
 		List<String> env = environment.entrySet().stream().map((entry) -> entry.getKey() + "=" + entry.getValue())
 			.toList();
-		List<String> argv = this.parentDeath.argv(Path.of(executable), List.of(command), directory);
+		List<String> argv = this.parentDeath.argv(Path.of(executable), List.of(command), directory, CommandSettings.NONE);
 		assertThat(argv).containsSubsequence("--chdir", directory.toString());
 		long pid = Reaper.shared()
 			.spawnRegistered(() -> PosixSpawn.spawn(this.parentDeath.spawnedPath(Path.of(executable)), argv, env,

@@ -15,6 +15,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ChildUsage;
 import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.ProbeResult;
 import dev.tether.supervisor.ReconciliationReport;
@@ -56,7 +57,8 @@ public class ChildrenEndpoint {
 	}
 
 	private ChildDescriptor describe(ChildSnapshot child) {
-		return ChildDescriptor.of(child, ChildDetailsContributor.merged(this.contributors, child));
+		return ChildDescriptor.of(child, ChildDetailsContributor.merged(this.contributors, child),
+				this.supervisor.resources(child.name()).map(ResourcesDescriptor::of).orElse(null));
 	}
 
 	/**
@@ -117,19 +119,22 @@ public class ChildrenEndpoint {
 	 * @param liveness the last liveness probe of its current process, or {@code null}
 	 * @param details what {@link ChildDetailsContributor} beans add (an MCP child's transport, session and tools),
 	 * empty for none
+	 * @param resources what its tree uses, or {@code null} when it is gone meanwhile
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record ChildDescriptor(String name, String kind, String state, @Nullable Long pid,
 			@Nullable Long shepherdPid, @Nullable String startedAt, long uptimeSeconds, int restarts, @Nullable Integer port,
 			@Nullable ExitDescriptor lastExit, @Nullable String lastError, boolean critical,
-			@Nullable ProbeDescriptor readiness, @Nullable ProbeDescriptor liveness, Map<String, Object> details) {
+			@Nullable ProbeDescriptor readiness, @Nullable ProbeDescriptor liveness, Map<String, Object> details,
+			@Nullable ResourcesDescriptor resources) {
 
-		static ChildDescriptor of(ChildSnapshot child, Map<String, Object> details) {
+		static ChildDescriptor of(ChildSnapshot child, Map<String, Object> details,
+				@Nullable ResourcesDescriptor resources) {
 			return new ChildDescriptor(child.name(), child.kind().id(), child.state().name(), child.pid(),
 					child.shepherdPid(), (child.startedAt() != null) ? child.startedAt().toString() : null, child.uptimeSeconds(),
 					child.restarts(), child.port(), ExitDescriptor.of(child.lastExit()), child.lastError(),
 					child.critical(), ProbeDescriptor.of(child.readiness()), ProbeDescriptor.of(child.liveness()),
-					details);
+					details, resources);
 		}
 
 	}
@@ -153,17 +158,41 @@ public class ChildrenEndpoint {
 	}
 
 	/**
+	 * What a child's tree uses (see {@link ChildUsage}).
+	 *
+	 * @param memoryBytes resident memory of its processes
+	 * @param cpuSeconds user and system CPU time over the supervisor's life, reaped descendants included
+	 * @param processes how many processes it has (its shepherd not counted)
+	 * @param descriptors the command's open descriptors, or {@code null} when unknown
+	 * @param maxMemoryRestarts restarts for exceeding {@code max-memory}
+	 */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
+	public record ResourcesDescriptor(long memoryBytes, double cpuSeconds, int processes, @Nullable Integer descriptors,
+			long maxMemoryRestarts) {
+
+		static ResourcesDescriptor of(ChildUsage usage) {
+			return new ResourcesDescriptor(usage.residentMemory(), usage.cpuTime().toNanos() / 1e9, usage.processes(),
+					usage.openDescriptors(), usage.maxMemoryRestarts());
+		}
+
+	}
+
+	/**
 	 * How a process ended.
 	 *
 	 * @param code its exit code, or {@code null}
 	 * @param signal the signal that ended it, or {@code null}
 	 * @param at when (ISO-8601)
+	 * @param killedBy who sent the SIGKILL that ended it when Tether did not: {@code oom-killer} (most likely the
+	 * kernel's OOM killer) or {@code other}; {@code null} otherwise
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record ExitDescriptor(@Nullable Integer code, @Nullable Integer signal, String at) {
+	public record ExitDescriptor(@Nullable Integer code, @Nullable Integer signal, String at,
+			@Nullable String killedBy) {
 
 		static @Nullable ExitDescriptor of(@Nullable ExitStatus exit) {
-			return (exit != null) ? new ExitDescriptor(exit.code(), exit.signal(), exit.at().toString()) : null;
+			return (exit != null) ? new ExitDescriptor(exit.code(), exit.signal(), exit.at().toString(), exit.killer())
+					: null;
 		}
 
 	}

@@ -28,7 +28,8 @@ import dev.tether.supervisor.output.CapturedOutput;
 /**
  * The supervisor's meters: {@code supervisor.children} (gauge by state), {@code supervisor.child.starts},
  * {@code supervisor.child.restarts}, {@code supervisor.child.exits} (by outcome), {@code supervisor.child.output.bytes}
- * and {@code supervisor.child.output.lines}, {@code supervisor.spawn} and {@code supervisor.reap.tick}.
+ * and {@code supervisor.child.output.lines}, what each child's tree uses ({@link ResourceMeters}),
+ * {@code supervisor.spawn} and {@code supervisor.reap.tick}.
  */
 public final class SupervisorMetrics implements MeterBinder, SupervisorListener, SupervisorTickObserver {
 
@@ -59,7 +60,7 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 		this.registry = registry;
 	}
 
-	/** Counts what a child wrote, once per child. */
+	/** Counts what a child wrote and what its tree uses, once per child. */
 	private void bindOutput(MeterRegistry registry, Supervisor supervisor, ChildSnapshot child) {
 		if (!this.outputsBound.add(child.name())) {
 			return;
@@ -76,6 +77,7 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 				.description("Lines the child wrote to its stdout and stderr")
 				.register(registry);
 		});
+		ResourceMeters.bind(registry, supervisor, child);
 	}
 
 	private double count(ChildState state) {

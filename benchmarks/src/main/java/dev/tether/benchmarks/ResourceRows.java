@@ -1,0 +1,176 @@
+package dev.tether.benchmarks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+import dev.tether.supervisor.ChildResources;
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.ResourceLimit;
+import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.SupervisorBuilder;
+import dev.tether.supervisor.internal.spawn.CommandSettings;
+import dev.tether.supervisor.internal.spawn.Shepherd;
+import dev.tether.supervisor.internal.spawn.SpawnRequest;
+import dev.tether.supervisor.internal.spawn.SpawnedChild;
+import dev.tether.supervisor.internal.spawn.Spawner;
+import dev.tether.supervisor.registry.FileChildRegistry;
+
+/**
+ * What resources cost: the {@code resources} view of many children, the tick with {@code max-memory} on all of them,
+ * and the spawn rate with limits and an OOM score set by the launcher. Every supervisor made here is closed and every
+ * spawned child killed and reaped before the row ends.
+ */
+final class ResourceRows {
+
+	private static final List<String> SLEEPER = List.of("/bin/sleep", "600");
+
+	/** A tree of two processes under its shepherd: the shell and its sleep. */
+	private static final List<String> PAIR = List.of("/bin/sh", "-c", "/bin/sleep 600 & wait");
+
+	private static final ChildResources LIMITED = ChildResources.builder()
+		.openFiles(ResourceLimit.of(1024))
+		.coreSize(ResourceLimit.of(0))
+		.processes(ResourceLimit.of(4096))
+		.oomScoreAdjust(500)
+		.build();
+
+	private static final Duration AWAIT = Duration.ofSeconds(120);
+
+	private final Results results;
+
+	private final Path work;
+
+	private int supervisors;
+
+	ResourceRows(Results results, Path work) {
+		this.results = results;
+		this.work = work;
+	}
+
+	/**
+	 * {@code resources(name)} of each of {@code n} children of two processes, the cache expired before each pass, so
+	 * that every call samples its tree: time per child, median of 5 passes.
+	 */
+	void sampling(int n) throws Exception {
+		try (Supervisor supervisor = supervisor(n, PAIR, ChildResources.NONE)) {
+			supervisor.startAutostart();
+			awaitUntil(() -> supervisor.snapshots()
+				.stream()
+				.allMatch((child) -> supervisor.resources(child.name()).orElseThrow().processes() == 2),
+					"every tree of two processes");
+			List<Double> perChild = new ArrayList<>();
+			for (int pass = 0; pass < 5; pass++) {
+				// Why a pause: the view is cached for half a second; each pass must sample every tree.
+				LockSupport.parkNanos(Duration.ofMillis(600).toNanos());
+				long started = System.nanoTime();
+				for (int i = 0; i < n; i++) {
+					supervisor.resources("child-" + i);
+				}
+				perChild.add((System.nanoTime() - started) / 1e3 / n);
+			}
+			this.results.add("Resources view of " + n + " children of 2 processes each, per child, median of 5 passes",
+					"µs, target ≤ 50", "Tether", Results.median(perChild));
+		}
+	}
+
+	/**
+	 * The tick of {@code n} live children every 200 ms for 3 s, with and without {@code max-memory} on every child:
+	 * the mean tick over that schedule, since each tree is sampled once a second, not at every tick.
+	 */
+	void tick(int n) throws Exception {
+		for (boolean limited : new boolean[] { false, true }) {
+			ChildResources resources = limited ? ChildResources.builder().maxMemory(1L << 40).build()
+					: ChildResources.NONE;
+			try (Supervisor supervisor = supervisor(n, SLEEPER, resources)) {
+				supervisor.startAutostart();
+				awaitUntil(() -> supervisor.snapshots()
+					.stream()
+					.allMatch((child) -> child.state() == ChildState.RUNNING && child.pid() != null),
+						"children all RUNNING with a pid");
+				supervisor.tick();
+				List<Double> ticks = new ArrayList<>();
+				long next = System.nanoTime();
+				for (int i = 0; i < 15; i++) {
+					next += Duration.ofMillis(200).toNanos();
+					LockSupport.parkNanos(next - System.nanoTime());
+					long started = System.nanoTime();
+					supervisor.tick();
+					ticks.add((System.nanoTime() - started) / 1e6);
+				}
+				double mean = ticks.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+				this.results.add("Tick with " + n + " live children, mean of 15 ticks 200 ms apart",
+						"ms, lower is better", limited ? "max-memory on every child" : "no max-memory", mean);
+			}
+		}
+	}
+
+	/**
+	 * {@code n} long-lived children under shepherds, spawned back to back without settings, then with limits and an
+	 * OOM score: the rate with them against the rate without, per round.
+	 */
+	void spawnRate(int n) throws Exception {
+		try (Spawner spawner = new Spawner(15, Files.createDirectories(this.work.resolve("launcher")))) {
+			double without = rate(spawner, n, CommandSettings.NONE);
+			double with = rate(spawner, n, new CommandSettings(
+					List.of(new CommandSettings.Limit(CommandSettings.Resource.OPEN_FILES, 1024, 1024),
+							new CommandSettings.Limit(CommandSettings.Resource.CORE, 0, 0),
+							new CommandSettings.Limit(CommandSettings.Resource.PROCESSES, 4096, 4096)),
+					500));
+			String metric = "Long-lived spawn throughput with limits and oom-score-adjust (shepherd), N=" + n;
+			this.results.add(metric, "spawns/s, higher is better", "none", without);
+			this.results.add(metric, "spawns/s, higher is better", "3 limits and oom-score-adjust", with);
+			this.results.add("Spawn rate with limits and oom-score-adjust, per round, N=" + n, "ratio, target ≥ 0.95",
+					"÷ without", with / without);
+		}
+	}
+
+	private static double rate(Spawner spawner, int n, CommandSettings settings) throws Exception {
+		List<Subject.Started> children = new ArrayList<>(n);
+		long started = System.nanoTime();
+		for (int i = 0; i < n; i++) {
+			CompletableFuture<Long> exited = new CompletableFuture<>();
+			SpawnedChild child = spawner.spawn(new SpawnRequest(SLEEPER, System.getenv(), null, Path.of("/dev/null"),
+					null, true, null, false, settings), (pid, status) -> exited.complete(System.nanoTime()));
+			children.add(new Subject.Started(child.pid(), exited, Shepherd.KILL_TREE_SIGNAL));
+		}
+		double rate = n / ((System.nanoTime() - started) / 1e9);
+		Benchmarks.killAll(children);
+		return rate;
+	}
+
+	private Supervisor supervisor(int n, List<String> command, ChildResources resources) throws Exception {
+		this.supervisors++;
+		SupervisorBuilder builder = Supervisor.builder()
+			.installationId("bench-resources-" + ProcessHandle.current().pid() + "-" + this.supervisors)
+			.launcherDirectory(this.work.resolve("launcher"))
+			.registry(FileChildRegistry.open(Files.createTempDirectory(this.work, "state")))
+			.logDirectory(this.work.resolve("logs"));
+		for (int i = 0; i < n; i++) {
+			builder.child(ChildSpec.builder("child-" + i, command)
+				.logFileEnabled(false)
+				.stopTimeout(Duration.ofSeconds(5))
+				.resources(resources)
+				.build());
+		}
+		return builder.build();
+	}
+
+	private static void awaitUntil(BooleanSupplier condition, String what) {
+		long deadline = System.nanoTime() + AWAIT.toNanos();
+		while (!condition.getAsBoolean()) {
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("not reached within " + AWAIT + ": " + what);
+			}
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+		}
+	}
+
+}

@@ -1,0 +1,194 @@
+package dev.tether.supervisor;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.WeakHashMap;
+import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.tether.supervisor.internal.resources.TreeSampler;
+import dev.tether.supervisor.internal.spawn.Shepherd;
+import dev.tether.supervisor.internal.stop.StopTarget;
+
+/**
+ * What each child's tree uses, sampled from {@code /proc} outside the supervisor's lock: on demand for
+ * {@link Supervisor#resources}, cached briefly so that a scrape of every meter reads each tree once, and on the tick
+ * for children with {@code max-memory}, once per {@link #MEMORY_PERIOD}, restarting a child whose tree stays above
+ * it. No thread of its own, and nothing sampled for a child nobody asks about.
+ */
+final class ResourceWatch {
+
+	// Why a period, not every tick: a walk of a tree's /proc entries costs tens to hundreds of microseconds per
+	// process (docs/benchmarks.md), and at every 200 ms tick 1,000 children would cost a large part of a core; memory
+	// that grows past a limit is caught within a second or two, as PM2 and memmon do in seconds to minutes.
+	static final Duration MEMORY_PERIOD = Duration.ofSeconds(1);
+
+	/** How long a sample answers {@link Supervisor#resources}: one scrape of a child's meters reads its tree once. */
+	static final Duration CACHE = Duration.ofMillis(500);
+
+	private final ChildTable lock;
+
+	private final BiFunction<SupervisedChild, ChildProcess, StopTarget> targets;
+
+	private final LongSupplier clock;
+
+	// Why weak keys: a removed child's figures go with it.
+	private final Map<SupervisedChild, Tree> trees = new WeakHashMap<>();
+
+	ResourceWatch(ChildTable lock, BiFunction<SupervisedChild, ChildProcess, StopTarget> targets, LongSupplier clock) {
+		this.lock = lock;
+		this.targets = targets;
+		this.clock = clock;
+	}
+
+	/** The process a child has now, as sampling needs it; {@code null} without one. Call it holding the lock. */
+	static @Nullable Seen seen(SupervisedChild child) {
+		ChildProcess process = child.process();
+		if (process == null) {
+			return null;
+		}
+		Long command = child.command().known(process) ? child.command().pid(child.name(), process) : null;
+		return new Seen(child, process, (command != null) ? command : -1);
+	}
+
+	/** What {@code child}'s tree uses; {@code seen} is its process, or {@code null}. Call it holding no lock. */
+	ChildUsage usage(SupervisedChild child, @Nullable Seen seen) {
+		this.lock.assertNotHeld();
+		return tree(child).usage(seen, this.clock.getAsLong(), CACHE.toNanos());
+	}
+
+	/**
+	 * Samples, once per {@link #MEMORY_PERIOD}, each child with {@code max-memory} as the tick saw it, and restarts
+	 * one whose tree was above it for {@code max-memory-samples} samples in a row. Call it holding no lock.
+	 */
+	void checkMemory(List<Seen> limited) {
+		this.lock.assertNotHeld();
+		for (Seen seen : limited) {
+			ChildResources resources = seen.child().spec().resources();
+			Long max = resources.maxMemory();
+			Tree tree = tree(seen.child());
+			String reason = (max != null) ? tree.checkMemory(seen, max, resources.maxMemorySamples(),
+					this.clock.getAsLong()) : null;
+			if (reason == null) {
+				continue;
+			}
+			synchronized (this.lock) {
+				SupervisedChild child = seen.child();
+				if (child.process() == seen.process() && child.state() != ChildState.STOPPING) {
+					tree.restartedForMemory();
+					child.checkFailed(seen.process(), reason, this.targets.apply(child, seen.process()),
+							this.clock.getAsLong());
+				}
+			}
+		}
+	}
+
+	private Tree tree(SupervisedChild child) {
+		synchronized (this.trees) {
+			return this.trees.computeIfAbsent(child, (key) -> new Tree());
+		}
+	}
+
+	/** Bytes as a person reads them: {@code 612.5MB}. */
+	static String size(long bytes) {
+		String[] units = { "B", "KB", "MB", "GB", "TB" };
+		double value = bytes;
+		int unit = 0;
+		while (value >= 1024 && unit < units.length - 1) {
+			value /= 1024;
+			unit++;
+		}
+		return (value == Math.rint(value)) ? (long) value + units[unit]
+				: String.format(Locale.ROOT, "%.1f%s", value, units[unit]);
+	}
+
+	/**
+	 * A child with its process, as seen under the lock.
+	 * @param command the command's pid, or -1 while its shepherd has not been seen to fork it
+	 */
+	record Seen(SupervisedChild child, ChildProcess process, long command) {
+	}
+
+	/** One child's figures: its last sample, the CPU time of its earlier processes, and the memory check's count. */
+	private static final class Tree {
+
+		private @Nullable ChildProcess process;
+
+		private TreeSampler.@Nullable TreeUsage last;
+
+		private long sampledNanos;
+
+		private long earlierCpuNanos;
+
+		private long lastCpuNanos;
+
+		private long nextMemoryCheck;
+
+		private int samplesAbove;
+
+		private long memoryRestarts;
+
+		synchronized ChildUsage usage(@Nullable Seen seen, long now, long cacheNanos) {
+			TreeSampler.TreeUsage usage = (seen != null) ? sample(seen, now, cacheNanos) : null;
+			long cpu = this.earlierCpuNanos + this.lastCpuNanos;
+			if (usage == null) {
+				return new ChildUsage(0, Duration.ofNanos(cpu), 0, null, this.memoryRestarts);
+			}
+			return new ChildUsage(usage.residentBytes(), Duration.ofNanos(cpu), usage.processes(),
+					(usage.descriptors() >= 0) ? usage.descriptors() : null, this.memoryRestarts);
+		}
+
+		/** A sample of {@code seen}'s tree, fresh within {@code cacheNanos}; {@code null} when it is gone. */
+		private TreeSampler.@Nullable TreeUsage sample(Seen seen, long now, long cacheNanos) {
+			if (this.process != seen.process()) {
+				// Why carried over: the CPU time is the child's, across its processes, so that it never decreases.
+				this.earlierCpuNanos += this.lastCpuNanos;
+				this.lastCpuNanos = 0;
+				this.process = seen.process();
+				this.last = null;
+				this.samplesAbove = 0;
+			}
+			if (this.last == null || now - this.sampledNanos >= cacheNanos) {
+				// Why learnt here too: the tick learns a command's pid only after the shepherd has forked it.
+				long command = (seen.command() > 0 || !seen.process().shepherd()) ? seen.command()
+						: Shepherd.commandPid(seen.process().pid()).orElse(-1);
+				Optional<TreeSampler.TreeUsage> sampled = TreeSampler.sample(seen.process().pid(),
+						seen.process().shepherd(), command);
+				this.last = sampled.orElse(null);
+				this.sampledNanos = now;
+				sampled.ifPresent((usage) -> this.lastCpuNanos = Math.max(this.lastCpuNanos, usage.cpuNanos()));
+			}
+			return this.last;
+		}
+
+		/** Samples when due; the reason to restart once the tree was above {@code max} often enough, else null. */
+		synchronized @Nullable String checkMemory(Seen seen, long max, int samples, long now) {
+			if (this.process == seen.process() && now - this.nextMemoryCheck < 0) {
+				return null;
+			}
+			this.nextMemoryCheck = now + MEMORY_PERIOD.toNanos();
+			TreeSampler.TreeUsage usage = sample(seen, now, MEMORY_PERIOD.toNanos() / 2);
+			if (usage == null || usage.residentBytes() <= max) {
+				this.samplesAbove = 0;
+				return null;
+			}
+			if (++this.samplesAbove < samples) {
+				return null;
+			}
+			this.samplesAbove = 0;
+			return "max-memory exceeded: resident memory " + size(usage.residentBytes()) + " above " + size(max)
+					+ " (" + samples + ((samples == 1) ? " sample)" : " samples in a row)");
+		}
+
+		synchronized void restartedForMemory() {
+			this.memoryRestarts++;
+		}
+
+	}
+
+}

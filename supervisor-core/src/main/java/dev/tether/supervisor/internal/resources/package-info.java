@@ -1,0 +1,12 @@
+/**
+ * What a child's processes use and may use, read from {@code /proc}: the usage of a child's whole tree (resident
+ * memory, CPU time including reaped descendants, processes, the command's descriptors), and this process's own
+ * limits and privilege, against which a child's limits are checked before anything starts. Reading only: nothing
+ * here signals or changes a process. The parsers are pure, so that every format is testable from text.
+ * <p>
+ * Not API: public only for Tether's other internal packages, and may change in any release.
+ */
+@NullMarked
+package dev.tether.supervisor.internal.resources;
+
+import org.jspecify.annotations.NullMarked;

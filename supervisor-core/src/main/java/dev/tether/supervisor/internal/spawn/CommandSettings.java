@@ -1,0 +1,70 @@
+package dev.tether.supervisor.internal.spawn;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the launcher sets on a command just before its exec (see {@code tether-settings.c}): resource limits and its
+ * OOM score adjustment. Only the launcher can: a spawn without it refuses a request that has any (see
+ * {@link Spawner#spawn}).
+ *
+ * @param limits the limits, each by the launcher's name of its resource
+ * @param oomScoreAdjust the command's {@code oom_score_adj}, or {@code null} to inherit
+ */
+public record CommandSettings(List<Limit> limits, @Nullable Integer oomScoreAdjust) {
+
+	/** Nothing set: the command inherits the JVM's limits and score. */
+	public static final CommandSettings NONE = new CommandSettings(List.of(), null);
+
+	public CommandSettings {
+		limits = List.copyOf(limits);
+	}
+
+	boolean isEmpty() {
+		return this.limits.isEmpty() && this.oomScoreAdjust == null;
+	}
+
+	/** The launcher's options that carry these settings. */
+	List<String> launcherOptions() {
+		List<String> options = new ArrayList<>();
+		for (Limit limit : this.limits) {
+			options.add("--limit");
+			options.add(limit.resource().launcherName);
+			options.add(value(limit.soft()));
+			options.add(value(limit.hard()));
+		}
+		if (this.oomScoreAdjust != null) {
+			options.add("--oom-score-adjust");
+			options.add(Integer.toString(this.oomScoreAdjust));
+		}
+		return options;
+	}
+
+	private static String value(long value) {
+		return (value == Long.MAX_VALUE) ? "infinity" : Long.toString(value);
+	}
+
+	/** The limits the launcher sets, each named as the launcher knows it. */
+	public enum Resource {
+
+		CPU("cpu"), FILE_SIZE("fsize"), CORE("core"), PROCESSES("nproc"), OPEN_FILES("nofile"), ADDRESS_SPACE("as");
+
+		private final String launcherName;
+
+		Resource(String launcherName) {
+			this.launcherName = launcherName;
+		}
+
+	}
+
+	/**
+	 * One limit.
+	 * @param soft the limit enforced; {@link Long#MAX_VALUE} for none
+	 * @param hard its ceiling; {@link Long#MAX_VALUE} for none
+	 */
+	public record Limit(Resource resource, long soft, long hard) {
+	}
+
+}
