@@ -113,9 +113,10 @@ class ShepherdTests {
 	@Test
 	void forwardsAStopSignalToTheCommandsGroup() throws Exception {
 		// Why the command waits for the grandchild: once the command exits, the shepherd ends the rest of the tree.
+		// Why the grandchild writes its own pid, after its trap: a USR1 before the trap is set would simply end it.
 		long shepherd = shepherd("trap 'echo > command-usr1; wait $g; exit 7' USR1; "
-				+ "sh -c 'trap \"echo > grandchild-usr1; exit 0\" USR1; while :; do sleep 0.05; done' & "
-				+ "g=$!; echo $g > grandchild; while :; do sleep 0.05; done");
+				+ "sh -c 'trap \"echo > grandchild-usr1; exit 0\" USR1; echo $$ > grandchild; "
+				+ "while :; do sleep 0.05; done' & g=$!; while :; do sleep 0.05; done");
 		awaitRunning("grandchild");
 		Reaper.shared().signalGroupUnreaped(shepherd, 10);
 		await().atMost(DEADLINE).until(() -> Files.exists(this.temp.resolve("grandchild-usr1")));
