@@ -3,7 +3,6 @@ package dev.tether.benchmarks;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +22,6 @@ import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorBuilder;
-import dev.tether.supervisor.registry.FileChildRegistry;
 
 /**
  * What liveness probes cost the JVM: {@code n} HTTP servers (a small C program each), probed every second with
@@ -43,7 +41,6 @@ final class ProbeRows {
 
 	private final Path httpOk;
 
-	private int supervisors;
 
 	ProbeRows(Results results, Path work, Path httpOk) {
 		this.results = results;
@@ -100,12 +97,7 @@ final class ProbeRows {
 	}
 
 	private Supervisor supervisor(int n, boolean probed) throws IOException {
-		this.supervisors++;
-		SupervisorBuilder builder = Supervisor.builder()
-			.installationId("bench-probes-" + ProcessHandle.current().pid() + "-" + this.supervisors)
-			.launcherDirectory(this.work.resolve("launcher"))
-			.registry(FileChildRegistry.open(Files.createTempDirectory(this.work, "state")))
-			.logDirectory(this.work.resolve("logs"));
+		SupervisorBuilder builder = BenchSupervisors.builder(this.work, "probes");
 		for (int port : freePorts(n)) {
 			ChildSpec.Builder spec = ChildSpec.builder("server-" + port, List.of(this.httpOk.toString(), "" + port))
 				.port(port)

@@ -21,7 +21,6 @@ import dev.tether.supervisor.internal.spawn.Shepherd;
 import dev.tether.supervisor.internal.spawn.SpawnRequest;
 import dev.tether.supervisor.internal.spawn.SpawnedChild;
 import dev.tether.supervisor.internal.spawn.Spawner;
-import dev.tether.supervisor.registry.FileChildRegistry;
 
 /**
  * What resources cost: the {@code resources} view of many children, the tick with {@code max-memory} on all of them,
@@ -48,7 +47,6 @@ final class ResourceRows {
 
 	private final Path work;
 
-	private int supervisors;
 
 	ResourceRows(Results results, Path work) {
 		this.results = results;
@@ -147,12 +145,7 @@ final class ResourceRows {
 	}
 
 	private Supervisor supervisor(int n, List<String> command, ChildResources resources) throws Exception {
-		this.supervisors++;
-		SupervisorBuilder builder = Supervisor.builder()
-			.installationId("bench-resources-" + ProcessHandle.current().pid() + "-" + this.supervisors)
-			.launcherDirectory(this.work.resolve("launcher"))
-			.registry(FileChildRegistry.open(Files.createTempDirectory(this.work, "state")))
-			.logDirectory(this.work.resolve("logs"));
+		SupervisorBuilder builder = BenchSupervisors.builder(this.work, "resources");
 		for (int i = 0; i < n; i++) {
 			builder.child(ChildSpec.builder("child-" + i, command)
 				.logFileEnabled(false)

@@ -51,7 +51,6 @@ final class SupervisorRows {
 
 	private final Subject spawner;
 
-	private int supervisors;
 
 	SupervisorRows(Results results, Path work, Subject spawner) {
 		this.results = results;
@@ -234,12 +233,7 @@ final class SupervisorRows {
 
 	/** A supervisor of its own state directory and installation, with {@code n} autostarted children. */
 	private Supervisor supervisor(int n, List<String> command, Duration stopTimeout) throws Exception {
-		this.supervisors++;
-		SupervisorBuilder builder = Supervisor.builder()
-			.installationId("bench-" + ProcessHandle.current().pid() + "-" + this.supervisors)
-			.launcherDirectory(this.work.resolve("launcher"))
-			.registry(FileChildRegistry.open(Files.createTempDirectory(this.work, "state")))
-			.logDirectory(this.work.resolve("logs"));
+		SupervisorBuilder builder = BenchSupervisors.builder(this.work, "scale");
 		for (int i = 0; i < n; i++) {
 			builder.child(spec(i, command, stopTimeout));
 		}

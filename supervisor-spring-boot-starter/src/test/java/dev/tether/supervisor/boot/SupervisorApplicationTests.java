@@ -1,29 +1,20 @@
 package dev.tether.supervisor.boot;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
@@ -34,7 +25,6 @@ import dev.tether.supervisor.boot.event.ChildLifecycleEvent;
 import dev.tether.supervisor.boot.event.ChildRemovedEvent;
 import dev.tether.supervisor.boot.event.ChildStartedEvent;
 import dev.tether.supervisor.testsupport.LiveProcesses;
-import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -48,43 +38,13 @@ import static org.awaitility.Awaitility.await;
 				"supervisor.children.crasher.backoff.initial=50ms", "supervisor.children.crasher.restart-window=10s",
 				"supervisor.children.idle.command=sleep,600", "supervisor.children.idle.autostart=false" })
 @DirtiesContext
-class SupervisorApplicationTests {
-
-	// Why static: the state directory is a property of the context, which is built before any test instance.
-	@TempDir
-	static Path state;
-
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	private final JsonMapper json = JsonMapper.builder().build();
-
-	@LocalServerPort
-	int port;
+class SupervisorApplicationTests extends RunningApplication {
 
 	@Autowired
 	Supervisor supervisor;
 
 	@Autowired
 	List<ChildLifecycleEvent> events;
-
-	@DynamicPropertySource
-	static void stateDirectory(DynamicPropertyRegistry registry) {
-		registry.add("supervisor.state-directory", () -> state.toString());
-		registry.add("supervisor.installation-id",
-				() -> TestRun.installationId("starter"));
-	}
-
-	private HttpResponse<String> get(String path) throws Exception {
-		return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path)).build(),
-				HttpResponse.BodyHandlers.ofString());
-	}
-
-	private HttpResponse<String> post(String path, String body) throws Exception {
-		return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
-			.header("Content-Type", "application/json")
-			.POST(HttpRequest.BodyPublishers.ofString(body))
-			.build(), HttpResponse.BodyHandlers.ofString());
-	}
 
 	private JsonNode child(JsonNode children, String name) {
 		for (JsonNode child : children.get("children")) {
@@ -101,7 +61,7 @@ class SupervisorApplicationTests {
 			.until(() -> this.supervisor.snapshot("greeter").orElseThrow().state() == ChildState.RUNNING);
 		HttpResponse<String> response = get("/actuator/children");
 		assertThat(response.statusCode()).isEqualTo(200);
-		JsonNode body = this.json.readTree(response.body());
+		JsonNode body = readJson(response.body());
 		assertThat(body.propertyNames()).containsExactlyInAnyOrder("installationId", "parentDeathSignal", "descendants",
 				"identityVerification", "spawn", "reconciliation", "children");
 		assertThat(body.get("spawn").propertyNames()).containsExactlyInAnyOrder("method", "workingDirectory",
@@ -144,7 +104,7 @@ class SupervisorApplicationTests {
 		long before = this.supervisor.snapshot("files").orElseThrow().pid();
 		HttpResponse<String> response = post("/actuator/children/files", "{\"action\": \"restart\"}");
 		assertThat(response.statusCode()).isEqualTo(200);
-		JsonNode after = this.json.readTree(response.body());
+		JsonNode after = readJson(response.body());
 		assertThat(after.get("pid").asLong()).isNotEqualTo(before);
 		assertThat(after.get("state").asString()).isEqualTo("RUNNING");
 		assertThat(LiveProcesses.isAlive(before)).isFalse();
@@ -158,11 +118,11 @@ class SupervisorApplicationTests {
 			.until(() -> this.supervisor.snapshot("crasher").orElseThrow().state() == ChildState.FAILED);
 		HttpResponse<String> health = get("/actuator/health");
 		assertThat(health.statusCode()).isEqualTo(503);
-		JsonNode crasher = this.json.readTree(get("/actuator/health/supervisor/crasher").body());
+		JsonNode crasher = getJson("/actuator/health/supervisor/crasher");
 		assertThat(crasher.get("status").asString()).isEqualTo("DOWN");
 		assertThat(crasher.get("details").get("state").asString()).isEqualTo("FAILED");
 		assertThat(crasher.get("details").get("lastError").asString()).contains("restarted 1 times");
-		JsonNode greeter = this.json.readTree(get("/actuator/health/supervisor/greeter").body());
+		JsonNode greeter = getJson("/actuator/health/supervisor/greeter");
 		assertThat(greeter.get("status").asString()).isEqualTo("UP");
 		assertThat(greeter.get("details").get("pid").asLong()).isPositive();
 	}
@@ -171,14 +131,13 @@ class SupervisorApplicationTests {
 	void metersExistWithTheirTags() throws Exception {
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> this.supervisor.snapshot("crasher").orElseThrow().state() == ChildState.FAILED);
-		JsonNode starts = this.json.readTree(get("/actuator/metrics/supervisor.child.starts?tag=child:crasher").body());
+		JsonNode starts = getJson("/actuator/metrics/supervisor.child.starts?tag=child:crasher");
 		assertThat(starts.get("measurements").get(0).get("value").asDouble()).isEqualTo(2.0);
-		JsonNode restarts = this.json.readTree(get("/actuator/metrics/supervisor.child.restarts?tag=child:crasher").body());
+		JsonNode restarts = getJson("/actuator/metrics/supervisor.child.restarts?tag=child:crasher");
 		assertThat(restarts.get("measurements").get(0).get("value").asDouble()).isEqualTo(1.0);
-		JsonNode exits = this.json
-			.readTree(get("/actuator/metrics/supervisor.child.exits?tag=child:crasher&tag=outcome:failure&tag=kind:agent").body());
+		JsonNode exits = getJson("/actuator/metrics/supervisor.child.exits?tag=child:crasher&tag=outcome:failure&tag=kind:agent");
 		assertThat(exits.get("measurements").get(0).get("value").asDouble()).isEqualTo(2.0);
-		JsonNode failed = this.json.readTree(get("/actuator/metrics/supervisor.children?tag=state:FAILED").body());
+		JsonNode failed = getJson("/actuator/metrics/supervisor.children?tag=state:FAILED");
 		assertThat(failed.get("measurements").get(0).get("value").asDouble()).isGreaterThanOrEqualTo(1.0);
 		assertThat(get("/actuator/metrics/supervisor.spawn?tag=outcome:success").statusCode()).isEqualTo(200);
 		assertThat(get("/actuator/metrics/supervisor.reap.tick").statusCode()).isEqualTo(200);
@@ -188,7 +147,7 @@ class SupervisorApplicationTests {
 	void aChildAddedAtRuntimeIsShownMeteredAndRegisteredThenGoesWhollyWhenRemoved() throws Exception {
 		ChildSnapshot added = this.supervisor.add(ChildSpec.builder("tenant-7", List.of("sleep", "600")).build());
 		assertThat(added.state()).isEqualTo(ChildState.RUNNING);
-		JsonNode shown = this.json.readTree(get("/actuator/children/tenant-7").body());
+		JsonNode shown = getJson("/actuator/children/tenant-7");
 		assertThat(shown.get("state").asString()).isEqualTo("RUNNING");
 		assertThat(shown.get("pid").asLong()).isEqualTo(added.pid());
 		assertThat(get("/actuator/health/supervisor/tenant-7").statusCode()).isEqualTo(200);

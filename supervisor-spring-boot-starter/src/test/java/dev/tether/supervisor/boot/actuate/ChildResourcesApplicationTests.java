@@ -1,9 +1,5 @@
 package dev.tether.supervisor.boot.actuate;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,19 +7,14 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
-import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
-import dev.tether.supervisor.testsupport.TestRun;
+import dev.tether.supervisor.boot.RunningApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -39,37 +30,14 @@ import static org.awaitility.Awaitility.await;
 				"supervisor.children.tree.max-memory=1GB" })
 @EnabledOnOs(OS.LINUX)
 @DirtiesContext
-class ChildResourcesApplicationTests {
+class ChildResourcesApplicationTests extends RunningApplication {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(20);
-
-	@TempDir
-	static Path state;
-
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	private final JsonMapper json = JsonMapper.builder().build();
-
-	@LocalServerPort
-	int port;
-
-	@DynamicPropertySource
-	static void stateDirectory(DynamicPropertyRegistry registry) {
-		registry.add("supervisor.state-directory", () -> state.toString());
-		registry.add("supervisor.installation-id", () -> TestRun.installationId("resources"));
-	}
-
-	private JsonNode get(String path) throws Exception {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
-			.timeout(DEADLINE)
-			.build();
-		return this.json.readTree(this.http.send(request, HttpResponse.BodyHandlers.ofString()).body());
-	}
 
 	@Test
 	void theEndpointShowsWhatTheTreeUsesAndTheCommandHasItsLimitsAndScore() throws Exception {
 		JsonNode child = await().atMost(DEADLINE)
-			.until(() -> get("/actuator/children/tree"),
+			.until(() -> getJson("/actuator/children/tree"),
 					(node) -> node.get("resources").get("processes").asInt() == 3
 							&& !node.get("resources").get("descriptors").isNull());
 		JsonNode resources = child.get("resources");
@@ -92,12 +60,12 @@ class ChildResourcesApplicationTests {
 		});
 		assertThat(value("supervisor.child.cpu")).isNotNegative();
 		assertThat(value("supervisor.child.memory.restarts")).isZero();
-		assertThat(get("/actuator/metrics/supervisor.child.cpu").get("baseUnit").asString()).isEqualTo("seconds");
+		assertThat(getJson("/actuator/metrics/supervisor.child.cpu").get("baseUnit").asString()).isEqualTo("seconds");
 	}
 
 	private double value(String meter) throws Exception {
 		// Why parsed from text: a gauge without a value (the command not forked yet) is written as "NaN".
-		JsonNode value = get("/actuator/metrics/" + meter + "?tag=child:tree").get("measurements").get(0).get("value");
+		JsonNode value = getJson("/actuator/metrics/" + meter + "?tag=child:tree").get("measurements").get(0).get("value");
 		return Double.parseDouble(value.asString());
 	}
 

@@ -1,29 +1,20 @@
 package dev.tether.supervisor.boot.actuate;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
-import dev.tether.supervisor.testsupport.TestRun;
+import dev.tether.supervisor.boot.RunningApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -42,35 +33,18 @@ import static org.awaitility.Awaitility.await;
 				"supervisor.children.helper.critical=false", "supervisor.children.api.command=sh,-c,exit 3",
 				"supervisor.children.api.max-restarts=0", "supervisor.children.api.autostart=false" })
 @DirtiesContext
-class KubernetesHealthTests {
+class KubernetesHealthTests extends RunningApplication {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(20);
 
-	// Why static: the state directory is a property of the context, which is built before any test instance.
-	@TempDir
-	static Path state;
-
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	private final JsonMapper json = JsonMapper.builder().build();
-
-	@LocalServerPort
-	int port;
-
 	@Autowired
 	Supervisor supervisor;
-
-	@DynamicPropertySource
-	static void stateDirectory(DynamicPropertyRegistry registry) {
-		registry.add("supervisor.state-directory", () -> state.toString());
-		registry.add("supervisor.installation-id", () -> TestRun.installationId("starter"));
-	}
 
 	@Test
 	void aFailedNonCriticalChildLeavesReadinessUpAndACriticalOneTakesItDownButNeverLiveness() throws Exception {
 		await().atMost(DEADLINE)
 			.until(() -> this.supervisor.snapshot("helper").orElseThrow().state() == ChildState.FAILED);
-		JsonNode helper = this.json.readTree(get("/actuator/health/supervisor/helper").body());
+		JsonNode helper = readJson(get("/actuator/health/supervisor/helper").body());
 		assertThat(helper.get("status").asString()).isEqualTo(SupervisorHealthContributor.DOWN_NON_CRITICAL);
 		assertThat(status("/actuator/health/supervisor")).isEqualTo(200);
 		assertThat(status("/actuator/health/readiness")).isEqualTo(200);
@@ -81,19 +55,14 @@ class KubernetesHealthTests {
 		assertThat(status("/actuator/health/supervisor")).isEqualTo(503);
 		HttpResponse<String> readiness = get("/actuator/health/readiness");
 		assertThat(readiness.statusCode()).isEqualTo(503);
-		assertThat(this.json.readTree(readiness.body()).get("status").asString()).isEqualTo("DOWN");
+		assertThat(readJson(readiness.body()).get("status").asString()).isEqualTo("DOWN");
 		HttpResponse<String> liveness = get("/actuator/health/liveness");
 		assertThat(liveness.statusCode()).isEqualTo(200);
-		assertThat(this.json.readTree(liveness.body()).get("status").asString()).isEqualTo("UP");
+		assertThat(readJson(liveness.body()).get("status").asString()).isEqualTo("UP");
 	}
 
 	private int status(String path) throws Exception {
 		return get(path).statusCode();
-	}
-
-	private HttpResponse<String> get(String path) throws Exception {
-		return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path)).build(),
-				HttpResponse.BodyHandlers.ofString());
 	}
 
 	@SpringBootConfiguration
