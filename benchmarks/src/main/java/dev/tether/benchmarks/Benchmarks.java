@@ -98,7 +98,7 @@ public final class Benchmarks {
 			timed("resources sampling", () -> resources.sampling(1000));
 			timed("resources tick", () -> resources.tick(1000));
 			timed("resources spawn", () -> resources.spawnRate(longN));
-			timed("mcp round trip", () -> mcp.roundTrip(5000));
+			timed("mcp round trip", () -> mcp.roundTrip(limit.resolveSibling("mcp-echo"), 5000));
 			timed("mcp first call 1", () -> mcp.firstCall(1));
 			timed("mcp first call 20", () -> mcp.firstCall(20));
 			timed("mcp threads", () -> mcp.threads(20));
