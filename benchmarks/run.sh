@@ -12,6 +12,7 @@ trap 'rm -rf "$work"' EXIT
 "${CC:-cc}" -O2 -o "$work/spawn-limit" "$root/benchmarks/src/main/c/spawn-limit.c"
 "${CC:-cc}" -O2 -o "$work/line-writer" "$root/benchmarks/src/main/c/line-writer.c"
 "${CC:-cc}" -O2 -o "$work/http-ok" "$root/benchmarks/src/main/c/http-ok.c"
+"${CC:-cc}" -O2 -o "$work/mcp-echo" "$root/benchmarks/src/main/c/mcp-echo.c"
 # Why no exec: the shell stays to run its trap, which removes the work directory (launcher copies, binaries).
 java -Dbenchmarks.only="${ONLY:-}" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Xms512m -Xmx512m -XX:+AlwaysPreTouch -cp "$root/benchmarks/target/classes:$root/benchmarks/target/lib/*" \
   dev.tether.benchmarks.Benchmarks "$work/spawn-limit" "$work" "$@"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Shows Tether's promise with the sample app:
-#   1. start the app and its two children;
+#   1. start the app and its three children (an agent and two MCP servers);
 #   2. kill -9 the app: its children are gone within milliseconds;
 #   3. start it again: /actuator/children shows the reconciliation of what the killed run left in its registry.
 # Needs curl. Run from anywhere: sample-app/demo-kill9.sh
@@ -18,7 +18,7 @@ children_running() {
 echo "== starting the sample app"
 java -jar "$jar" > "${TMPDIR:-/tmp}/tether-demo-1.log" 2>&1 &
 app=$!
-until [ "$(children_running)" = 2 ]; do sleep 0.5; done
+until [ "$(children_running)" = 3 ]; do sleep 0.5; done
 pids=$(curl -s "$url" | grep -o '"pid":[0-9]*' | cut -d: -f2 | tr '\n' ' ')
 echo "app pid $app, children: $pids"
 ps -o pid,pgid,sid,args -p "$(echo $pids | tr ' ' ',')"

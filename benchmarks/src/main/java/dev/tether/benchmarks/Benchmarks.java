@@ -21,7 +21,7 @@ import dev.tether.supervisor.internal.reaper.Reaper;
  * Measures, in one run and side by side, Tether's spawn next to ProcessBuilder, commons-exec, zt-exec, NuProcess
  * and posix_spawn in C; then what only Tether does (parent death, autostart, {@code snapshots()} while children
  * stop, reconciliation, the tick, an application's start with many children, what capturing their output costs, what
- * sampling and bounding their resources costs).
+ * sampling and bounding their resources costs), and supervised MCP servers against Spring AI's own stdio transport.
  * <p>
  * Arguments: {@code <spawn-limit-binary> <work-directory> [rounds] [long-n] [short-n] [memory-n] [latency-n]}; the
  * system property {@code benchmarks.only} (comma-separated words) runs only the phases whose names hold one. The
@@ -51,6 +51,10 @@ public final class Benchmarks {
 			footprintInThisJvm(args[1], Integer.parseInt(args[2]), Path.of(args[3]));
 			return;
 		}
+		if (args[0].equals("mcp-threads")) {
+			McpRows.threadsInThisJvm(args[1], Integer.parseInt(args[2]), Path.of(args[3]));
+			return;
+		}
 		Path limit = Path.of(args[0]);
 		Path work = Files.createDirectories(Path.of(args[1]));
 		int rounds = intArg(args, 2, 3);
@@ -65,6 +69,7 @@ public final class Benchmarks {
 		OutputRows output = new OutputRows(benchmarks.results, work, limit.resolveSibling("line-writer"));
 		ProbeRows probes = new ProbeRows(benchmarks.results, work, limit.resolveSibling("http-ok"));
 		ResourceRows resources = new ResourceRows(benchmarks.results, work);
+		McpRows mcp = new McpRows(benchmarks.results, work);
 		long started = System.nanoTime();
 		for (int round = 1; round <= rounds; round++) {
 			System.err.printf("round %d of %d%n", round, rounds);
@@ -93,6 +98,10 @@ public final class Benchmarks {
 			timed("resources sampling", () -> resources.sampling(1000));
 			timed("resources tick", () -> resources.tick(1000));
 			timed("resources spawn", () -> resources.spawnRate(longN));
+			timed("mcp round trip", () -> mcp.roundTrip(limit.resolveSibling("mcp-echo"), 5000));
+			timed("mcp first call 1", () -> mcp.firstCall(1));
+			timed("mcp first call 20", () -> mcp.firstCall(20));
+			timed("mcp threads", () -> mcp.threads(20));
 		}
 		subjects.forEach(Subject::close);
 		output.close();

@@ -1,7 +1,5 @@
 package dev.tether.sample;
 
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,7 +26,8 @@ import dev.tether.supervisor.boot.test.SupervisedChildren;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample as configured, over HTTP. The test context has a state directory and installation of its own, so it
+ * The sample as configured, over HTTP, with its real children: the greeter and the two MCP servers, which Spring AI's
+ * client talks to over real sessions. The test context has a state directory and installation of its own, so it
  * runs next to a started sample without touching it; only the tools port, which the machine shares, is chosen here.
  */
 // Why the level: the test classpath's logback-test.xml logs at WARN; the application itself logs INFO.
@@ -45,23 +44,42 @@ class SampleApplicationTests {
 	int port;
 
 	@DynamicPropertySource
-	static void freeToolsPort(DynamicPropertyRegistry registry) throws Exception {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			int toolsPort = socket.getLocalPort();
-			registry.add("supervisor.children.tools.port", () -> toolsPort);
-		}
+	static void freeToolsPort(DynamicPropertyRegistry registry) {
+		FreeToolsPort.register(registry);
 	}
 
 	@Test
-	void bothChildrenRunAndTheEndpointShowsThem(SupervisedChildren children) throws Exception {
+	void everyChildRunsAndTheEndpointShowsThem(SupervisedChildren children) throws Exception {
 		long greeter = children.awaitState("greeter", ChildState.RUNNING).pid();
+		long clock = children.awaitState("clock", ChildState.RUNNING).pid();
 		long tools = children.awaitState("tools", ChildState.RUNNING).pid();
 		JsonNode body = children();
 		assertThat(body.get("installationId").asString()).matches("tether-sample-test-[0-9a-f]{8}");
 		assertThat(body.get("parentDeathSignal").asString()).isEqualTo("launcher");
 		assertThat(body.get("reconciliation").isNull()).isFalse();
 		assertThat(child(body, "greeter").get("pid").asLong()).isEqualTo(greeter);
+		assertThat(child(body, "clock").get("pid").asLong()).isEqualTo(clock);
 		assertThat(child(body, "tools").get("pid").asLong()).isEqualTo(tools);
+	}
+
+	@Test
+	void toolsListsAndCallsAToolOfEachSupervisedMcpServer(SupervisedChildren children) throws Exception {
+		long clock = children.awaitState("clock", ChildState.RUNNING).pid();
+		children.awaitState("tools", ChildState.RUNNING);
+		HttpResponse<String> list = this.http.send(HttpRequest.newBuilder(tools("")).build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(list.statusCode()).isEqualTo(200);
+		assertThat(this.json.readTree(list.body()).findValuesAsString("name")).containsExactlyInAnyOrder("now", "echo");
+		JsonNode echo = callTool("echo", "{\"text\": \"hello\"}");
+		assertThat(echo.get("result").asString()).contains("echo: hello");
+		// Why the pid: the answer comes from the process Tether supervises, over its stdin and stdout.
+		JsonNode now = callTool("now", "{}");
+		assertThat(now.get("result").asString()).contains("(pid " + clock + ")");
+		HttpResponse<String> unknown = this.http.send(HttpRequest.newBuilder(tools("/nope"))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString("{}"))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(unknown.statusCode()).isEqualTo(404);
 	}
 
 	@Test
@@ -96,6 +114,19 @@ class SampleApplicationTests {
 				HttpResponse.BodyHandlers.ofString());
 		assertThat(response.statusCode()).isEqualTo(200);
 		return this.json.readTree(response.body());
+	}
+
+	private JsonNode callTool(String name, String arguments) throws Exception {
+		HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(tools("/" + name))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(arguments))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+		return this.json.readTree(response.body());
+	}
+
+	private URI tools(String path) {
+		return URI.create("http://localhost:" + this.port + "/tools" + path);
 	}
 
 	private URI endpoint(String path) {

@@ -54,9 +54,22 @@ final class SampleAppProcess implements AutoCloseable {
 
 	/** Starts the app with {@code config} as its only configuration file; returns at once. */
 	static SampleAppProcess start(Path config, Path log) throws IOException {
+		return start(List.of("--spring.config.location=file:" + config), log);
+	}
+
+	/**
+	 * Starts the app with the configuration it ships ({@code application.yml} in the jar), {@code properties} on
+	 * top, and waits until it is ready.
+	 */
+	static SampleAppProcess startedAsShipped(List<String> properties, Path log) throws IOException {
+		return awaitReadyOrClose(start(properties, log));
+	}
+
+	private static SampleAppProcess start(List<String> arguments, Path log) throws IOException {
 		long logStart = Files.exists(log) ? Files.size(log) : 0;
-		List<String> command = JavaCommand.of("-jar", System.getProperty("sample.jar"),
-				"--spring.config.location=file:" + config, "--server.port=0");
+		List<String> command = new ArrayList<>(JavaCommand.of("-jar", System.getProperty("sample.jar")));
+		command.addAll(arguments);
+		command.add("--server.port=0");
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
 		return new SampleAppProcess(SecondJvm.start(builder), log, logStart);
@@ -64,7 +77,10 @@ final class SampleAppProcess implements AutoCloseable {
 
 	/** Starts the app and waits until its endpoint answers and its startup reconciliation has run. */
 	static SampleAppProcess started(Path config, Path log) throws IOException {
-		SampleAppProcess app = start(config, log);
+		return awaitReadyOrClose(start(config, log));
+	}
+
+	private static SampleAppProcess awaitReadyOrClose(SampleAppProcess app) {
 		try {
 			app.awaitReady();
 		}
