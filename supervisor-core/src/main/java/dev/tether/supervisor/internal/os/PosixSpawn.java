@@ -67,20 +67,24 @@ public final class PosixSpawn {
 	 */
 	public static long spawn(String executable, List<String> argv, List<String> env, Path stdin, Output output,
 			@Nullable Path workingDirectory) throws NativeSpawnException {
-		Posix posix = Posix.get();
+		return spawn(Posix.get(), executable, argv, env, stdin, output, workingDirectory);
+	}
+
+	static long spawn(Posix posix, String executable, List<String> argv, List<String> env, Path stdin, Output output,
+			@Nullable Path workingDirectory) throws NativeSpawnException {
 		try (NativeCalls.SpawnCall call = posix.calls().spawnCall()) {
 			check("posix_spawn_file_actions_init", call.initActions());
 			check("posix_spawnattr_init", call.initAttributes());
 			check("open " + stdin, call.addOpen(0, stdin.toString(), O_RDONLY, 0));
 			addOutput(call, output);
 			if (workingDirectory != null) {
-				if (!hasChdirAction()) {
+				if (!posix.calls().hasChdirAction()) {
 					throw new NativeSpawnException("chdir " + workingDirectory,
 							"this glibc has no posix_spawn_file_actions_addchdir_np");
 				}
 				check("chdir " + workingDirectory, call.addChdir(workingDirectory.toString()));
 			}
-			closeInherited(call,
+			closeInherited(call, posix.calls().hasClosefromAction(),
 					3 + ((output instanceof Output.Descriptors descriptors) ? descriptors.held().size() : 0));
 			check("posix_spawnattr_setsigmask", call.emptySignalMask());
 			check("posix_spawnattr_setsigdefault", call.defaultSignalsBut(Posix.SIGKILL, SIGSTOP));
@@ -146,8 +150,9 @@ public final class PosixSpawn {
 		check("dup2 stdout to stderr", call.addDup2(1, 2));
 	}
 
-	private static void closeInherited(NativeCalls.SpawnCall call, int first) throws NativeSpawnException {
-		if (hasClosefromAction()) {
+	private static void closeInherited(NativeCalls.SpawnCall call, boolean closefrom, int first)
+			throws NativeSpawnException {
+		if (closefrom) {
 			check("posix_spawn_file_actions_addclosefrom_np", call.addClosefrom(first));
 			return;
 		}
