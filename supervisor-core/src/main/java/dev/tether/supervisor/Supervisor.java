@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.ProcessSignaller;
+import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.output.CapturedOutput;
@@ -150,6 +151,14 @@ public final class Supervisor implements AutoCloseable {
 	/** How children are spawned here: the method, and what this glibc offers for working directories and descriptors. */
 	public SpawnFeatures spawnFeatures() {
 		return this.spawner.features();
+	}
+
+	/**
+	 * The native backend in force in this JVM: {@code ffm} (the Foreign Function and Memory API, JDK 22+), {@code jnr}
+	 * (JDK 17 to 21), or {@code none} (no libc bound: children are spawned by {@code ProcessBuilder}).
+	 */
+	public String nativeBackend() {
+		return Posix.get().backend();
 	}
 
 	/** Whether identity can be verified here (else nothing of a previous run is ever signalled). */

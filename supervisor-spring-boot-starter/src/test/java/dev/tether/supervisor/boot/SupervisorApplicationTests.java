@@ -103,7 +103,9 @@ class SupervisorApplicationTests {
 		assertThat(response.statusCode()).isEqualTo(200);
 		JsonNode body = this.json.readTree(response.body());
 		assertThat(body.propertyNames()).containsExactlyInAnyOrder("installationId", "parentDeathSignal", "descendants",
-				"identityVerification", "spawn", "reconciliation", "children");
+				"identityVerification", "nativeBackend", "spawn", "reconciliation", "children");
+		assertThat(body.get("nativeBackend").asString())
+			.isEqualTo((Runtime.version().feature() >= 22) ? "ffm" : "jnr");
 		assertThat(body.get("spawn").propertyNames()).containsExactlyInAnyOrder("method", "workingDirectory",
 				"closeDescriptors");
 		assertThat(body.get("spawn").get("method").asString()).isEqualTo("posix_spawnp");
