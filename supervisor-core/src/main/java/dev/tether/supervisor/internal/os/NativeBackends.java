@@ -44,25 +44,21 @@ final class NativeBackends {
 	}
 
 	private static @Nullable NativeCalls ffm() {
-		Class<?> type;
 		try {
-			type = Class.forName(FFM_CALLS, true, NativeBackends.class.getClassLoader());
+			return (NativeCalls) Class.forName(FFM_CALLS, true, NativeBackends.class.getClassLoader())
+				.getDeclaredConstructor()
+				.newInstance();
 		}
 		catch (ClassNotFoundException ex) {
 			logger.info("The FFM backend is not on the class path (supervisor-core's multi-release classes are "
 					+ "applied from its jar only); using jnr");
 			return null;
 		}
-		try {
-			return (NativeCalls) type.getDeclaredConstructor().newInstance();
-		}
-		catch (ReflectiveOperationException ex) {
+		catch (ReflectiveOperationException | LinkageError | RuntimeException ex) {
+			// Why the cause: a failed binding (native access denied, a missing symbol) surfaces wrapped, as the
+			// error of the class's initialisation or of its constructor.
 			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-			logger.warn("The FFM backend could not bind libc ({}); using jnr", cause.toString());
-			return null;
-		}
-		catch (LinkageError | RuntimeException ex) {
-			logger.warn("The FFM backend could not bind libc ({}); using jnr", ex.toString());
+			logger.warn("The FFM backend could not bind libc ({}); trying jnr", cause.toString());
 			return null;
 		}
 	}

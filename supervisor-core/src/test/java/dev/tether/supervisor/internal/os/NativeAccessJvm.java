@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * A JVM that does what a supervisor does natively (spawn into a log, watch the child through a pidfd and epoll,
- * collect its exit), then prints {@code BACKEND <name>} and {@code EXIT <code>}.
+ * collect its exit), printing {@code BACKEND <name>} and, where there is one, {@code EXIT <code>}.
  */
 public final class NativeAccessJvm {
 
@@ -15,6 +15,9 @@ public final class NativeAccessJvm {
 	public static void main(String[] args) throws Exception {
 		Posix posix = Posix.get();
 		System.out.println("BACKEND " + posix.backend());
+		if (!posix.isAvailable()) {
+			return;
+		}
 		long pid = PosixSpawn.spawn("sh", List.of("sh", "-c", "echo started; exit 3"), List.of("PATH=/usr/bin:/bin"),
 				Path.of("/dev/null"), new PosixSpawn.Output.AppendTo(Path.of(args[0])), null);
 		int pidfd = posix.pidfdOpen(pid);

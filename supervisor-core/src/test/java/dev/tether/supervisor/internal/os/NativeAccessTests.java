@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * What a JVM on JDK 22+ prints when Tether calls libc, with and without the grant of native access: with it,
  * nothing (no {@code WARNING:} line, and no class of jnr or jffi loaded); without it, one line of Tether's naming the
- * fix beside the JDK's own warning, and everything still works.
+ * fix beside the JDK's own warning, and everything still works; where it is denied, no backend, said in the log.
  */
 @EnabledOnOs(OS.LINUX)
 class NativeAccessTests {
@@ -53,6 +53,16 @@ class NativeAccessTests {
 		// The JDK's own warning, which only the grant silences.
 		assertThat(output).anyMatch((line) -> line.startsWith("WARNING: A restricted method"));
 		assertThat(output).noneMatch((line) -> line.contains("sun.misc.Unsafe"));
+	}
+
+	@Test
+	void whereNativeAccessIsDeniedNoBackendBindsAndTheLogSaysWhy() throws Exception {
+		assumeFfm();
+		List<String> output = run("--illegal-native-access=deny");
+		assertThat(output).contains("BACKEND none");
+		assertThat(output).anyMatch((line) -> line.contains("The FFM backend could not bind libc")
+				&& line.contains("IllegalCallerException"));
+		assertThat(output).anyMatch((line) -> line.contains("children are spawned by ProcessBuilder"));
 	}
 
 	private static void assumeFfm() {
