@@ -11,8 +11,6 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.tether.supervisor.testsupport.JavaCommand;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -72,11 +70,14 @@ class NativeAccessTests {
 	}
 
 	private List<String> run(String... options) throws Exception {
-		List<String> arguments = new ArrayList<>(List.of(options));
-		arguments.addAll(List.of("-cp", System.getProperty("java.class.path"), NativeAccessJvm.class.getName(),
+		// Why not JavaCommand: it grants native access, which is what these JVMs vary.
+		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-Xshare:auto", "-XX:TieredStopAtLevel=1"));
+		command.addAll(List.of(options));
+		command.addAll(List.of("-cp", System.getProperty("java.class.path"), NativeAccessJvm.class.getName(),
 				this.temp.resolve("child.log").toString()));
 		Path output = this.temp.resolve("jvm.out");
-		Process jvm = new ProcessBuilder(JavaCommand.of(arguments.toArray(String[]::new))).redirectErrorStream(true)
+		Process jvm = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(output.toFile())
 			.start();
 		try {
