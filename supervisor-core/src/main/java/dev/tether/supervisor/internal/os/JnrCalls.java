@@ -4,6 +4,7 @@ import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.ToIntFunction;
 
 import jnr.ffi.LastError;
 import jnr.ffi.LibraryLoader;
@@ -160,7 +161,7 @@ final class JnrCalls implements NativeCalls {
 	 * Whether an optional file action binds. Why probe: jnr binds a function at its first call, so a missing one
 	 * would otherwise fail as an {@link UnsatisfiedLinkError} at the first spawn that needs it.
 	 */
-	private boolean probe(java.util.function.ToIntFunction<Pointer> action) {
+	private boolean probe(ToIntFunction<Pointer> action) {
 		Pointer actions = Memory.allocateDirect(this.runtime, OPAQUE_SIZE, true);
 		if (this.libc.posix_spawn_file_actions_init(actions) != 0) {
 			return false;
