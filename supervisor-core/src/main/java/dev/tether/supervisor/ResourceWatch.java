@@ -57,7 +57,18 @@ final class ResourceWatch {
 	}
 
 	/** What {@code child}'s tree uses; {@code seen} is its process, or {@code null}. Call it holding no lock. */
-	ChildUsage usage(SupervisedChild child, @Nullable Seen seen) {
+	/** What the named child's tree uses, if it is registered; call it holding no lock. */
+	Optional<ChildUsage> usage(String name) {
+		SupervisedChild child;
+		Seen seen;
+		synchronized (this.lock) {
+			child = this.lock.find(name);
+			seen = (child != null) ? seen(child) : null;
+		}
+		return Optional.ofNullable(child).map((found) -> usage(found, seen));
+	}
+
+	private ChildUsage usage(SupervisedChild child, @Nullable Seen seen) {
 		this.lock.assertNotHeld();
 		return tree(child).usage(seen, this.clock.getAsLong(), CACHE.toNanos());
 	}

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.ProcessSignaller;
+import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.output.CapturedOutput;
@@ -156,6 +157,14 @@ public final class Supervisor implements AutoCloseable {
 		return this.spawner.features();
 	}
 
+	/**
+	 * The native backend in force in this JVM: {@code ffm} (the Foreign Function and Memory API, JDK 22+), {@code jnr}
+	 * (JDK 17 to 21), or {@code none} (no libc bound: children are spawned by {@code ProcessBuilder}).
+	 */
+	public String nativeBackend() {
+		return Posix.get().backend();
+	}
+
 	/** Whether identity can be verified here (else nothing of a previous run is ever signalled). */
 	public boolean identityVerification() {
 		return this.probe.isAvailable();
@@ -263,13 +272,7 @@ public final class Supervisor implements AutoCloseable {
 
 	/** What one child's tree uses (see {@link ChildUsage}), if registered; sampled now or within half a second. */
 	public Optional<ChildUsage> resources(String name) {
-		SupervisedChild child;
-		ResourceWatch.Seen seen;
-		synchronized (this.children) {
-			child = this.children.find(name);
-			seen = (child != null) ? ResourceWatch.seen(child) : null;
-		}
-		return Optional.ofNullable(child).map((found) -> this.resources.usage(found, seen));
+		return this.resources.usage(name);
 	}
 
 	/** The sinks of one child's output (its file, its logger, what it wrote), if registered; one for its whole life. */

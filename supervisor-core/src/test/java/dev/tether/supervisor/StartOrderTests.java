@@ -107,9 +107,12 @@ class StartOrderTests {
 			});
 			assertThat(test.supervisor().snapshot("loose").orElseThrow().pid()).as("not asked for: left alone")
 				.isEqualTo(loose);
-			List<String> started = names(test, ChildEvent.Type.STARTED);
-			assertThat(started.subList(3, started.size())).as("bound starts again after db is back")
-				.containsExactly("db", "bound");
+			// Why await: a state is visible before its events are dispatched.
+			await().atMost(DEADLINE).untilAsserted(() -> {
+				List<String> started = names(test, ChildEvent.Type.STARTED);
+				assertThat(started.subList(3, started.size())).as("bound starts again after db is back")
+					.containsExactly("db", "bound");
+			});
 		}
 	}
 

@@ -178,6 +178,9 @@ class SupervisorLockingTests {
 						ChildSpec.builder("b", List.of("sleep", "600")).build()),
 				(builder) -> builder.registry(registry));
 		test.supervisor().startAutostart();
+		// Why wait: under a shepherd a child's pid is known a moment after it is RUNNING.
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> test.supervisor().snapshots().stream().allMatch((child) -> child.pid() != null));
 		List<Long> pids = test.supervisor().snapshots().stream().map(ChildSnapshot::pid).toList();
 		ExecutorService pool = Executors.newFixedThreadPool(2);
 		List<Future<?>> closes = List.of(pool.submit(() -> {

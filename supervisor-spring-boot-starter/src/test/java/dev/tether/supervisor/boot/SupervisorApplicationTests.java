@@ -63,7 +63,9 @@ class SupervisorApplicationTests extends RunningApplication {
 		assertThat(response.statusCode()).isEqualTo(200);
 		JsonNode body = readJson(response.body());
 		assertThat(body.propertyNames()).containsExactlyInAnyOrder("installationId", "parentDeathSignal", "descendants",
-				"identityVerification", "spawn", "reconciliation", "children");
+				"identityVerification", "nativeBackend", "spawn", "reconciliation", "children");
+		assertThat(body.get("nativeBackend").asString())
+			.isEqualTo((Runtime.version().feature() >= 22) ? "ffm" : "jnr");
 		assertThat(body.get("spawn").propertyNames()).containsExactlyInAnyOrder("method", "workingDirectory",
 				"closeDescriptors");
 		assertThat(body.get("spawn").get("method").asString()).isEqualTo("posix_spawnp");

@@ -1,9 +1,5 @@
 package dev.tether.supervisor.internal.os;
 
-import java.lang.ref.Reference;
-
-import jnr.ffi.Memory;
-import jnr.ffi.Pointer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,25 +24,24 @@ public final class Epoll {
 	// Why two layouts: struct epoll_event is packed (12 bytes) on x86-64 and naturally aligned (16) elsewhere.
 	private static final boolean PACKED = System.getProperty("os.arch", "").matches("amd64|x86_64");
 
-	private static final int EVENT_SIZE = PACKED ? 12 : 16;
+	/** The size of a {@code struct epoll_event}. */
+	static final int EVENT_SIZE = PACKED ? 12 : 16;
 
-	private static final int DATA_OFFSET = PACKED ? 4 : 8;
-
-	private final Posix posix;
+	/** The offset of its {@code data} (where Tether puts the descriptor). */
+	static final int DATA_OFFSET = PACKED ? 4 : 8;
 
 	private final int fd;
 
-	private final Pointer events;
+	private final NativeCalls.EpollEvents events;
 
 	// Why one per thread, kept: several threads wait for one event and re-arm, once per turn of each pipe; a native
 	// allocation per call showed in the pump's cost per line. A thread's buffer lives as long as the thread.
-	private final ThreadLocal<Pointer> oneEvent;
+	private final ThreadLocal<NativeCalls.EpollEvents> oneEvent;
 
-	private Epoll(Posix posix, int fd) {
-		this.posix = posix;
+	private Epoll(NativeCalls calls, int fd) {
 		this.fd = fd;
-		this.events = Memory.allocateDirect(posix.runtime(), (long) EVENT_SIZE * BATCH, true);
-		this.oneEvent = ThreadLocal.withInitial(() -> Memory.allocateDirect(posix.runtime(), 16, true));
+		this.events = calls.epollEvents(BATCH);
+		this.oneEvent = ThreadLocal.withInitial(() -> calls.epollEvents(1));
 	}
 
 	/** A close-on-exec epoll set, or {@code null} where there is none (no native binding, or the kernel refused). */
@@ -54,8 +49,8 @@ public final class Epoll {
 		if (!posix.isAvailable()) {
 			return null;
 		}
-		int fd = posix.libc().epoll_create1(O_CLOEXEC);
-		return (fd >= 0) ? new Epoll(posix, fd) : null;
+		int fd = posix.calls().epollCreate(O_CLOEXEC);
+		return (fd >= 0) ? new Epoll(posix.calls(), fd) : null;
 	}
 
 	/** Watches a descriptor for readability, level-triggered. Returns whether it was added. */
@@ -77,10 +72,7 @@ public final class Epoll {
 	}
 
 	private boolean control(int operation, int fd, int flags) {
-		Pointer event = this.oneEvent.get();
-		event.putInt(0, flags);
-		event.putLong(DATA_OFFSET, fd);
-		return this.posix.libc().epoll_ctl(this.fd, operation, fd, event) == 0;
+		return this.oneEvent.get().control(this.fd, operation, fd, flags) == 0;
 	}
 
 	/**
@@ -88,14 +80,7 @@ public final class Epoll {
 	 * @return how many are ready (0 or less when interrupted)
 	 */
 	public int await(int timeoutMillis) {
-		try {
-			return this.posix.libc().epoll_wait(this.fd, this.events, BATCH, timeoutMillis);
-		}
-		finally {
-			// Why: native memory from jnr is freed once its Java object is unreachable; the kernel writes into this
-			// buffer at the end of a wait that may last hours.
-			Reference.reachabilityFence(this.events);
-		}
+		return this.events.await(this.fd, timeoutMillis);
 	}
 
 	/**
@@ -105,14 +90,13 @@ public final class Epoll {
 	 * @return the descriptor, or -1 when the wait timed out or was interrupted
 	 */
 	public int awaitOne(int timeoutMillis) {
-		Pointer event = this.oneEvent.get();
-		int ready = this.posix.libc().epoll_wait(this.fd, event, 1, timeoutMillis);
-		return (ready == 1) ? (int) event.getLong(DATA_OFFSET) : -1;
+		NativeCalls.EpollEvents event = this.oneEvent.get();
+		return (event.await(this.fd, timeoutMillis) == 1) ? event.fd(0) : -1;
 	}
 
 	/** The descriptor of the {@code index}th readiness the last {@link #await(int)} reported. */
 	public int ready(int index) {
-		return (int) this.events.getLong((long) index * EVENT_SIZE + DATA_OFFSET);
+		return this.events.fd(index);
 	}
 
 }

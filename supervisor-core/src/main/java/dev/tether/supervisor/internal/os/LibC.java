@@ -11,8 +11,9 @@ import jnr.ffi.byref.IntByReference;
 /**
  * The glibc functions Tether binds directly with jnr-ffi, because jnr-posix lacks them or loses what they say:
  * {@code posix_spawnp} and its file actions (jnr-posix's wrapper drops the errno and cannot close descriptors),
- * the pidfd system calls, epoll, and the pipes and reads of child output. {@code kill}, {@code waitpid} and {@code strerror} come from jnr-posix. Public
- * only because jnr-ffi generates its implementation; use {@link Posix}.
+ * the pidfd system calls, epoll, and the pipes and reads of child output. {@code kill}, {@code waitpid} and
+ * {@code strerror} come from jnr-posix. Used by the jnr backend ({@link JnrCalls}) only; public only because jnr-ffi
+ * generates its implementation; use {@link Posix}.
  */
 public interface LibC {
 
@@ -52,6 +53,7 @@ public interface LibC {
 	@SaveError
 	long syscall(long number, long arg1, long arg2, long arg3, long arg4);
 
+	@SaveError
 	int close(int fd);
 
 	@SaveError
@@ -71,6 +73,4 @@ public interface LibC {
 
 	@SaveError
 	int epoll_wait(int epfd, Pointer events, int maxEvents, int timeoutMillis);
-
-
 }

@@ -2,27 +2,17 @@ package dev.tether.supervisor.internal.os;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Locale;
 
 import jnr.constants.platform.Errno;
 import jnr.constants.platform.OpenFlags;
 import jnr.constants.platform.Signal;
-import jnr.ffi.LastError;
-import jnr.ffi.LibraryLoader;
-import jnr.ffi.Memory;
-import jnr.ffi.Pointer;
-import jnr.ffi.Runtime;
-import jnr.posix.FileStat;
-import jnr.posix.POSIX;
-import jnr.posix.POSIXFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The native calls Tether makes, with their errors turned into values: {@code kill}, {@code waitpid} and
- * {@code strerror} through jnr-posix, the rest through Tether's own jnr-ffi binding ({@link LibC}). Linux only; check
- * {@link #isAvailable()}.
+ * The native calls Tether makes, with their errors turned into values, through the native backend in force
+ * ({@link #backend()}): the Foreign Function and Memory API on JDK 22 and later, jnr on JDK 17 to 21. Linux only;
+ * check {@link #isAvailable()}. The numbers come from jnr-constants, plain Java tables that load no native code.
  */
 public final class Posix {
 
@@ -38,13 +28,9 @@ public final class Posix {
 	/** {@code SIGCONT} on Linux (x86, ARM, RISC-V). */
 	public static final int SIGCONT = 18;
 
-	private static final int WNOHANG = 1;
-
-	private static final long SYS_PIDFD_SEND_SIGNAL = 424;
-
-	private static final long SYS_PIDFD_OPEN = 434;
-
 	private static final int PIDFD_SIGNAL_PROCESS_GROUP = 1 << 2;
+
+	private static final int EINTR = Errno.EINTR.intValue();
 
 	/** {@code ENOENT}: no such file. */
 	public static final int ENOENT = Errno.ENOENT.intValue();
@@ -82,33 +68,21 @@ public final class Posix {
 
 	private static final int F_GETPIPE_SZ = 1032;
 
-	private static final Posix INSTANCE = load();
+	private static final int S_IFMT = 0170000;
 
-	private final LibC libc;
+	private static final int S_IFREG = 0100000;
 
-	private final POSIX posix;
+	private static final int S_IFIFO = 0010000;
 
-	private final Runtime runtime;
+	private static final Posix INSTANCE = new Posix(NativeBackends.load());
+
+	private final @Nullable NativeCalls calls;
 
 	private final boolean pidfdAvailable;
 
-	private Posix(@Nullable LibC libc, @Nullable POSIX posix) {
-		this.libc = libc;
-		this.posix = posix;
-		this.runtime = (libc != null) ? Runtime.getRuntime(libc) : null;
-		this.pidfdAvailable = (libc != null) && probePidfd();
-	}
-
-	private static Posix load() {
-		if (!isLinux()) {
-			return new Posix(null, null);
-		}
-		try {
-			return new Posix(LibraryLoader.create(LibC.class).load("c"), POSIXFactory.getNativePOSIX());
-		}
-		catch (LinkageError | RuntimeException ex) {
-			return new Posix(null, null);
-		}
+	Posix(@Nullable NativeCalls calls) {
+		this.calls = calls;
+		this.pidfdAvailable = (calls != null) && probePidfd();
 	}
 
 	/** The shared instance. */
@@ -123,7 +97,15 @@ public final class Posix {
 
 	/** Whether glibc was bound (Linux with a loadable libc). */
 	public boolean isAvailable() {
-		return this.libc != null;
+		return this.calls != null;
+	}
+
+	/**
+	 * The native backend in force: {@code ffm} (the Foreign Function and Memory API, JDK 22+), {@code jnr} (JDK 17 to
+	 * 21), or {@code none} (not Linux, or no libc could be bound: children are spawned by {@link ProcessBuilder}).
+	 */
+	public String backend() {
+		return (this.calls != null) ? this.calls.name() : "none";
 	}
 
 	/** Whether the kernel has {@code pidfd_open} and {@code pidfd_send_signal}. */
@@ -131,21 +113,13 @@ public final class Posix {
 		return this.pidfdAvailable;
 	}
 
-	LibC libc() {
-		return this.libc;
-	}
-
-	Runtime runtime() {
-		return this.runtime;
+	NativeCalls calls() {
+		return this.calls;
 	}
 
 	/** The message of an errno value. */
 	public String describe(int errno) {
-		return this.posix.strerror(errno) + " (" + Errno.valueOf(errno).name() + ")";
-	}
-
-	int lastErrno() {
-		return LastError.getLastError(this.runtime);
+		return this.calls.strerror(errno) + " (" + Errno.valueOf(errno).name() + ")";
 	}
 
 	/**
@@ -155,14 +129,14 @@ public final class Posix {
 	public WaitResult waitpid(long pid) {
 		int[] status = new int[1];
 		while (true) {
-			long result = this.posix.waitpid(pid, status, WNOHANG);
+			long result = this.calls.waitpid(pid, status);
 			if (result == pid) {
 				return new WaitResult(WaitResult.Kind.EXITED, status[0]);
 			}
 			if (result == 0) {
 				return WaitResult.RUNNING;
 			}
-			if (this.posix.errno() != Errno.EINTR.intValue()) {
+			if (result != -EINTR) {
 				return WaitResult.NOT_A_CHILD;
 			}
 		}
@@ -170,7 +144,7 @@ public final class Posix {
 
 	/** {@code kill(pid, signal)}; a negative pid names a process group. Returns 0 or the errno. */
 	public int kill(long pid, int signal) {
-		return (this.posix.kill(Math.toIntExact(pid), signal) == 0) ? 0 : this.posix.errno();
+		return this.calls.kill(Math.toIntExact(pid), signal);
 	}
 
 	/**
@@ -179,13 +153,12 @@ public final class Posix {
 	 * has no descriptor left, which says nothing about the pid)
 	 */
 	public int pidfdOpen(long pid) {
-		int fd = (int) this.libc.syscall(SYS_PIDFD_OPEN, pid, 0, 0, 0);
-		return (fd >= 0) ? fd : -lastErrno();
+		return this.calls.pidfdOpen(pid);
 	}
 
 	/** Sends a signal through a pidfd: the process it names cannot have been replaced. Returns 0 or the errno. */
 	public int pidfdSendSignal(int pidfd, int signal) {
-		return (this.libc.syscall(SYS_PIDFD_SEND_SIGNAL, pidfd, signal, 0, 0) == 0) ? 0 : lastErrno();
+		return this.calls.pidfdSendSignal(pidfd, signal, 0);
 	}
 
 	/**
@@ -194,8 +167,7 @@ public final class Posix {
 	 * ({@code EINVAL} on kernels before 6.9, which lack the flag).
 	 */
 	public int pidfdSendSignalToGroup(int pidfd, int signal) {
-		return (this.libc.syscall(SYS_PIDFD_SEND_SIGNAL, pidfd, signal, 0, PIDFD_SIGNAL_PROCESS_GROUP) == 0) ? 0
-				: lastErrno();
+		return this.calls.pidfdSendSignal(pidfd, signal, PIDFD_SIGNAL_PROCESS_GROUP);
 	}
 
 	/**
@@ -205,12 +177,10 @@ public final class Posix {
 	 * @throws NativeSpawnException carrying the errno ({@code EMFILE}: this JVM has no descriptor left)
 	 */
 	public int[] pipe() throws NativeSpawnException {
-		int[] ends = new int[2];
-		if (this.libc.pipe2(ends, O_CLOEXEC) != 0) {
-			throw new NativeSpawnException("pipe2", describe(lastErrno()));
-		}
-		if (this.libc.fcntl(ends[0], F_SETFL, O_NONBLOCK) != 0) {
-			String reason = describe(lastErrno());
+		int[] ends = blockingPipe();
+		int result = this.calls.fcntl(ends[0], F_SETFL, O_NONBLOCK);
+		if (result < 0) {
+			String reason = describe(-result);
 			close(ends[0]);
 			close(ends[1]);
 			throw new NativeSpawnException("fcntl(O_NONBLOCK)", reason);
@@ -225,8 +195,9 @@ public final class Posix {
 	 */
 	public int[] blockingPipe() throws NativeSpawnException {
 		int[] ends = new int[2];
-		if (this.libc.pipe2(ends, O_CLOEXEC) != 0) {
-			throw new NativeSpawnException("pipe2", describe(lastErrno()));
+		int error = this.calls.pipe2(ends, O_CLOEXEC);
+		if (error != 0) {
+			throw new NativeSpawnException("pipe2", describe(error));
 		}
 		return ends;
 	}
@@ -238,13 +209,9 @@ public final class Posix {
 	 */
 	public int read(int fd, ByteBuffer buffer) {
 		while (true) {
-			long read = this.libc.read(fd, buffer, buffer.remaining());
-			if (read >= 0) {
-				return (int) read;
-			}
-			int errno = lastErrno();
-			if (errno != Errno.EINTR.intValue()) {
-				return -errno;
+			int read = this.calls.read(fd, buffer);
+			if (read != -EINTR) {
+				return read;
 			}
 		}
 	}
@@ -254,14 +221,12 @@ public final class Posix {
 	 * @return the capacity it now has, or the errno negated ({@code EPERM}: past what this user may have in pipes)
 	 */
 	public int resizePipe(int fd, int bytes) {
-		int capacity = this.libc.fcntl(fd, F_SETPIPE_SZ, bytes);
-		return (capacity >= 0) ? capacity : -lastErrno();
+		return this.calls.fcntl(fd, F_SETPIPE_SZ, bytes);
 	}
 
 	/** The capacity of a pipe ({@code F_GETPIPE_SZ}), or the errno negated. */
 	public int pipeCapacity(int fd) {
-		int capacity = this.libc.fcntl(fd, F_GETPIPE_SZ, 0);
-		return (capacity >= 0) ? capacity : -lastErrno();
+		return this.calls.fcntl(fd, F_GETPIPE_SZ, 0);
 	}
 
 	/**
@@ -269,8 +234,7 @@ public final class Posix {
 	 * @return the descriptor, or the errno negated
 	 */
 	public int open(String path, int flags, int mode) {
-		int fd = this.posix.open(path, flags, mode);
-		return (fd >= 0) ? fd : -this.posix.errno();
+		return this.calls.open(path, flags, mode);
 	}
 
 	/**
@@ -278,21 +242,24 @@ public final class Posix {
 	 * @throws IOException carrying the errno
 	 */
 	public FileStatus fstat(int fd) throws IOException {
-		FileStat stat = this.posix.allocateStat();
-		if (this.posix.fstat(fd, stat) != 0) {
-			throw new IOException("fstat: " + describe(this.posix.errno()));
+		int[] fields = new int[3];
+		int error = this.calls.fstat(fd, fields);
+		if (error != 0) {
+			throw new IOException("fstat: " + describe(error));
 		}
-		return new FileStatus(stat.isFile(), stat.isFifo(), stat.uid(), stat.nlink(), stat.mode() & 07777);
+		int mode = fields[0];
+		return new FileStatus((mode & S_IFMT) == S_IFREG, (mode & S_IFMT) == S_IFIFO, fields[1], fields[2],
+				mode & 07777);
 	}
 
 	/** This process's effective uid. */
 	public int geteuid() {
-		return this.posix.geteuid();
+		return this.calls.geteuid();
 	}
 
 	/** Closes a descriptor. */
 	public void close(int fd) {
-		this.libc.close(fd);
+		this.calls.close(fd);
 	}
 
 	private boolean probePidfd() {
@@ -301,19 +268,12 @@ public final class Posix {
 			if (fd < 0) {
 				return false;
 			}
-			this.libc.close(fd);
+			this.calls.close(fd);
 			return true;
 		}
 		catch (LinkageError | RuntimeException ex) {
 			return false;
 		}
-	}
-
-	/**
-	 * Allocates a native, NULL-terminated array of C strings. The strings live as long as the returned holder.
-	 */
-	CStringArray cStrings(List<String> values) {
-		return new CStringArray(this.runtime, values);
 	}
 
 	/**
@@ -383,36 +343,6 @@ public final class Posix {
 			/** It is not (or no longer) our child: someone else collected it. */
 			NOT_A_CHILD
 
-		}
-
-	}
-
-	/** Native C strings kept reachable while a call uses them. */
-	static final class CStringArray {
-
-		private final Pointer array;
-
-		CStringArray(Runtime runtime, List<String> values) {
-			// Why one block: the pointer array and every string live in a single allocation, so a spawn with a large
-			// environment costs one malloc instead of one per variable.
-			int size = runtime.addressSize();
-			byte[][] encoded = new byte[values.size()][];
-			long total = (long) (values.size() + 1) * size;
-			for (int i = 0; i < values.size(); i++) {
-				encoded[i] = values.get(i).getBytes(StandardCharsets.UTF_8);
-				total += encoded[i].length + 1;
-			}
-			this.array = Memory.allocateDirect(runtime, total, true);
-			long offset = (long) (values.size() + 1) * size;
-			for (int i = 0; i < encoded.length; i++) {
-				this.array.put(offset, encoded[i], 0, encoded[i].length);
-				this.array.putPointer((long) i * size, this.array.slice(offset));
-				offset += encoded[i].length + 1;
-			}
-		}
-
-		Pointer pointer() {
-			return this.array;
 		}
 
 	}

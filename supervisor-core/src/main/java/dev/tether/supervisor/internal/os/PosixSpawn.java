@@ -1,6 +1,5 @@
 package dev.tether.supervisor.internal.os;
 
-import java.lang.ref.Reference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -8,9 +7,6 @@ import java.util.stream.Stream;
 
 import jnr.constants.platform.Errno;
 import jnr.constants.platform.OpenFlags;
-import jnr.ffi.Memory;
-import jnr.ffi.Pointer;
-import jnr.ffi.byref.IntByReference;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -42,10 +38,6 @@ public final class PosixSpawn {
 
 	private static final int SIGSTOP = 19;
 
-	// Why: glibc's opaque types are 80 (file actions), 336 (attributes) and 128 (sigset) bytes on 64-bit Linux;
-	// the buffers are larger so that no layout change can make glibc write past them.
-	private static final int OPAQUE_SIZE = 1024;
-
 	private PosixSpawn() {
 	}
 
@@ -54,7 +46,8 @@ public final class PosixSpawn {
 	 * cannot be given a working directory; the launcher changes directory instead.
 	 */
 	public static boolean hasChdirAction() {
-		return OptionalActions.CHDIR;
+		Posix posix = Posix.get();
+		return posix.isAvailable() && posix.calls().hasChdirAction();
 	}
 
 	/**
@@ -62,7 +55,8 @@ public final class PosixSpawn {
 	 * descriptor open at the spawn gets a close action of its own.
 	 */
 	public static boolean hasClosefromAction() {
-		return OptionalActions.CLOSEFROM;
+		Posix posix = Posix.get();
+		return posix.isAvailable() && posix.calls().hasClosefromAction();
 	}
 
 	/**
@@ -73,76 +67,47 @@ public final class PosixSpawn {
 	 */
 	public static long spawn(String executable, List<String> argv, List<String> env, Path stdin, Output output,
 			@Nullable Path workingDirectory) throws NativeSpawnException {
-		Posix posix = Posix.get();
-		LibC libc = posix.libc();
-		jnr.ffi.Runtime runtime = posix.runtime();
-		Pointer actions = Memory.allocateDirect(runtime, OPAQUE_SIZE, true);
-		Pointer attributes = Memory.allocateDirect(runtime, OPAQUE_SIZE, true);
-		Pointer signals = Memory.allocateDirect(runtime, OPAQUE_SIZE, true);
-		check("posix_spawn_file_actions_init", libc.posix_spawn_file_actions_init(actions));
-		try {
-			check("posix_spawnattr_init", libc.posix_spawnattr_init(attributes));
-			try {
-				if (output instanceof Output.Descriptors descriptors && descriptors.stdin() >= 0) {
-					check("dup2 " + descriptors.stdin() + " to stdin",
-							libc.posix_spawn_file_actions_adddup2(actions, descriptors.stdin(), 0));
-				}
-				else {
-					check("open " + stdin, libc.posix_spawn_file_actions_addopen(actions, 0, stdin.toString(), O_RDONLY, 0));
-				}
-				addOutput(libc, actions, output);
-				if (workingDirectory != null) {
-					if (!hasChdirAction()) {
-						throw new NativeSpawnException("chdir " + workingDirectory,
-								"this glibc has no posix_spawn_file_actions_addchdir_np");
-					}
-					check("chdir " + workingDirectory,
-							libc.posix_spawn_file_actions_addchdir_np(actions, workingDirectory.toString()));
-				}
-				closeInherited(libc, actions,
-						3 + ((output instanceof Output.Descriptors descriptors) ? descriptors.held().size() : 0));
-				libc.sigemptyset(signals);
-				check("posix_spawnattr_setsigmask", libc.posix_spawnattr_setsigmask(attributes, signals));
-				libc.sigfillset(signals);
-				libc.sigdelset(signals, Posix.SIGKILL);
-				libc.sigdelset(signals, SIGSTOP);
-				check("posix_spawnattr_setsigdefault", libc.posix_spawnattr_setsigdefault(attributes, signals));
-				Reference.reachabilityFence(signals);
-				check("posix_spawnattr_setflags",
-						libc.posix_spawnattr_setflags(attributes, (short) (SETSID | SETSIGMASK | SETSIGDEF)));
-				Posix.CStringArray nativeArgv = posix.cStrings(argv);
-				Posix.CStringArray nativeEnv = posix.cStrings(env);
-				IntByReference pid = new IntByReference();
-				int error;
-				try {
-					error = libc.posix_spawnp(pid, executable, actions, attributes, nativeArgv.pointer(),
-							nativeEnv.pointer());
-				}
-				finally {
-					// Why: jnr frees native memory once its Java object is unreachable, which could happen while
-					// the spawn still reads argv and the environment.
-					Reference.reachabilityFence(nativeArgv);
-					Reference.reachabilityFence(nativeEnv);
-				}
-				if (error == Errno.ELOOP.intValue() && output instanceof Output.AppendTo append) {
-					throw new NativeSpawnException("posix_spawnp " + executable, posix.describe(error) + ": the log file "
-							+ append.file() + " is a symbolic link, which is never followed");
-				}
-				if (error == Errno.ENXIO.intValue() && output instanceof Output.AppendTo append) {
-					throw new NativeSpawnException("posix_spawnp " + executable, posix.describe(error) + ": the log file "
-							+ append.file() + " is a FIFO or a device, which is never opened as a log");
-				}
-				if (error != 0) {
-					throw new NativeSpawnException("posix_spawnp " + executable, posix.describe(error));
-				}
-				return pid.intValue();
+		return spawn(Posix.get(), executable, argv, env, stdin, output, workingDirectory);
+	}
+
+	static long spawn(Posix posix, String executable, List<String> argv, List<String> env, Path stdin, Output output,
+			@Nullable Path workingDirectory) throws NativeSpawnException {
+		try (NativeCalls.SpawnCall call = posix.calls().spawnCall()) {
+			check("posix_spawn_file_actions_init", call.initActions());
+			check("posix_spawnattr_init", call.initAttributes());
+			if (output instanceof Output.Descriptors descriptors && descriptors.stdin() >= 0) {
+				check("dup2 " + descriptors.stdin() + " to stdin", call.addDup2(descriptors.stdin(), 0));
 			}
-			finally {
-				libc.posix_spawnattr_destroy(attributes);
+			else {
+				check("open " + stdin, call.addOpen(0, stdin.toString(), O_RDONLY, 0));
 			}
-		}
-		finally {
-			libc.posix_spawn_file_actions_destroy(actions);
+			addOutput(call, output);
+			if (workingDirectory != null) {
+				if (!posix.calls().hasChdirAction()) {
+					throw new NativeSpawnException("chdir " + workingDirectory,
+							"this glibc has no posix_spawn_file_actions_addchdir_np");
+				}
+				check("chdir " + workingDirectory, call.addChdir(workingDirectory.toString()));
+			}
+			closeInherited(call, posix.calls().hasClosefromAction(),
+					3 + ((output instanceof Output.Descriptors descriptors) ? descriptors.held().size() : 0));
+			check("posix_spawnattr_setsigmask", call.emptySignalMask());
+			check("posix_spawnattr_setsigdefault", call.defaultSignalsBut(Posix.SIGKILL, SIGSTOP));
+			check("posix_spawnattr_setflags", call.setFlags((short) (SETSID | SETSIGMASK | SETSIGDEF)));
+			int[] pid = new int[1];
+			int error = call.spawnp(executable, argv, env, pid);
+			if (error == Errno.ELOOP.intValue() && output instanceof Output.AppendTo append) {
+				throw new NativeSpawnException("posix_spawnp " + executable, posix.describe(error) + ": the log file "
+						+ append.file() + " is a symbolic link, which is never followed");
+			}
+			if (error == Errno.ENXIO.intValue() && output instanceof Output.AppendTo append) {
+				throw new NativeSpawnException("posix_spawnp " + executable, posix.describe(error) + ": the log file "
+						+ append.file() + " is a FIFO or a device, which is never opened as a log");
+			}
+			if (error != 0) {
+				throw new NativeSpawnException("posix_spawnp " + executable, posix.describe(error));
+			}
+			return pid[0];
 		}
 	}
 
@@ -172,17 +137,17 @@ public final class PosixSpawn {
 
 	}
 
-	private static void addOutput(LibC libc, Pointer actions, Output output) throws NativeSpawnException {
+	private static void addOutput(NativeCalls.SpawnCall call, Output output) throws NativeSpawnException {
 		if (output instanceof Output.Descriptors descriptors) {
 			check("dup2 " + descriptors.stdout() + " to stdout",
-					libc.posix_spawn_file_actions_adddup2(actions, descriptors.stdout(), 1));
+					call.addDup2(descriptors.stdout(), 1));
 			check("dup2 " + descriptors.stderr() + " to stderr",
-					libc.posix_spawn_file_actions_adddup2(actions, descriptors.stderr(), 2));
+					call.addDup2(descriptors.stderr(), 2));
 			// Why this is safe in order: descriptors 0 to 4 of the JVM are taken long before any pipe is made, so no
 			// dup2 here overwrites a descriptor a later one reads.
 			for (int i = 0; i < descriptors.held().size(); i++) {
 				check("dup2 " + descriptors.held().get(i) + " to " + (3 + i),
-						libc.posix_spawn_file_actions_adddup2(actions, descriptors.held().get(i), 3 + i));
+						call.addDup2(descriptors.held().get(i), 3 + i));
 			}
 			return;
 		}
@@ -190,22 +155,22 @@ public final class PosixSpawn {
 		// Why no links: a link planted as the log would have the child append to whatever it points to. Why
 		// non-blocking: the spawn waits for the child's exec, so a child waiting to open a FIFO would hold the
 		// spawner; without a reader the open fails (ENXIO), and a regular file ignores the flag.
-		check("open " + file, libc.posix_spawn_file_actions_addopen(actions, 1, file.toString(),
+		check("open " + file, call.addOpen(1, file.toString(),
 				O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | Posix.O_NONBLOCK, 0600));
-		check("dup2 stdout to stderr", libc.posix_spawn_file_actions_adddup2(actions, 1, 2));
+		check("dup2 stdout to stderr", call.addDup2(1, 2));
 	}
 
-	private static void closeInherited(LibC libc, Pointer actions, int first) throws NativeSpawnException {
-		if (hasClosefromAction()) {
-			check("posix_spawn_file_actions_addclosefrom_np",
-					libc.posix_spawn_file_actions_addclosefrom_np(actions, first));
+	private static void closeInherited(NativeCalls.SpawnCall call, boolean closefrom, int first)
+			throws NativeSpawnException {
+		if (closefrom) {
+			check("posix_spawn_file_actions_addclosefrom_np", call.addClosefrom(first));
 			return;
 		}
 		try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
 			for (int fd : fds.map((path) -> Integer.parseInt(path.getFileName().toString()))
 				.filter((fd) -> fd >= first)
 				.toList()) {
-				libc.posix_spawn_file_actions_addclose(actions, fd);
+				call.addClose(fd);
 			}
 		}
 		catch (java.io.IOException io) {
@@ -217,46 +182,6 @@ public final class PosixSpawn {
 		if (error != 0) {
 			throw new NativeSpawnException(step, Posix.get().describe(error));
 		}
-	}
-
-	/**
-	 * The optional file actions, probed once. Why probe: jnr binds a function at its first call, so a missing one
-	 * would otherwise fail as an {@link UnsatisfiedLinkError} at the first spawn that needs it.
-	 */
-	private static final class OptionalActions {
-
-		static final boolean CHDIR = probe((libc, actions) -> libc.posix_spawn_file_actions_addchdir_np(actions, "/"));
-
-		static final boolean CLOSEFROM = probe((libc, actions) -> libc.posix_spawn_file_actions_addclosefrom_np(actions,
-				3));
-
-		private static boolean probe(Action action) {
-			Posix posix = Posix.get();
-			if (!posix.isAvailable()) {
-				return false;
-			}
-			LibC libc = posix.libc();
-			Pointer actions = Memory.allocateDirect(posix.runtime(), OPAQUE_SIZE, true);
-			if (libc.posix_spawn_file_actions_init(actions) != 0) {
-				return false;
-			}
-			try {
-				return action.add(libc, actions) == 0;
-			}
-			catch (UnsatisfiedLinkError ex) {
-				return false;
-			}
-			finally {
-				libc.posix_spawn_file_actions_destroy(actions);
-			}
-		}
-
-		private interface Action {
-
-			int add(LibC libc, Pointer actions);
-
-		}
-
 	}
 
 }

@@ -46,7 +46,7 @@ public class ChildrenEndpoint {
 	public ChildrenDescriptor children() {
 		return new ChildrenDescriptor(this.supervisor.installationId(), this.supervisor.parentDeathMechanism().id(),
 				this.supervisor.parentDeathMechanism().descendants(), this.supervisor.identityVerification(),
-				this.supervisor.spawnFeatures(),
+				this.supervisor.nativeBackend(), this.supervisor.spawnFeatures(),
 				this.supervisor.lastReconciliation().map(ReconciliationDescriptor::of).orElse(null),
 				this.supervisor.snapshots().stream().map(this::describe).toList());
 	}
@@ -90,13 +90,14 @@ public class ChildrenEndpoint {
 	 * @param parentDeathSignal {@code launcher}, {@code setpriv} or {@code none}
 	 * @param descendants how the descendants of children are contained: {@code shepherd} or {@code group}
 	 * @param identityVerification whether identity can be verified here
+	 * @param nativeBackend how libc is called: {@code ffm} (JDK 22+), {@code jnr} (JDK 17 to 21) or {@code none}
 	 * @param spawn how children are spawned here (method, working directory, descriptors)
 	 * @param reconciliation the last reconciliation, or {@code null}
 	 * @param children every child
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record ChildrenDescriptor(String installationId, String parentDeathSignal, String descendants,
-			boolean identityVerification, SpawnFeatures spawn, @Nullable ReconciliationDescriptor reconciliation,
+			boolean identityVerification, String nativeBackend, SpawnFeatures spawn, @Nullable ReconciliationDescriptor reconciliation,
 			List<ChildDescriptor> children) {
 	}
 
