@@ -4,8 +4,10 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -123,13 +125,39 @@ public final class StdioPipes implements Closeable {
 				// Why while both ends are ours: opening a pipe through /proc waits for the other end otherwise.
 				FileChannel in = ends.channel(stdin[1], StandardOpenOption.WRITE);
 				FileChannel out = ends.channel(stdout[0], StandardOpenOption.READ);
-				ends.pipes = new StdioPipes(Channels.newOutputStream(in), Channels.newInputStream(out));
+				ends.pipes = new StdioPipes(Channels.newOutputStream(in), Channels.newInputStream(unseekable(out)));
 				return ends;
 			}
 			catch (IOException | RuntimeException ex) {
 				ends.discard();
 				throw new SpawnException("cannot open the stdio pipes: " + ex.getMessage(), ex);
 			}
+		}
+
+		/**
+		 * Why not the channel itself: a stream over a seekable channel answers {@code available()} from its size and
+		 * position, and a pipe has no position: each line a reader decodes would cost a failed {@code lseek} and
+		 * its exception.
+		 */
+		private static ReadableByteChannel unseekable(FileChannel pipe) {
+			return new ReadableByteChannel() {
+
+				@Override
+				public int read(ByteBuffer destination) throws IOException {
+					return pipe.read(destination);
+				}
+
+				@Override
+				public boolean isOpen() {
+					return pipe.isOpen();
+				}
+
+				@Override
+				public void close() throws IOException {
+					pipe.close();
+				}
+
+			};
 		}
 
 		private FileChannel channel(int fd, StandardOpenOption option) throws IOException {
