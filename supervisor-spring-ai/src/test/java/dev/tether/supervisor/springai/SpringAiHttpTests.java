@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Spring AI's MCP client over a supervised streamable-HTTP MCP server on 127.0.0.1, with real processes.
+ * Spring AI's MCP client over supervised streamable-HTTP and SSE MCP servers on 127.0.0.1, with real processes.
  */
 @EnabledOnOs(OS.LINUX)
 class SpringAiHttpTests {
@@ -69,6 +69,31 @@ class SpringAiHttpTests {
 					.satisfies((ex) -> assertThat(messages(ex)).contains("MCP server 'web'").contains("BACKOFF"));
 				await("the restarted server answers").atMost(DEADLINE).ignoreExceptions()
 					.until(() -> Long.parseLong(text(client.callTool(call("pid")))) != serverPid);
+			});
+		await("no server left").atMost(DEADLINE)
+			.until(() -> LiveProcesses.withEnvironmentEntry("TETHER_INSTALLATION=" + installation).isEmpty());
+	}
+
+	@Test
+	void springAisClientCallsASupervisedServerOverSse() throws Exception {
+		int port;
+		try (ServerSocket probe = new ServerSocket(0)) {
+			port = probe.getLocalPort();
+		}
+		String installation = TestRun.installationId("spring-ai-sse");
+		McpHosts.runner(this.state, installation)
+			.withPropertyValues("supervisor.children.events.command[0]=sh", "supervisor.children.events.command[1]=-c",
+					"supervisor.children.events.command[2]="
+							+ McpHosts.shell(JavaCommand.main(McpHttpFixtureServer.class, Integer.toString(port), "sse"))
+							+ "; exit $?",
+					"supervisor.children.events.port=" + port, "supervisor.children.events.mcp.transport=sse",
+					"supervisor.children.events.mcp.path=/sse")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(SpringAiStdioTests.tool(context.getBean(ToolCallbackProvider.class), "echo")
+					.call("{\"text\":\"over sse\"}")).contains("echo: over sse");
+				assertThat(context.getBean(ChildrenEndpoint.class).child("events").details()).containsEntry("mcp",
+						Map.of("transport", "sse", "session", "initialized", "tools", 2));
 			});
 		await("no server left").atMost(DEADLINE)
 			.until(() -> LiveProcesses.withEnvironmentEntry("TETHER_INSTALLATION=" + installation).isEmpty());
