@@ -1,8 +1,10 @@
 package dev.tether.supervisor.springai;
 
+import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -41,18 +43,11 @@ class SpringAiHttpTests {
 
 	@Test
 	void springAisClientCallsASupervisedHttpServerAndANewSessionFollowsItsRestart() throws Exception {
-		int port;
-		try (ServerSocket probe = new ServerSocket(0)) {
-			port = probe.getLocalPort();
-		}
+		int port = freePort();
 		String installation = TestRun.installationId("spring-ai-http");
 		McpHosts.runner(this.state, installation)
-			.withPropertyValues("supervisor.children.web.command[0]=sh", "supervisor.children.web.command[1]=-c",
-					"supervisor.children.web.command[2]="
-							+ McpHosts.shell(JavaCommand.main(McpHttpFixtureServer.class, Integer.toString(port)))
-							+ "; exit $?",
-					"supervisor.children.web.port=" + port, "supervisor.children.web.mcp.transport=streamable-http",
-					"supervisor.children.web.backoff.initial=3s", "supervisor.children.web.max-restarts=1")
+			.withPropertyValues(fixtureServer("web", port, "streamable-http"))
+			.withPropertyValues("supervisor.children.web.backoff.initial=3s", "supervisor.children.web.max-restarts=1")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(SpringAiStdioTests.tool(context.getBean(ToolCallbackProvider.class), "echo")
@@ -70,24 +65,16 @@ class SpringAiHttpTests {
 				await("the restarted server answers").atMost(DEADLINE).ignoreExceptions()
 					.until(() -> Long.parseLong(text(client.callTool(call("pid")))) != serverPid);
 			});
-		await("no server left").atMost(DEADLINE)
-			.until(() -> LiveProcesses.withEnvironmentEntry("TETHER_INSTALLATION=" + installation).isEmpty());
+		awaitNoServerLeft(installation);
 	}
 
 	@Test
 	void springAisClientCallsASupervisedServerOverSse() throws Exception {
-		int port;
-		try (ServerSocket probe = new ServerSocket(0)) {
-			port = probe.getLocalPort();
-		}
+		int port = freePort();
 		String installation = TestRun.installationId("spring-ai-sse");
 		McpHosts.runner(this.state, installation)
-			.withPropertyValues("supervisor.children.events.command[0]=sh", "supervisor.children.events.command[1]=-c",
-					"supervisor.children.events.command[2]="
-							+ McpHosts.shell(JavaCommand.main(McpHttpFixtureServer.class, Integer.toString(port), "sse"))
-							+ "; exit $?",
-					"supervisor.children.events.port=" + port, "supervisor.children.events.mcp.transport=sse",
-					"supervisor.children.events.mcp.path=/sse")
+			.withPropertyValues(fixtureServer("events", port, "sse", "sse"))
+			.withPropertyValues("supervisor.children.events.mcp.path=/sse")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(SpringAiStdioTests.tool(context.getBean(ToolCallbackProvider.class), "echo")
@@ -95,6 +82,31 @@ class SpringAiHttpTests {
 				assertThat(context.getBean(ChildrenEndpoint.class).child("events").details()).containsEntry("mcp",
 						Map.of("transport", "sse", "session", "initialized", "tools", 2));
 			});
+		awaitNoServerLeft(installation);
+	}
+
+	private static int freePort() throws IOException {
+		try (ServerSocket probe = new ServerSocket(0)) {
+			return probe.getLocalPort();
+		}
+	}
+
+	/**
+	 * The properties of a child {@code name} that runs the HTTP fixture server on {@code port} under {@code sh -c},
+	 * with {@code fixtureArguments} after the port, connected by Spring AI over {@code transport}.
+	 */
+	private static String[] fixtureServer(String name, int port, String transport, String... fixtureArguments) {
+		List<String> arguments = new ArrayList<>(List.of(Integer.toString(port)));
+		arguments.addAll(List.of(fixtureArguments));
+		String child = "supervisor.children." + name + ".";
+		return new String[] { child + "command[0]=sh", child + "command[1]=-c",
+				child + "command[2]="
+						+ McpHosts.shell(JavaCommand.main(McpHttpFixtureServer.class, arguments.toArray(String[]::new)))
+						+ "; exit $?",
+				child + "port=" + port, child + "mcp.transport=" + transport };
+	}
+
+	private static void awaitNoServerLeft(String installation) {
 		await("no server left").atMost(DEADLINE)
 			.until(() -> LiveProcesses.withEnvironmentEntry("TETHER_INSTALLATION=" + installation).isEmpty());
 	}
