@@ -4,6 +4,9 @@
 #   benchmarks/run.sh [rounds] [long-n] [short-n] [memory-n] [latency-n]      (defaults: 3 500 500 1000 100)
 # Prints a markdown report on stdout. ONLY=word,word runs only the phases whose names hold one of the words
 # (e.g. ONLY=reconciliation,autostart benchmarks/run.sh 5; ONLY=output benchmarks/run.sh 3 for the output rows).
+# NATIVE=jnr on JDK 22+ runs Tether on jnr instead of FFM, to compare the two backends on one JDK: supervisor-core's
+# classes then come from its directory, where the JDK applies no multi-release entry. NUPROCESS_JAR=<jar> puts that
+# NuProcess jar in place of the pinned one (and of JNA), for a NuProcess release Maven Central does not serve.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -13,6 +16,16 @@ trap 'rm -rf "$work"' EXIT
 "${CC:-cc}" -O2 -o "$work/line-writer" "$root/benchmarks/src/main/c/line-writer.c"
 "${CC:-cc}" -O2 -o "$work/http-ok" "$root/benchmarks/src/main/c/http-ok.c"
 "${CC:-cc}" -O2 -o "$work/mcp-echo" "$root/benchmarks/src/main/c/mcp-echo.c"
+classpath="$root/benchmarks/target/classes"
+[ "${NATIVE:-}" = jnr ] && classpath="$classpath:$root/supervisor-core/target/classes"
+for jar in "$root"/benchmarks/target/lib/*.jar; do
+  case $jar in
+    */supervisor-core-*) [ "${NATIVE:-}" = jnr ] && continue ;;
+    */nuprocess-*|*/jna-*) [ -n "${NUPROCESS_JAR:-}" ] && continue ;;
+  esac
+  classpath="$classpath:$jar"
+done
+[ -n "${NUPROCESS_JAR:-}" ] && classpath="$classpath:$NUPROCESS_JAR"
 # Why no exec: the shell stays to run its trap, which removes the work directory (launcher copies, binaries).
-java -Dbenchmarks.only="${ONLY:-}" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Xms512m -Xmx512m -XX:+AlwaysPreTouch -cp "$root/benchmarks/target/classes:$root/benchmarks/target/lib/*" \
+java -Dbenchmarks.only="${ONLY:-}" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Xms512m -Xmx512m -XX:+AlwaysPreTouch -cp "$classpath" \
   dev.tether.benchmarks.Benchmarks "$work/spawn-limit" "$work" "$@"
