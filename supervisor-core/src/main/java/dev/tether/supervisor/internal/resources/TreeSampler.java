@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -175,22 +174,21 @@ public final class TreeSampler implements AutoCloseable {
 	}
 
 	/**
-	 * The open descriptors of {@code pid}; -1 when they cannot be read. Why the directory's size first: since
-	 * Linux 6.2 it is the number of open descriptors, one {@code stat} instead of a listing; before, it is 0.
+	 * The open descriptors of {@code pid}, a process of the tree; -1 when they cannot be read. Why the directory's
+	 * size first: since Linux 6.2 it is the number of open descriptors, one {@code fstat} instead of a listing;
+	 * before, it is 0.
 	 */
-	private static int descriptors(long pid) {
-		Path directory = Path.of("/proc/" + pid + "/fd");
-		try {
-			long size = Files.readAttributes(directory, BasicFileAttributes.class).size();
-			if (size > 0) {
-				return (int) Math.min(size, Integer.MAX_VALUE);
-			}
+	private int descriptors(long pid) {
+		KeptProcess process = this.kept.get(pid);
+		long size = (process != null) ? process.descriptorsDirectorySize() : -1;
+		if (size > 0) {
+			return (int) Math.min(size, Integer.MAX_VALUE);
 		}
-		catch (IOException | RuntimeException ex) {
+		if (size < 0 && process != null) {
 			return -1;
 		}
 		int count = 0;
-		try (DirectoryStream<Path> fds = Files.newDirectoryStream(directory)) {
+		try (DirectoryStream<Path> fds = Files.newDirectoryStream(Path.of("/proc/" + pid + "/fd"))) {
 			for (Path ignored : fds) {
 				count++;
 			}
