@@ -21,8 +21,9 @@ import org.jspecify.annotations.Nullable;
  * Linux 6.18: a kept {@code stat} fails, a kept {@code children} reads empty). {@code stat} is opened first and read
  * after the others are opened, so that a read that succeeds proves all of them were opened on this process.
  * <p>
- * Why a budget: at up to three descriptors per process, 1,000 watched trees hold thousands; they must never take the
- * descriptors the application needs. Past a quarter of this JVM's soft limit of open files, a process is read by
+ * Why a budget: at up to three descriptors per process, 1,000 watched trees hold thousands (each read file also keeps
+ * the kernel's buffer of a page, charged to this JVM's memory cgroup); they must never take the descriptors the
+ * application needs. Past a quarter of this JVM's soft limit of open files, a process is read by
  * path instead (open, read, close each time): slower, never wrong.
  */
 final class KeptProcess implements AutoCloseable {
