@@ -97,11 +97,6 @@ public final class TreeSampler implements AutoCloseable {
 		this.kept.clear();
 	}
 
-	/** Whether it keeps any file open. */
-	public boolean keepsFiles() {
-		return !this.kept.isEmpty();
-	}
-
 	/**
 	 * The usage fields of {@code pid}, which then counts as seen; {@code null} (its files closed) once it has ended.
 	 * @param memory whether its memory is counted, so that its {@code status} is kept too
