@@ -96,6 +96,7 @@ public final class Benchmarks {
 			timed("output slow sink", () -> output.slowSink(30));
 			timed("output threads", () -> output.threads(memoryN));
 			timed("resources sampling", () -> resources.sampling(1000));
+			timed("resources scrape", () -> resources.scrape(1000));
 			timed("resources tick", () -> resources.tick(1000));
 			timed("resources spawn", () -> resources.spawnRate(longN));
 			timed("mcp round trip", () -> mcp.roundTrip(limit.resolveSibling("mcp-echo"), 5000));

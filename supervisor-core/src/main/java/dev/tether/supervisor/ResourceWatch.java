@@ -1,11 +1,12 @@
 package dev.tether.supervisor;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.WeakHashMap;
 import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 
@@ -20,6 +21,11 @@ import dev.tether.supervisor.internal.stop.StopTarget;
  * {@link Supervisor#resources}, cached briefly so that a scrape of every meter reads each tree once, and on the tick
  * for children with {@code max-memory}, once per {@link #MEMORY_PERIOD}, restarting a child whose tree stays above
  * it. No thread of its own, and nothing sampled for a child nobody asks about.
+ * <p>
+ * Each sampled tree keeps its processes' {@code /proc} files open between samples (up to three per process, see
+ * {@link TreeSampler}). They are released at the first sweep (on the tick, at most once per {@link #SWEEP_PERIOD})
+ * after the child's process changed or ended, after the child was removed, or once nobody sampled the tree for
+ * {@link #IDLE}; all of them when the supervisor closes.
  */
 final class ResourceWatch {
 
@@ -31,14 +37,26 @@ final class ResourceWatch {
 	/** How long a sample answers {@link Supervisor#resources}: one scrape of a child's meters reads its tree once. */
 	static final Duration CACHE = Duration.ofMillis(500);
 
+	// Why two minutes: longer than the scrape interval of nearly every Prometheus set-up (15 s to 1 min, 1 min by
+	// default) with room for a late scrape, so a scraped child keeps its files between scrapes, while one nobody
+	// looks at any more gives them back within minutes.
+	static final Duration IDLE = Duration.ofMinutes(2);
+
+	// Why a period: a sweep looks at every sampled tree under the supervisor's lock; once a second bounds how long a
+	// restarted or removed child's files stay open, at a cost the tick does not notice.
+	static final Duration SWEEP_PERIOD = Duration.ofSeconds(1);
+
 	private final ChildTable lock;
 
 	private final BiFunction<SupervisedChild, ChildProcess, StopTarget> targets;
 
 	private final LongSupplier clock;
 
-	// Why weak keys: a removed child's figures go with it.
-	private final Map<SupervisedChild, Tree> trees = new WeakHashMap<>();
+	// Why not weak keys: a tree holds open files, which must be closed, not left to the collector; the sweep drops
+	// the trees of removed children.
+	private final Map<SupervisedChild, Tree> trees = new HashMap<>();
+
+	private long nextSweep;
 
 	ResourceWatch(ChildTable lock, BiFunction<SupervisedChild, ChildProcess, StopTarget> targets, LongSupplier clock) {
 		this.lock = lock;
@@ -56,7 +74,6 @@ final class ResourceWatch {
 		return new Seen(child, process, (command != null) ? command : -1);
 	}
 
-	/** What {@code child}'s tree uses; {@code seen} is its process, or {@code null}. Call it holding no lock. */
 	/** What the named child's tree uses, if it is registered; call it holding no lock. */
 	Optional<ChildUsage> usage(String name) {
 		SupervisedChild child;
@@ -99,6 +116,51 @@ final class ResourceWatch {
 		}
 	}
 
+	/**
+	 * Releases, at most once per {@link #SWEEP_PERIOD}, the files of trees whose child's process changed or ended,
+	 * whose child was removed, or that nobody sampled for {@link #IDLE}; forgets removed children. Call it on the
+	 * tick, holding no lock.
+	 */
+	void sweep() {
+		this.lock.assertNotHeld();
+		long now = this.clock.getAsLong();
+		List<SupervisedChild> children;
+		synchronized (this.trees) {
+			if (now - this.nextSweep < 0 || this.trees.isEmpty()) {
+				return;
+			}
+			this.nextSweep = now + SWEEP_PERIOD.toNanos();
+			children = new ArrayList<>(this.trees.keySet());
+		}
+		List<@Nullable ChildProcess> processes = new ArrayList<>(children.size());
+		List<Boolean> present = new ArrayList<>(children.size());
+		synchronized (this.lock) {
+			for (SupervisedChild child : children) {
+				processes.add(child.process());
+				present.add(this.lock.find(child.name()) == child);
+			}
+		}
+		for (int i = 0; i < children.size(); i++) {
+			Tree tree;
+			synchronized (this.trees) {
+				tree = present.get(i) ? this.trees.get(children.get(i)) : this.trees.remove(children.get(i));
+			}
+			if (tree != null) {
+				tree.release(present.get(i) ? processes.get(i) : null, now);
+			}
+		}
+	}
+
+	/** Closes every tree's files; call it when the supervisor closes, holding no lock. */
+	void close() {
+		List<Tree> closing;
+		synchronized (this.trees) {
+			closing = new ArrayList<>(this.trees.values());
+			this.trees.clear();
+		}
+		closing.forEach((tree) -> tree.release(null, this.clock.getAsLong()));
+	}
+
 	private Tree tree(SupervisedChild child) {
 		synchronized (this.trees) {
 			return this.trees.computeIfAbsent(child, (key) -> new Tree());
@@ -125,8 +187,13 @@ final class ResourceWatch {
 	record Seen(SupervisedChild child, ChildProcess process, long command) {
 	}
 
-	/** One child's figures: its last sample, the CPU time of its earlier processes, and the memory check's count. */
+	/**
+	 * One child's figures: its last sample, the CPU time of its earlier processes, and the memory check's count; and
+	 * the sampler that keeps its processes' files open.
+	 */
 	private static final class Tree {
+
+		private final TreeSampler sampler = new TreeSampler();
 
 		private @Nullable ChildProcess process;
 
@@ -163,12 +230,14 @@ final class ResourceWatch {
 				this.process = seen.process();
 				this.last = null;
 				this.samplesAbove = 0;
+				// Why: the files kept are the earlier process's tree's; none of them belongs to this one.
+				this.sampler.close();
 			}
 			if (this.last == null || now - this.sampledNanos >= cacheNanos) {
 				// Why learnt here too: the tick learns a command's pid only after the shepherd has forked it.
 				long command = (seen.command() > 0 || !seen.process().shepherd()) ? seen.command()
 						: Shepherd.commandPid(seen.process().pid()).orElse(-1);
-				Optional<TreeSampler.TreeUsage> sampled = TreeSampler.sample(seen.process().pid(),
+				Optional<TreeSampler.TreeUsage> sampled = this.sampler.sample(seen.process().pid(),
 						seen.process().shepherd(), command);
 				this.last = sampled.orElse(null);
 				this.sampledNanos = now;
@@ -198,6 +267,16 @@ final class ResourceWatch {
 
 		synchronized void restartedForMemory() {
 			this.memoryRestarts++;
+		}
+
+		/**
+		 * Closes the files it keeps unless they are still wanted: its child has {@code current} (null when it has no
+		 * process or is gone), the very process they were opened for, and sampled it within {@link #IDLE}.
+		 */
+		synchronized void release(@Nullable ChildProcess current, long now) {
+			if (current == null || current != this.process || now - this.sampledNanos >= IDLE.toNanos()) {
+				this.sampler.close();
+			}
 		}
 
 	}

@@ -433,6 +433,7 @@ public final class Supervisor implements AutoCloseable {
 		}
 		try {
 			stopAll();
+			this.resources.close();
 			this.orphans.stopStrays();
 			this.saver.saveIfChanged();
 			this.registry.close();

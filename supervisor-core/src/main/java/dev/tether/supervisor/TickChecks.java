@@ -58,6 +58,7 @@ final class TickChecks {
 		applyEndOfAdopted(seen.adopted);
 		this.shepherds.watch(seen.shepherded);
 		this.resources.checkMemory(seen.memoryLimited);
+		this.resources.sweep();
 	}
 
 	/** Ends the probes: those in flight complete as failed, and their results are no longer applied. */

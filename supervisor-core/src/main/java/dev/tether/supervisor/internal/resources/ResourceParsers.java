@@ -30,6 +30,18 @@ public final class ResourceParsers {
 	 * {@link #UNLIMITED} for {@code unlimited}.
 	 */
 	public static Map<String, Long> hardLimits(String content) {
+		return limits(content, 1);
+	}
+
+	/**
+	 * The soft limits of {@code /proc/<pid>/limits}, by the row's name ({@code Max open files}, ...);
+	 * {@link #UNLIMITED} for {@code unlimited}.
+	 */
+	public static Map<String, Long> softLimits(String content) {
+		return limits(content, 0);
+	}
+
+	private static Map<String, Long> limits(String content, int column) {
 		Map<String, Long> limits = new HashMap<>();
 		for (String line : content.split("\n")) {
 			// Why by columns: a row's name holds spaces; its soft, hard and unit columns follow it at 26, 47 and 68.
@@ -39,7 +51,7 @@ public final class ResourceParsers {
 			String name = line.substring(0, 26).trim();
 			String[] values = line.substring(26).trim().split("\\s+");
 			if (values.length >= 2) {
-				limits.put(name, values[1].equals("unlimited") ? UNLIMITED : parseOr(values[1], -1));
+				limits.put(name, values[column].equals("unlimited") ? UNLIMITED : parseOr(values[column], -1));
 			}
 		}
 		return limits;

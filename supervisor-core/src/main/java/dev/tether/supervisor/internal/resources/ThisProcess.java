@@ -26,6 +26,14 @@ public final class ThisProcess {
 		return read("/proc/self/limits").map(ResourceParsers::hardLimits).orElse(Map.of());
 	}
 
+	/**
+	 * This process's soft limits by their {@code /proc/self/limits} row, which its own calls must stay within;
+	 * {@link ResourceParsers#UNLIMITED} for none; empty when unreadable.
+	 */
+	public static Map<String, Long> softLimits() {
+		return read("/proc/self/limits").map(ResourceParsers::softLimits).orElse(Map.of());
+	}
+
 	/** Whether this process may raise hard limits and lower OOM scores; {@code false} when unreadable. */
 	public static boolean hasSysResource() {
 		return read("/proc/self/status").map(ResourceParsers::hasSysResource).orElse(false);

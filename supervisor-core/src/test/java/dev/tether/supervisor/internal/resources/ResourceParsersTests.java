@@ -27,6 +27,13 @@ class ResourceParsersTests {
 	}
 
 	@Test
+	void softLimitsAreTheColumnBeforeTheHardOnes() {
+		assertThat(ResourceParsers.softLimits(LIMITS)).containsEntry("Max open files", 1024L)
+			.containsEntry("Max core file size", 0L)
+			.containsEntry("Max cpu time", ResourceParsers.UNLIMITED);
+	}
+
+	@Test
 	void capSysResourceIsBit24OfTheEffectiveSet() {
 		assertThat(ResourceParsers.hasSysResource("CapInh:\t0000000000000000\nCapEff:\t000001ffffffffff\n")).isTrue();
 		assertThat(ResourceParsers.hasSysResource("CapEff:\t0000000000000000\n")).isFalse();

@@ -1,0 +1,144 @@
+package dev.tether.supervisor.internal.resources;
+
+import java.util.function.LongConsumer;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Pure parsers of {@code /proc} files as the bytes a read returned, for the sampler's hot path: no string is made,
+ * nothing is split. They read what {@link ResourceParsers} reads from text, with the same rules. No I/O here.
+ */
+public final class ProcBytes {
+
+	// Fields of /proc/<pid>/stat, counted from 1, of those after the command name.
+	private static final int STAT_STATE = 3;
+
+	private static final int STAT_UTIME = 14;
+
+	private static final int STAT_THREADS = 20;
+
+	private ProcBytes() {
+	}
+
+	/**
+	 * The usage fields of a {@code /proc/<pid>/stat}, read after the last {@code )} (a command name may hold spaces
+	 * and parentheses); {@code null} when they do not parse.
+	 * @param bytes the file's content from index 0
+	 * @param length how many of {@code bytes} it fills
+	 */
+	public static ResourceParsers.@Nullable ProcUsage usage(byte[] bytes, int length) {
+		int at = length - 1;
+		while (at >= 0 && bytes[at] != ')') {
+			at--;
+		}
+		if (at < 0) {
+			return null;
+		}
+		long[] values = new long[STAT_THREADS - STAT_UTIME + 1];
+		int field = STAT_STATE;
+		int i = at + 2;
+		while (field <= STAT_THREADS) {
+			if (i >= length) {
+				return null;
+			}
+			int end = i;
+			while (end < length && bytes[end] != ' ' && bytes[end] != '\n') {
+				end++;
+			}
+			if (field >= STAT_UTIME) {
+				long value = number(bytes, i, end);
+				if (value == Long.MIN_VALUE) {
+					return null;
+				}
+				values[field - STAT_UTIME] = value;
+			}
+			field++;
+			i = end + 1;
+		}
+		return new ResourceParsers.ProcUsage(values[0], values[1], values[2], values[3],
+				values[STAT_THREADS - STAT_UTIME]);
+	}
+
+	/**
+	 * A {@code kB} value of a {@code /proc/<pid>/status} ({@code VmRSS:}, ...), in bytes; -1 when it has none.
+	 * @param key the line's name with its colon, in ASCII
+	 */
+	public static long kilobytes(byte[] bytes, int length, byte[] key) {
+		int line = 0;
+		while (line < length) {
+			if (startsWith(bytes, line, length, key)) {
+				int i = line + key.length;
+				while (i < length && (bytes[i] == ' ' || bytes[i] == '\t')) {
+					i++;
+				}
+				int end = i;
+				while (end < length && bytes[end] >= '0' && bytes[end] <= '9') {
+					end++;
+				}
+				long value = number(bytes, i, end);
+				boolean kilobytes = end + 3 <= length && bytes[end] == ' ' && bytes[end + 1] == 'k'
+						&& bytes[end + 2] == 'B';
+				return (value >= 0 && kilobytes) ? value * 1024 : -1;
+			}
+			while (line < length && bytes[line] != '\n') {
+				line++;
+			}
+			line++;
+		}
+		return -1;
+	}
+
+	/**
+	 * Each pid of a {@code /proc/<pid>/task/<tid>/children} list (numbers separated by spaces); what is not a number
+	 * is skipped.
+	 */
+	public static void pids(byte[] bytes, int length, LongConsumer each) {
+		int i = 0;
+		while (i < length) {
+			while (i < length && (bytes[i] < '0' || bytes[i] > '9')) {
+				i++;
+			}
+			int end = i;
+			while (end < length && bytes[end] >= '0' && bytes[end] <= '9') {
+				end++;
+			}
+			long pid = number(bytes, i, end);
+			if (pid > 0) {
+				each.accept(pid);
+			}
+			i = end;
+		}
+	}
+
+	private static boolean startsWith(byte[] bytes, int at, int length, byte[] prefix) {
+		if (at + prefix.length > length) {
+			return false;
+		}
+		for (int i = 0; i < prefix.length; i++) {
+			if (bytes[at + i] != prefix[i]) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/** The decimal number in {@code [from, to)}, with an optional minus sign; {@link Long#MIN_VALUE} when none. */
+	private static long number(byte[] bytes, int from, int to) {
+		boolean negative = from < to && bytes[from] == '-';
+		int i = negative ? from + 1 : from;
+		// Why 18 digits at most: the number cannot overflow, and no /proc field read here comes near it.
+		if (i >= to || to - i > 18) {
+			return Long.MIN_VALUE;
+		}
+		long value = 0;
+		for (; i < to; i++) {
+			byte digit = bytes[i];
+			if (digit < '0' || digit > '9') {
+				return Long.MIN_VALUE;
+			}
+			value = value * 10 + (digit - '0');
+		}
+		return negative ? -value : value;
+	}
+
+}

@@ -1,0 +1,73 @@
+package dev.tether.supervisor.internal.resources;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The byte parsers read what {@link ResourceParsers} reads from text, with the same rules, from bytes as a read left
+ * them in a larger buffer.
+ */
+class ProcBytesTests {
+
+	private static final byte[] VM_RSS = "VmRSS:".getBytes(StandardCharsets.US_ASCII);
+
+	@Test
+	void usageIsReadAfterTheLastParenthesisAsTheTextParserReadsIt() {
+		String stat = "4242 (a) b (c) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 50 7 3 20 0 1 0 12345 10000000 321 "
+				+ "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n";
+		assertThat(ProcBytes.usage(bytes(stat, 64), stat.length()))
+			.isEqualTo(new ResourceParsers.ProcUsage(250, 50, 7, 3, 1))
+			.isEqualTo(ResourceParsers.usage(stat).orElseThrow());
+		String threads = "7 (java) S 1 7 7 0 -1 0 0 0 0 0 12 34 -1 0 20 0 42 0 9 1 1";
+		assertThat(ProcBytes.usage(bytes(threads, 0), threads.length()))
+			.isEqualTo(new ResourceParsers.ProcUsage(12, 34, -1, 0, 42));
+	}
+
+	@Test
+	void aCutOrMalformedStatDoesNotParse() {
+		for (String stat : List.of("4242 (cut", "4242 (a) S 1 2 3", "4242 (a) S 1 4242 4242 0 -1 0 0 0 0 0 x 50 7 3 20 0 1",
+				"")) {
+			assertThat(ProcBytes.usage(bytes(stat, 16), stat.length())).as(stat).isNull();
+		}
+	}
+
+	@Test
+	void kilobytesOfStatusAreFoundByTheLinesName() {
+		String status = "Name:\tx\nVmHWM:\t    9999 kB\nVmRSS:\t    1234 kB\nRssAnon:\t 1 kB\n";
+		assertThat(ProcBytes.kilobytes(bytes(status, 100), status.length(), VM_RSS)).isEqualTo(1234 * 1024);
+		assertThat(ProcBytes.kilobytes(bytes("VmRSS:\t1 kB", 0), 12, VM_RSS)).isEqualTo(1024);
+		assertThat(ProcBytes.kilobytes(bytes("Name:\tkthreadd\n", 0), 15, VM_RSS)).isEqualTo(-1);
+		assertThat(ProcBytes.kilobytes(bytes("XVmRSS:\t5 kB\n", 0), 13, VM_RSS)).isEqualTo(-1);
+		// Why: bytes past the length are an earlier read's, never this file's.
+		String earlier = "Name:\tx\nVmRSS:\t7 kB\n";
+		assertThat(ProcBytes.kilobytes(earlier.getBytes(StandardCharsets.US_ASCII), 8, VM_RSS)).isEqualTo(-1);
+	}
+
+	@Test
+	void childrenAreTheNumbersOfTheList() {
+		List<Long> pids = new ArrayList<>();
+		String list = "12 345 6789 ";
+		ProcBytes.pids(bytes(list + "999 ", 0), list.length(), pids::add);
+		assertThat(pids).containsExactly(12L, 345L, 6789L);
+		pids.clear();
+		ProcBytes.pids(new byte[8], 0, pids::add);
+		assertThat(pids).isEmpty();
+	}
+
+	/** {@code text} in ASCII followed by {@code slack} bytes of noise, as a reused buffer holds it. */
+	private static byte[] bytes(String text, int slack) {
+		byte[] content = text.getBytes(StandardCharsets.US_ASCII);
+		byte[] bytes = new byte[content.length + slack];
+		System.arraycopy(content, 0, bytes, 0, content.length);
+		for (int i = content.length; i < bytes.length; i++) {
+			bytes[i] = (byte) ('0' + i % 10);
+		}
+		return bytes;
+	}
+
+}
