@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Pure parsers of {@code /proc} files as the bytes a read returned, for the sampler's hot path: no string is made,
- * nothing is split. They read what {@link ResourceParsers} reads from text, with the same rules. No I/O here.
+ * nothing is split. No I/O here: every case is testable from bytes.
  */
 public final class ProcBytes {
 
@@ -26,7 +26,7 @@ public final class ProcBytes {
 	 * @param bytes the file's content from index 0
 	 * @param length how many of {@code bytes} it fills
 	 */
-	public static ResourceParsers.@Nullable ProcUsage usage(byte[] bytes, int length) {
+	public static @Nullable ProcUsage usage(byte[] bytes, int length) {
 		int at = length - 1;
 		while (at >= 0 && bytes[at] != ')') {
 			at--;
@@ -55,7 +55,7 @@ public final class ProcBytes {
 			field++;
 			i = end + 1;
 		}
-		return new ResourceParsers.ProcUsage(values[0], values[1], values[2], values[3],
+		return new ProcUsage(values[0], values[1], values[2], values[3],
 				values[STAT_THREADS - STAT_UTIME]);
 	}
 
@@ -139,6 +139,27 @@ public final class ProcBytes {
 			value = value * 10 + (digit - '0');
 		}
 		return negative ? -value : value;
+	}
+
+	/**
+	 * One process's usage, in clock ticks and pages.
+	 * @param userTicks its own user time
+	 * @param systemTicks its own system time
+	 * @param childrenUserTicks the user time of the children it has reaped (and theirs)
+	 * @param childrenSystemTicks their system time
+	 * @param threads how many threads it has
+	 */
+	public record ProcUsage(long userTicks, long systemTicks, long childrenUserTicks, long childrenSystemTicks,
+			long threads) {
+
+		long ownTicks() {
+			return this.userTicks + this.systemTicks;
+		}
+
+		long reapedTicks() {
+			return this.childrenUserTicks + this.childrenSystemTicks;
+		}
+
 	}
 
 }

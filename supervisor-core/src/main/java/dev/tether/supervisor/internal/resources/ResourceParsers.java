@@ -2,7 +2,6 @@ package dev.tether.supervisor.internal.resources;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -13,12 +12,6 @@ public final class ResourceParsers {
 	/** The kernel's {@code RLIM_INFINITY} as this package reports it. */
 	public static final long UNLIMITED = Long.MAX_VALUE;
 
-	// Fields of /proc/<pid>/stat, counted from 1, of those after the command name.
-	private static final int STAT_STATE = 3;
-
-	private static final int STAT_UTIME = 14;
-
-	private static final int STAT_THREADS = 20;
 
 	private static final int CAP_SYS_RESOURCE = 24;
 
@@ -72,42 +65,6 @@ public final class ResourceParsers {
 		return false;
 	}
 
-	/** A {@code kB} value of {@code /proc/<pid>/status} ({@code VmRSS:}, ...), in bytes. */
-	public static OptionalLong kilobytes(String content, String key) {
-		int at = content.startsWith(key) ? 0 : content.indexOf("\n" + key);
-		if (at < 0) {
-			return OptionalLong.empty();
-		}
-		int start = content.indexOf(key, at) + key.length();
-		int end = content.indexOf(" kB", start);
-		long value = (end < 0) ? -1 : parseOr(content.substring(start, end).trim(), -1);
-		return (value < 0) ? OptionalLong.empty() : OptionalLong.of(value * 1024);
-	}
-
-	/**
-	 * The usage fields of {@code /proc/<pid>/stat}, read after the last {@code )} (a command name may hold spaces and
-	 * parentheses); empty when it does not parse.
-	 */
-	public static Optional<ProcUsage> usage(String content) {
-		int close = content.lastIndexOf(')');
-		if (close < 0 || close + 2 > content.length()) {
-			return Optional.empty();
-		}
-		String[] fields = content.substring(close + 2).trim().split(" ");
-		if (fields.length <= STAT_THREADS - STAT_STATE) {
-			return Optional.empty();
-		}
-		try {
-			int utime = STAT_UTIME - STAT_STATE;
-			return Optional.of(new ProcUsage(Long.parseLong(fields[utime]), Long.parseLong(fields[utime + 1]),
-					Long.parseLong(fields[utime + 2]), Long.parseLong(fields[utime + 3]),
-					Long.parseLong(fields[STAT_THREADS - STAT_STATE])));
-		}
-		catch (NumberFormatException ex) {
-			return Optional.empty();
-		}
-	}
-
 	/** A counter of {@code /proc/vmstat} ({@code oom_kill}, ...): lines of a name and a number. */
 	public static OptionalLong vmstat(String content, String counter) {
 		for (String line : content.split("\n")) {
@@ -126,27 +83,6 @@ public final class ResourceParsers {
 		catch (NumberFormatException ex) {
 			return otherwise;
 		}
-	}
-
-	/**
-	 * One process's usage, in clock ticks and pages.
-	 * @param userTicks its own user time
-	 * @param systemTicks its own system time
-	 * @param childrenUserTicks the user time of the children it has reaped (and theirs)
-	 * @param childrenSystemTicks their system time
-	 * @param threads how many threads it has
-	 */
-	public record ProcUsage(long userTicks, long systemTicks, long childrenUserTicks, long childrenSystemTicks,
-			long threads) {
-
-		long ownTicks() {
-			return this.userTicks + this.systemTicks;
-		}
-
-		long reapedTicks() {
-			return this.childrenUserTicks + this.childrenSystemTicks;
-		}
-
 	}
 
 }

@@ -60,7 +60,7 @@ public final class TreeSampler implements AutoCloseable {
 		this.seen.clear();
 		this.pending.clear();
 		try {
-			ResourceParsers.ProcUsage rootUsage = usage(root, !shepherd);
+			ProcBytes.ProcUsage rootUsage = usage(root, !shepherd);
 			if (rootUsage == null) {
 				return Optional.empty();
 			}
@@ -73,7 +73,7 @@ public final class TreeSampler implements AutoCloseable {
 				if (this.seen.contains(pid)) {
 					continue;
 				}
-				ResourceParsers.ProcUsage usage = usage(pid, true);
+				ProcBytes.ProcUsage usage = usage(pid, true);
 				if (usage == null) {
 					continue;
 				}
@@ -101,13 +101,13 @@ public final class TreeSampler implements AutoCloseable {
 	 * The usage fields of {@code pid}, which then counts as seen; {@code null} (its files closed) once it has ended.
 	 * @param memory whether its memory is counted, so that its {@code status} is kept too
 	 */
-	private ResourceParsers.@Nullable ProcUsage usage(long pid, boolean memory) {
+	private ProcBytes.@Nullable ProcUsage usage(long pid, boolean memory) {
 		KeptProcess process = this.kept.get(pid);
 		if (process == null) {
 			process = KeptProcess.open(pid, memory);
 			this.kept.put(pid, process);
 		}
-		ResourceParsers.ProcUsage usage = process.readStat(this.reader)
+		ProcBytes.ProcUsage usage = process.readStat(this.reader)
 				? ProcBytes.usage(this.reader.bytes(), this.reader.length()) : null;
 		if (usage == null) {
 			this.kept.remove(pid).close();

@@ -42,21 +42,9 @@ class ResourceParsersTests {
 	}
 
 	@Test
-	void usageIsReadAfterTheLastParenthesis() {
-		String stat = "4242 (a) b (c) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 50 7 3 20 0 1 0 12345 10000000 321 "
-				+ "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0";
-		assertThat(ResourceParsers.usage(stat))
-			.contains(new ResourceParsers.ProcUsage(250, 50, 7, 3, 1));
-		assertThat(ResourceParsers.usage("4242 (cut")).isEmpty();
-	}
-
-	@Test
-	void countersOfVmstatAndKilobytesOfStatus() {
+	void countersOfVmstat() {
 		assertThat(ResourceParsers.vmstat("oom_kill_other 9\noom_kill 3\npgfault 10\n", "oom_kill")).hasValue(3);
 		assertThat(ResourceParsers.vmstat("pgfault 10\n", "oom_kill")).isEmpty();
-		assertThat(ResourceParsers.kilobytes("Name:\tx\nVmRSS:\t    1234 kB\n", "VmRSS:")).hasValue(1234 * 1024);
-		assertThat(ResourceParsers.kilobytes("VmRSS:\t    1 kB\n", "VmRSS:")).hasValue(1024);
-		assertThat(ResourceParsers.kilobytes("Name:\tkthreadd\n", "VmRSS:")).isEmpty();
 	}
 
 }
