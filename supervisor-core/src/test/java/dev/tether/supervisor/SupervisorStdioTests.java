@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -69,7 +70,9 @@ class SupervisorStdioTests {
 		try (TestSupervisor test = new TestSupervisor(this.state, List.of(spec))) {
 			test.supervisor().startAutostart();
 			ChildStdio first = test.supervisor().stdio("echo").orElseThrow();
-			long pid = test.supervisor().snapshot("echo").orElseThrow().pid();
+			// Why awaited: under a shepherd the pid shown is the command's, known once the shepherd has forked it.
+			long pid = await().atMost(DEADLINE)
+				.until(() -> test.supervisor().snapshot("echo").orElseThrow().pid(), Objects::nonNull);
 			new ProcessBuilder("kill", "-9", Long.toString(pid)).start().waitFor();
 			assertThat(first.stdout().read()).as("end of the first process's stdout").isEqualTo(-1);
 			await().atMost(DEADLINE).until(() -> {
