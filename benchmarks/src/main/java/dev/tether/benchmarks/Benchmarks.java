@@ -224,15 +224,12 @@ public final class Benchmarks {
 	private static void footprintInThisJvm(String name, int n, Path work) throws Exception {
 		Subject subject = Subjects.all(work).stream().filter((s) -> s.name().equals(name)).findFirst().orElseThrow();
 		// Why as many spawns as are measured, ended first: one-time costs must not be counted per child, and some last
-		// longer than the first spawn (class loading, pools, and the JIT compiling the spawn path: on JDK 25 the FFM
+		// longer than the first spawn (class loading, and the JIT compiling the spawn path: on JDK 25 the FFM
 		// backend's downcalls are compiled over the first thousand spawns, which added about 10 KB per child to a
-		// run of 1,000 without this, and 0.3 KB to a run of 3,000).
-		for (int warmed = 0; warmed < n; warmed += 100) {
-			List<Subject.Started> batch = new ArrayList<>(100);
-			for (int i = 0; i < 100; i++) {
-				batch.add(subject.start(SLEEPER));
-			}
-			killAll(batch);
+		// run of 1,000 without this, and 0.3 KB to a run of 3,000). Why one at a time: a pool that a subject keeps
+		// per live child (ProcessBuilder's reaper threads, idle for a minute) must not be left larger than one.
+		for (int warmed = 0; warmed < n; warmed++) {
+			killAll(List.of(subject.start(SLEEPER)));
 		}
 		System.gc();
 		int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
