@@ -67,12 +67,7 @@ final class ResourceRows {
 	 * that every call samples its tree: time per child, median of 5 passes.
 	 */
 	void sampling(int n) throws Exception {
-		try (Supervisor supervisor = supervisor(n, PAIR, ChildResources.NONE)) {
-			supervisor.startAutostart();
-			awaitUntil(() -> supervisor.snapshots()
-				.stream()
-				.allMatch((child) -> supervisor.resources(child.name()).orElseThrow().processes() == 2),
-					"every tree of two processes");
+		try (Supervisor supervisor = startedPairs(n)) {
 			List<Double> perChild = new ArrayList<>();
 			for (int pass = 0; pass < 5; pass++) {
 				// Why a pause: the view is cached for half a second; each pass must sample every tree.
@@ -94,12 +89,7 @@ final class ResourceRows {
 	 * scrape walks each tree once, and again within the cache. Time per child, median of 5 scrapes each.
 	 */
 	void scrape(int n) throws Exception {
-		try (Supervisor supervisor = supervisor(n, PAIR, ChildResources.NONE)) {
-			supervisor.startAutostart();
-			awaitUntil(() -> supervisor.snapshots()
-				.stream()
-				.allMatch((child) -> supervisor.resources(child.name()).orElseThrow().processes() == 2),
-					"every tree of two processes");
+		try (Supervisor supervisor = startedPairs(n)) {
 			PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 			StaticListableBeanFactory beans = new StaticListableBeanFactory();
 			beans.addBean("supervisor", supervisor);
@@ -216,6 +206,23 @@ final class ResourceRows {
 		double rate = n / ((System.nanoTime() - started) / 1e9);
 		Benchmarks.killAll(children);
 		return rate;
+	}
+
+	/** A started supervisor of {@code n} children of two processes each, once every tree shows both. */
+	private Supervisor startedPairs(int n) throws Exception {
+		Supervisor supervisor = supervisor(n, PAIR, ChildResources.NONE);
+		try {
+			supervisor.startAutostart();
+			awaitUntil(() -> supervisor.snapshots()
+				.stream()
+				.allMatch((child) -> supervisor.resources(child.name()).orElseThrow().processes() == 2),
+					"every tree of two processes");
+			return supervisor;
+		}
+		catch (Exception | Error ex) {
+			supervisor.close();
+			throw ex;
+		}
 	}
 
 	private Supervisor supervisor(int n, List<String> command, ChildResources resources) throws Exception {
