@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code /proc} files of one process that its tree's sampler reads at each sample, kept open between samples:
- * {@code stat}, {@code status} (only where its memory is counted), its main thread's {@code children}, and for the
+ * {@code stat}, {@code statm} (only where its memory is counted), its main thread's {@code children}, and for the
  * child's command its {@code fd} directory, whose size is its number of open descriptors. Why kept: a
  * positional read of an open {@code /proc} file costs a third to a half of an open, a read and a close (a path walk
  * and a permission check each time), and the kernel still answers it with the content as of now.
@@ -38,7 +38,7 @@ final class KeptProcess implements AutoCloseable {
 
 	private final @Nullable FileChannel stat;
 
-	private final @Nullable FileChannel status;
+	private final @Nullable FileChannel statm;
 
 	private final @Nullable FileChannel children;
 
@@ -46,18 +46,18 @@ final class KeptProcess implements AutoCloseable {
 
 	private int held;
 
-	private KeptProcess(long pid, @Nullable FileChannel stat, @Nullable FileChannel status,
+	private KeptProcess(long pid, @Nullable FileChannel stat, @Nullable FileChannel statm,
 			@Nullable FileChannel children) {
 		this.pid = pid;
 		this.directory = "/proc/" + pid;
 		this.stat = stat;
-		this.status = status;
+		this.statm = statm;
 		this.children = children;
-		this.held = ((stat != null) ? 1 : 0) + ((status != null) ? 1 : 0) + ((children != null) ? 1 : 0);
+		this.held = ((stat != null) ? 1 : 0) + ((statm != null) ? 1 : 0) + ((children != null) ? 1 : 0);
 	}
 
 	/**
-	 * Opens what a sample reads of {@code pid}: its {@code stat}, its {@code status} when {@code memory}, and its
+	 * Opens what a sample reads of {@code pid}: its {@code stat}, its {@code statm} when {@code memory}, and its
 	 * main thread's {@code children}. Where the budget is spent or a file cannot be opened (the process has ended,
 	 * the JVM is out of descriptors), nothing is kept and each read goes by path.
 	 */
@@ -69,16 +69,16 @@ final class KeptProcess implements AutoCloseable {
 		}
 		String directory = "/proc/" + pid;
 		FileChannel stat = null;
-		FileChannel status = null;
+		FileChannel statm = null;
 		try {
 			stat = ProcReader.open(Path.of(directory, "stat"));
-			status = memory ? ProcReader.open(Path.of(directory, "status")) : null;
+			statm = memory ? ProcReader.open(Path.of(directory, "statm")) : null;
 			FileChannel children = ProcReader.open(Path.of(directory, "task", Long.toString(pid), "children"));
-			return new KeptProcess(pid, stat, status, children);
+			return new KeptProcess(pid, stat, statm, children);
 		}
 		catch (IOException | RuntimeException ex) {
 			closeQuietly(stat);
-			closeQuietly(status);
+			closeQuietly(statm);
 			KEPT.addAndGet(-wanted);
 			return new KeptProcess(pid, null, null, null);
 		}
@@ -93,9 +93,9 @@ final class KeptProcess implements AutoCloseable {
 		return (this.stat != null) ? reader.read(this.stat) : reader.read(Path.of(this.directory, "stat"));
 	}
 
-	/** Reads {@code status} into {@code reader}; {@code false} once the process has ended. */
-	boolean readStatus(ProcReader reader) {
-		return (this.status != null) ? reader.read(this.status) : reader.read(Path.of(this.directory, "status"));
+	/** Reads {@code statm} into {@code reader}; {@code false} once the process has ended. */
+	boolean readStatm(ProcReader reader) {
+		return (this.statm != null) ? reader.read(this.statm) : reader.read(Path.of(this.directory, "statm"));
 	}
 
 	/** Reads the main thread's {@code children} into {@code reader}; an ended process reads empty or fails. */
@@ -144,7 +144,7 @@ final class KeptProcess implements AutoCloseable {
 	public void close() {
 		closeQuietly(this.fd);
 		closeQuietly(this.stat);
-		closeQuietly(this.status);
+		closeQuietly(this.statm);
 		closeQuietly(this.children);
 		KEPT.addAndGet(-this.held);
 	}

@@ -60,32 +60,23 @@ public final class ProcBytes {
 	}
 
 	/**
-	 * A {@code kB} value of a {@code /proc/<pid>/status} ({@code VmRSS:}, ...), in bytes; -1 when it has none.
-	 * @param key the line's name with its colon, in ASCII
+	 * The resident pages of a {@code /proc/<pid>/statm}: its second field; -1 when it does not parse.
+	 * @param bytes the file's content from index 0
+	 * @param length how many of {@code bytes} it fills
 	 */
-	public static long kilobytes(byte[] bytes, int length, byte[] key) {
-		int line = 0;
-		while (line < length) {
-			if (startsWith(bytes, line, length, key)) {
-				int i = line + key.length;
-				while (i < length && (bytes[i] == ' ' || bytes[i] == '\t')) {
-					i++;
-				}
-				int end = i;
-				while (end < length && bytes[end] >= '0' && bytes[end] <= '9') {
-					end++;
-				}
-				long value = number(bytes, i, end);
-				boolean kilobytes = end + 3 <= length && bytes[end] == ' ' && bytes[end + 1] == 'k'
-						&& bytes[end + 2] == 'B';
-				return (value >= 0 && kilobytes) ? value * 1024 : -1;
-			}
-			while (line < length && bytes[line] != '\n') {
-				line++;
-			}
-			line++;
+	public static long residentPages(byte[] bytes, int length) {
+		int i = 0;
+		while (i < length && bytes[i] != ' ') {
+			i++;
 		}
-		return -1;
+		i++;
+		int end = i;
+		while (end < length && bytes[end] >= '0' && bytes[end] <= '9') {
+			end++;
+		}
+		boolean separated = end >= length || bytes[end] == ' ' || bytes[end] == '\n';
+		long pages = separated ? number(bytes, i, end) : Long.MIN_VALUE;
+		return (pages >= 0) ? pages : -1;
 	}
 
 	/**
@@ -108,18 +99,6 @@ public final class ProcBytes {
 			}
 			i = end;
 		}
-	}
-
-	private static boolean startsWith(byte[] bytes, int at, int length, byte[] prefix) {
-		if (at + prefix.length > length) {
-			return false;
-		}
-		for (int i = 0; i < prefix.length; i++) {
-			if (bytes[at + i] != prefix[i]) {
-				return false;
-			}
-		}
-		return true;
 	}
 
 	/** The decimal number in {@code [from, to)}, with an optional minus sign; {@link Long#MIN_VALUE} when none. */

@@ -13,7 +13,7 @@ import java.nio.file.StandardOpenOption;
  */
 final class ProcReader {
 
-	// Why this size: a status file is about 1.5 KB and a stat about 300 bytes; a longer content grows the buffer.
+	// Why this size: a stat is about 300 bytes, a statm 30 and a children list rarely more; a longer one grows it.
 	private static final int INITIAL = 4096;
 
 	// Why: a /proc file is made whole into the kernel's buffer before it is copied, except a list of records (such

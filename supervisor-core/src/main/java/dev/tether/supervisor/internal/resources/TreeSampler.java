@@ -1,7 +1,6 @@
 package dev.tether.supervisor.internal.resources;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +37,7 @@ public final class TreeSampler implements AutoCloseable {
 	// Why a bound: a fork bomb under a shepherd must not make one sample walk for ever.
 	private static final int MAX_PROCESSES = 100_000;
 
-	private static final byte[] VM_RSS = "VmRSS:".getBytes(StandardCharsets.US_ASCII);
+	private static final long PAGE_SIZE = ThisProcess.pageSize();
 
 	private final ProcReader reader = new ProcReader();
 
@@ -99,7 +98,7 @@ public final class TreeSampler implements AutoCloseable {
 
 	/**
 	 * The usage fields of {@code pid}, which then counts as seen; {@code null} (its files closed) once it has ended.
-	 * @param memory whether its memory is counted, so that its {@code status} is kept too
+	 * @param memory whether its memory is counted, so that its {@code statm} is kept too
 	 */
 	private ProcBytes.@Nullable ProcUsage usage(long pid, boolean memory) {
 		KeptProcess process = this.kept.get(pid);
@@ -118,16 +117,18 @@ public final class TreeSampler implements AutoCloseable {
 	}
 
 	/**
-	 * The resident memory of {@code pid}, 0 when gone. Why {@code VmRSS} of {@code status}, not {@code rss} of
-	 * {@code stat}: since Linux 6.2 {@code stat} reads the per-CPU counters without summing them, and lags by up to
-	 * tens of pages per CPU.
+	 * The resident memory of {@code pid}, 0 when gone: {@code statm}'s resident pages, which are {@code VmRSS} of
+	 * {@code status} (the kernel fills both from the same three counters, anonymous, file and shared memory, read the
+	 * same way), at a fraction of its cost: seven numbers against some fifty lines. Why not {@code rss} of
+	 * {@code stat}: since Linux 6.2 it reads the per-CPU counters without summing them, and lags by up to tens of
+	 * pages per CPU (on Linux 6.18, 128 KB behind the other two, which agree).
 	 */
 	private long resident(long pid) {
 		KeptProcess process = this.kept.get(pid);
-		if (process == null || !process.readStatus(this.reader)) {
+		if (process == null || !process.readStatm(this.reader)) {
 			return 0;
 		}
-		return Math.max(0, ProcBytes.kilobytes(this.reader.bytes(), this.reader.length(), VM_RSS));
+		return Math.max(0, ProcBytes.residentPages(this.reader.bytes(), this.reader.length())) * PAGE_SIZE;
 	}
 
 	/**

@@ -9,12 +9,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The byte parsers read what {@link ResourceParsers} reads from text, with the same rules, from bytes as a read left
- * them in a larger buffer.
+ * The byte parsers read {@code /proc} files from bytes as a read left them in a larger buffer: only up to the read's
+ * length.
  */
 class ProcBytesTests {
-
-	private static final byte[] VM_RSS = "VmRSS:".getBytes(StandardCharsets.US_ASCII);
 
 	@Test
 	void usageIsReadAfterTheLastParenthesis() {
@@ -36,15 +34,16 @@ class ProcBytesTests {
 	}
 
 	@Test
-	void kilobytesOfStatusAreFoundByTheLinesName() {
-		String status = "Name:\tx\nVmHWM:\t    9999 kB\nVmRSS:\t    1234 kB\nRssAnon:\t 1 kB\n";
-		assertThat(ProcBytes.kilobytes(bytes(status, 100), status.length(), VM_RSS)).isEqualTo(1234 * 1024);
-		assertThat(ProcBytes.kilobytes(bytes("VmRSS:\t1 kB", 0), 12, VM_RSS)).isEqualTo(1024);
-		assertThat(ProcBytes.kilobytes(bytes("Name:\tkthreadd\n", 0), 15, VM_RSS)).isEqualTo(-1);
-		assertThat(ProcBytes.kilobytes(bytes("XVmRSS:\t5 kB\n", 0), 13, VM_RSS)).isEqualTo(-1);
+	void residentPagesAreTheSecondFieldOfStatm() {
+		String statm = "2710 402 340 40 0 112 0\n";
+		assertThat(ProcBytes.residentPages(bytes(statm, 100), statm.length())).isEqualTo(402);
+		assertThat(ProcBytes.residentPages(bytes("0 0 0 0 0 0 0", 0), 13)).isZero();
+		for (String malformed : List.of("2710", "2710 ", "2710 x 340", "2710 4x2 340", "")) {
+			assertThat(ProcBytes.residentPages(bytes(malformed, 0), malformed.length())).as(malformed).isEqualTo(-1);
+		}
 		// Why: bytes past the length are an earlier read's, never this file's.
-		String earlier = "Name:\tx\nVmRSS:\t7 kB\n";
-		assertThat(ProcBytes.kilobytes(earlier.getBytes(StandardCharsets.US_ASCII), 8, VM_RSS)).isEqualTo(-1);
+		String earlier = "2710 402 340 40 0 112 0\n";
+		assertThat(ProcBytes.residentPages(earlier.getBytes(StandardCharsets.US_ASCII), 7)).isEqualTo(40);
 	}
 
 	@Test

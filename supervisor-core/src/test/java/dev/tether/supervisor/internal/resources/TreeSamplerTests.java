@@ -41,7 +41,7 @@ class TreeSamplerTests {
 		this.root = start("i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; sleep 600 & sleep 600 & wait");
 		try (TreeSampler sampler = new TreeSampler()) {
 			TreeSampler.TreeUsage first = sampler.sample(this.root.pid(), false, this.root.pid()).orElseThrow();
-			assertThat(openInto(this.root.pid())).as("stat, status, children and fd of the root").isEqualTo(4);
+			assertThat(openInto(this.root.pid())).as("stat, statm, children and fd of the root").isEqualTo(4);
 			TreeSampler.TreeUsage later = await().atMost(DEADLINE)
 				.until(() -> sampler.sample(this.root.pid(), false, -1).orElseThrow(),
 						(usage) -> usage.processes() == 3 && usage.cpuNanos() > first.cpuNanos());
