@@ -25,7 +25,8 @@ import dev.tether.supervisor.internal.reaper.Reaper;
  * <p>
  * Arguments: {@code <spawn-limit-binary> <work-directory> [rounds] [long-n] [short-n] [memory-n] [latency-n]}; the
  * system property {@code benchmarks.only} (comma-separated words) runs only the phases whose names hold one. The
- * output rows run {@code line-writer}, compiled next to the spawn-limit binary.
+ * output rows run {@code line-writer}, the probe rows {@code http-ok}, the MCP rows {@code mcp-echo} and the resources
+ * view's C limit {@code proc-floor}, all compiled next to the spawn-limit binary.
  */
 public final class Benchmarks {
 
@@ -68,7 +69,7 @@ public final class Benchmarks {
 		ParentDeathRows parentDeath = new ParentDeathRows(benchmarks.results, work);
 		OutputRows output = new OutputRows(benchmarks.results, work, limit.resolveSibling("line-writer"));
 		ProbeRows probes = new ProbeRows(benchmarks.results, work, limit.resolveSibling("http-ok"));
-		ResourceRows resources = new ResourceRows(benchmarks.results, work);
+		ResourceRows resources = new ResourceRows(benchmarks.results, work, limit.resolveSibling("proc-floor"));
 		McpRows mcp = new McpRows(benchmarks.results, work);
 		long started = System.nanoTime();
 		for (int round = 1; round <= rounds; round++) {

@@ -1,10 +1,12 @@
 package dev.tether.benchmarks;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -49,6 +51,9 @@ final class ResourceRows {
 
 	private static final Duration AWAIT = Duration.ofSeconds(120);
 
+	/** A pause past the half second that the resources view is cached for. */
+	private static final Duration CACHE_EXPIRED = Duration.ofMillis(600);
+
 	/** Spawns in one batch of the spawn-rate row: short, so that a pair of batches sees the same machine. */
 	private static final int SPAWN_BATCH = 50;
 
@@ -56,30 +61,65 @@ final class ResourceRows {
 
 	private final Path work;
 
+	private final Path procFloor;
 
-	ResourceRows(Results results, Path work) {
+	ResourceRows(Results results, Path work, Path procFloor) {
 		this.results = results;
 		this.work = work;
+		this.procFloor = procFloor;
 	}
 
 	/**
 	 * {@code resources(name)} of each of {@code n} children of two processes, the cache expired before each pass, so
-	 * that every call samples its tree: time per child, median of 5 passes.
+	 * that every call samples its tree: time per child, median of 5 passes. Then the same trees walked by
+	 * {@code proc-floor}, the same reads from C with every file kept and the same pause before each pass, as the row's
+	 * C limit; and again with {@code status} read for the memory, as the sampler did before it read {@code statm}.
 	 */
 	void sampling(int n) throws Exception {
 		try (Supervisor supervisor = startedPairs(n)) {
 			List<Double> perChild = new ArrayList<>();
 			for (int pass = 0; pass < 5; pass++) {
 				// Why a pause: the view is cached for half a second; each pass must sample every tree.
-				LockSupport.parkNanos(Duration.ofMillis(600).toNanos());
+				LockSupport.parkNanos(CACHE_EXPIRED.toNanos());
 				long started = System.nanoTime();
 				for (int i = 0; i < n; i++) {
 					supervisor.resources("child-" + i);
 				}
 				perChild.add((System.nanoTime() - started) / 1e3 / n);
 			}
-			this.results.add("Resources view of " + n + " children of 2 processes each, per child, median of 5 passes",
-					"µs, target ≤ 50", "Tether", Results.median(perChild));
+			String metric = "Resources view of " + n + " children of 2 processes each, per child, median of 5 passes";
+			this.results.add(metric, "µs, target ≤ 50", "Tether", Results.median(perChild));
+			List<String> commands = supervisor.snapshots()
+				.stream()
+				.map((child) -> Long.toString(Objects.requireNonNull(child.pid())))
+				.toList();
+			this.results.add(metric, "µs, target ≤ 50", Results.C_LIMIT + "proc-floor, the same reads, files kept",
+					floor("statm", commands));
+			this.results.add(metric, "µs, target ≤ 50", Results.C_LIMIT + "proc-floor, status in place of statm",
+					floor("status", commands));
+		}
+	}
+
+	/** The median time per tree of 5 passes of {@code proc-floor} over the trees of {@code commands}. */
+	private double floor(String memoryFile, List<String> commands) throws Exception {
+		List<String> command = new ArrayList<>(
+				List.of(this.procFloor.toString(), memoryFile, "5", Long.toString(CACHE_EXPIRED.toMillis())));
+		command.addAll(commands);
+		Process floor = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+		try {
+			List<String> lines = new String(floor.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).lines()
+				.toList();
+			if (!floor.waitFor(AWAIT.toSeconds(), TimeUnit.SECONDS) || floor.exitValue() != 0
+					|| !lines.contains("processes " + 2 * commands.size())) {
+				throw new IllegalStateException("proc-floor did not walk " + commands.size() + " trees of 2: " + lines);
+			}
+			return Results.median(lines.stream()
+				.filter((line) -> line.startsWith("pass "))
+				.map((line) -> Double.parseDouble(line.substring(5)))
+				.toList());
+		}
+		finally {
+			floor.destroyForcibly();
 		}
 	}
 
@@ -99,7 +139,7 @@ final class ResourceRows {
 			List<Double> cached = new ArrayList<>();
 			for (int pass = 0; pass < 5; pass++) {
 				// Why a pause: the view is cached for half a second; the first scrape of each pass must sample.
-				LockSupport.parkNanos(Duration.ofMillis(600).toNanos());
+				LockSupport.parkNanos(CACHE_EXPIRED.toNanos());
 				long started = System.nanoTime();
 				length = Math.max(length, registry.scrape().length());
 				long between = System.nanoTime();

@@ -12,6 +12,9 @@ import java.util.Map;
  */
 final class Results {
 
+	/** How the name of a row's C baseline begins (the first such subject is the row's "× C limit"). */
+	static final String C_LIMIT = "C ";
+
 	private final Map<String, Map<String, List<Double>>> figures = new LinkedHashMap<>();
 
 	private final Map<String, String> units = new LinkedHashMap<>();
@@ -37,14 +40,23 @@ final class Results {
 		return sorted.get(Math.max(0, Math.min(index, sorted.size() - 1)));
 	}
 
-	/** A markdown table per metric: each subject's median and spread, and its ratio to ProcessBuilder and to C. */
+	/**
+	 * A markdown table per metric: each subject's median and spread, and its ratio to ProcessBuilder and to the C
+	 * limit.
+	 */
 	String toMarkdown() {
 		StringBuilder out = new StringBuilder();
 		for (Map.Entry<String, Map<String, List<Double>>> metric : this.figures.entrySet()) {
 			String unit = this.units.get(metric.getKey());
 			out.append("\n### ").append(metric.getKey()).append(" (").append(unit).append(")\n\n");
 			Double processBuilder = medianOf(metric.getValue(), "ProcessBuilder");
-			Double limit = medianOf(metric.getValue(), "C posix_spawn");
+			Double limit = metric.getValue()
+				.entrySet()
+				.stream()
+				.filter((subject) -> subject.getKey().startsWith(C_LIMIT))
+				.findFirst()
+				.map((subject) -> median(subject.getValue()))
+				.orElse(null);
 			out.append("| subject | median | min–max | rounds | × ProcessBuilder | × C limit |\n");
 			out.append("|---|---:|---:|---:|---:|---:|\n");
 			for (Map.Entry<String, List<Double>> subject : metric.getValue().entrySet()) {
