@@ -36,6 +36,8 @@ public final class TestSpawns implements AutoCloseable {
 
 	private final Map<Long, ExitStatus> exits = new ConcurrentHashMap<>();
 
+	private final Map<Long, Integer> deliveries = new ConcurrentHashMap<>();
+
 	public TestSpawns(Spawner spawner, Path logDirectory) {
 		this.spawner = spawner;
 		this.logDirectory = logDirectory;
@@ -86,7 +88,10 @@ public final class TestSpawns implements AutoCloseable {
 	}
 
 	private SpawnedChild spawn(SpawnRequest request) throws SpawnException {
-		SpawnedChild child = this.spawner.spawn(request, this.exits::put);
+		SpawnedChild child = this.spawner.spawn(request, (pid, status) -> {
+			this.deliveries.merge(pid, 1, Integer::sum);
+			this.exits.put(pid, status);
+		});
 		synchronized (this.spawned) {
 			this.spawned.add(child.pid());
 		}
@@ -96,6 +101,11 @@ public final class TestSpawns implements AutoCloseable {
 	/** The exit delivered for a pid, or {@code null}. */
 	public ExitStatus exitOf(long pid) {
 		return this.exits.get(pid);
+	}
+
+	/** How many times an exit was delivered for a pid: 1 once it has exited, never more. */
+	public int deliveriesOf(long pid) {
+		return this.deliveries.getOrDefault(pid, 0);
 	}
 
 	@Override

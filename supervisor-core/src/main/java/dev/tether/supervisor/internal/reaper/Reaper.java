@@ -2,11 +2,11 @@ package dev.tether.supervisor.internal.reaper;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -23,9 +23,14 @@ import dev.tether.supervisor.ExitStatus;
  * registered it. One per JVM, shared by every supervisor in it.
  * <p>
  * Never {@code waitpid(-1)}: that steals the exits of every other {@link Process} in the JVM (the JDK then reports
- * exit code 0). Two events wake a drain of the registered pids: SIGCHLD, and a pidfd of each child becoming readable
- * (an epoll set watched by one thread, {@code supervisor-reaper}); {@link #drain()} from the supervisors' tick is
- * the backstop.
+ * exit code 0). Two events wake reaping: a pidfd of a child becoming readable (an epoll set watched by one thread,
+ * {@code supervisor-reaper}), which reaps that child alone; and SIGCHLD, which reaps the children that have no pidfd
+ * (an older kernel, or none could be opened). {@link #drain()} of every registered pid, from the supervisors' tick,
+ * is the backstop.
+ * <p>
+ * Why by the pid that is ready, not every registered one: a {@code waitpid} per registered child at each exit made
+ * ending one of n children cost n system calls, twice (once for the signal, once for the pidfd), under the lock
+ * every spawn takes.
  * <p>
  * Why both: another library in the JVM may take SIGCHLD over (NuProcess does: the benchmark runs Tether after it), which silences the signal
  * handler; pidfds cannot be taken away.
@@ -43,6 +48,8 @@ public final class Reaper {
 	private final Map<Long, ExitListener> routes = new HashMap<>();
 
 	private final Map<Long, Integer> pidfds = new HashMap<>();
+
+	private final Map<Integer, Long> pidsByPidfd = new HashMap<>();
 
 	private @Nullable Epoll epoll;
 
@@ -95,6 +102,7 @@ public final class Reaper {
 		if (pidfd >= 0) {
 			if (this.epoll.add(pidfd)) {
 				this.pidfds.put(pid, pidfd);
+				this.pidsByPidfd.put(pidfd, pid);
 			}
 			else {
 				this.posix.close(pidfd);
@@ -106,7 +114,8 @@ public final class Reaper {
 		while (true) {
 			// Why the pause: a pidfd that reads as exited before waitpid agrees (or whose exit another drain just took)
 			// must not turn this loop into a spin.
-			if (epoll.await(-1) > 0 && drain() == 0) {
+			int ready = epoll.await(-1);
+			if (ready > 0 && reap(() -> readyPids(epoll, ready)) == 0) {
 				LockSupport.parkNanos(PAUSE_NANOS);
 			}
 		}
@@ -130,12 +139,41 @@ public final class Reaper {
 	 * @return how many exits this call delivered
 	 */
 	public int drain() {
+		return reap(() -> List.copyOf(this.routes.keySet()));
+	}
+
+	/** Must hold the lock. The registered pids of the pidfds the last wait of {@code epoll} reported ready. */
+	private List<Long> readyPids(Epoll epoll, int ready) {
+		List<Long> pids = new ArrayList<>(ready);
+		for (int i = 0; i < ready; i++) {
+			// Why a miss is skipped: a drain meanwhile reaped that pid and closed its pidfd.
+			Long pid = this.pidsByPidfd.get(epoll.ready(i));
+			if (pid != null) {
+				pids.add(pid);
+			}
+		}
+		return pids;
+	}
+
+	/** Must hold the lock. The registered pids with no pidfd, whose exits only SIGCHLD and the tick announce. */
+	private List<Long> unwatchedPids() {
+		return this.routes.keySet().stream().filter((pid) -> !this.pidfds.containsKey(pid)).toList();
+	}
+
+	/**
+	 * Reaps those of the pids that {@code candidates} gives (called holding the lock) that are registered and have
+	 * exited, then delivers their statuses outside the lock. Each exit is delivered once.
+	 * @return how many exits it delivered
+	 */
+	private int reap(Supplier<List<Long>> candidates) {
 		List<Delivery> deliveries = new ArrayList<>();
 		synchronized (this.lock) {
-			Iterator<Map.Entry<Long, ExitListener>> routes = this.routes.entrySet().iterator();
-			while (routes.hasNext()) {
-				Map.Entry<Long, ExitListener> route = routes.next();
-				Posix.WaitResult result = this.posix.waitpid(route.getKey());
+			for (Long pid : candidates.get()) {
+				ExitListener listener = this.routes.get(pid);
+				if (listener == null) {
+					continue;
+				}
+				Posix.WaitResult result = this.posix.waitpid(pid);
 				ExitStatus status = switch (result.kind()) {
 					case RUNNING -> null;
 					case EXITED -> ExitStatus.fromWaitStatus(result.status());
@@ -143,9 +181,9 @@ public final class Reaper {
 					case NOT_A_CHILD -> ExitStatus.unknown();
 				};
 				if (status != null) {
-					forgetPidfd(route.getKey());
-					routes.remove();
-					deliveries.add(new Delivery(route.getValue(), route.getKey(), status));
+					forgetPidfd(pid);
+					this.routes.remove(pid);
+					deliveries.add(new Delivery(listener, pid, status));
 				}
 			}
 		}
@@ -165,6 +203,7 @@ public final class Reaper {
 	private void forgetPidfd(long pid) {
 		Integer pidfd = this.pidfds.remove(pid);
 		if (pidfd != null) {
+			this.pidsByPidfd.remove(pidfd);
 			this.posix.close(pidfd);
 		}
 	}
@@ -181,7 +220,7 @@ public final class Reaper {
 				Class.forName("java.lang.ProcessImpl", true, ClassLoader.getSystemClassLoader());
 				SignalHandler[] previous = new SignalHandler[1];
 				previous[0] = Signal.handle(new Signal("CHLD"), (signal) -> {
-					drain();
+					reap(this::unwatchedPids);
 					SignalHandler chained = previous[0];
 					if (chained != null && chained != SignalHandler.SIG_DFL && chained != SignalHandler.SIG_IGN) {
 						chained.handle(signal);

@@ -77,6 +77,29 @@ class ReaperTests {
 	}
 
 	@Test
+	void eachOfManyChildrenIsDeliveredOnceWhetherTheyEndOneByOneOrAllAtOnce() throws Exception {
+		// The pidfd that turns ready names the child to reap; the others, alive, stay registered and undelivered.
+		try (TestSpawns spawns = new TestSpawns(new Spawner(15, this.temp.resolve("launcher")), this.temp)) {
+			List<Long> pids = new ArrayList<>();
+			for (int i = 0; i < 150; i++) {
+				pids.add(spawns.spawn("many-" + i, "sleep", "600").pid());
+			}
+			for (long pid : pids.subList(0, 50)) {
+				ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+				await().atMost(Duration.ofSeconds(10)).until(() -> spawns.exitOf(pid) != null);
+			}
+			assertThat(pids.subList(50, 150)).allMatch((pid) -> spawns.exitOf(pid) == null);
+			pids.subList(50, 150).forEach((pid) -> ProcessHandle.of(pid).orElseThrow().destroyForcibly());
+			await().atMost(Duration.ofSeconds(30)).until(() -> pids.stream().allMatch((pid) -> spawns.exitOf(pid) != null));
+			Reaper.shared().drain();
+			assertThat(pids).allSatisfy((pid) -> {
+				assertThat(spawns.exitOf(pid).signal()).as("signal of %d", pid).isEqualTo(9);
+				assertThat(spawns.deliveriesOf(pid)).as("deliveries of %d", pid).isEqualTo(1);
+			});
+		}
+	}
+
+	@Test
 	void exitsArriveAfterGarbageCollectionsWhileTheReaperWaits() throws Exception {
 		// The reaper's native wait buffer must survive collections that happen while it blocks.
 		try (TestSpawns spawns = new TestSpawns(new Spawner(15, this.temp.resolve("launcher")), this.temp)) {
