@@ -31,6 +31,11 @@ final class FfmCalls implements NativeCalls {
 	private static final Logger logger = LoggerFactory.getLogger(FfmCalls.class);
 
 	static {
+		// Why: argv and the environment are written as arrays of 64-bit addresses (FfmSpawnCall); a 32-bit JVM
+		// falls back to jnr.
+		if (ADDRESS.byteSize() != Long.BYTES) {
+			throw new UnsupportedOperationException("the FFM backend needs a 64-bit JVM");
+		}
 		// Why before any binding: the JDK's own warning comes with the first restricted call, and this line says
 		// what to do about it in Tether's words.
 		Module module = FfmCalls.class.getModule();

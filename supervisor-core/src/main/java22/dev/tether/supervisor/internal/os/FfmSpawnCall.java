@@ -20,11 +20,13 @@ final class FfmSpawnCall implements NativeCalls.SpawnCall {
 
 	private final Arena arena = Arena.ofConfined();
 
-	private final MemorySegment actions = this.arena.allocate(OPAQUE_SIZE, 16);
+	private final MemorySegment opaque = this.arena.allocate(3 * OPAQUE_SIZE, 16);
 
-	private final MemorySegment attributes = this.arena.allocate(OPAQUE_SIZE, 16);
+	private final MemorySegment actions = this.opaque.asSlice(0, OPAQUE_SIZE);
 
-	private final MemorySegment signals = this.arena.allocate(OPAQUE_SIZE, 16);
+	private final MemorySegment attributes = this.opaque.asSlice(OPAQUE_SIZE, OPAQUE_SIZE);
+
+	private final MemorySegment signals = this.opaque.asSlice(2 * OPAQUE_SIZE, OPAQUE_SIZE);
 
 	private boolean actionsInitialised;
 
@@ -155,23 +157,33 @@ final class FfmSpawnCall implements NativeCalls.SpawnCall {
 
 	/**
 	 * A NULL-terminated array of C strings in a single allocation (a spawn with a large environment costs one
-	 * allocation instead of one per variable); the arena's memory comes zeroed, so each string ends in its NUL.
+	 * allocation instead of one per variable); the arena's memory comes zeroed, so each string ends in its NUL and
+	 * the array in its NULL.
+	 * <p>
+	 * Why two bulk copies, not a store per string and per pointer: each access through the API checks bounds and
+	 * liveness, and until the JIT has compiled this path runs through its var-handle machinery; laid out in Java
+	 * arrays first (the pointers computed as addresses), an environment of fifty variables costs two such accesses,
+	 * not a hundred.
 	 */
 	private MemorySegment cStrings(List<String> values) {
-		long size = ValueLayout.ADDRESS.byteSize();
 		byte[][] encoded = new byte[values.size()][];
-		long total = (values.size() + 1) * size;
-		for (int i = 0; i < values.size(); i++) {
-			encoded[i] = values.get(i).getBytes(StandardCharsets.UTF_8);
-			total += encoded[i].length + 1;
-		}
-		MemorySegment array = this.arena.allocate(total, size);
-		long offset = (values.size() + 1) * size;
+		int length = 0;
 		for (int i = 0; i < encoded.length; i++) {
-			MemorySegment.copy(encoded[i], 0, array, ValueLayout.JAVA_BYTE, offset, encoded[i].length);
-			array.setAtIndex(ValueLayout.ADDRESS, i, array.asSlice(offset));
+			encoded[i] = values.get(i).getBytes(StandardCharsets.UTF_8);
+			length += encoded[i].length + 1;
+		}
+		byte[] strings = new byte[length];
+		long[] pointers = new long[encoded.length];
+		long pointersSize = (encoded.length + 1L) * Long.BYTES;
+		MemorySegment array = this.arena.allocate(pointersSize + length, Long.BYTES);
+		int offset = 0;
+		for (int i = 0; i < encoded.length; i++) {
+			System.arraycopy(encoded[i], 0, strings, offset, encoded[i].length);
+			pointers[i] = array.address() + pointersSize + offset;
 			offset += encoded[i].length + 1;
 		}
+		MemorySegment.copy(pointers, 0, array, ValueLayout.JAVA_LONG, 0, pointers.length);
+		MemorySegment.copy(strings, 0, array, ValueLayout.JAVA_BYTE, pointersSize, strings.length);
 		return array;
 	}
 
