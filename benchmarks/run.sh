@@ -4,6 +4,7 @@
 #   benchmarks/run.sh [rounds] [long-n] [short-n] [memory-n] [latency-n]      (defaults: 3 500 500 1000 100)
 # Prints a markdown report on stdout. ONLY=word,word runs only the phases whose names hold one of the words
 # (e.g. ONLY=reconciliation,autostart benchmarks/run.sh 5; ONLY=output benchmarks/run.sh 3 for the output rows).
+# WARMUP=n runs n rounds first without counting them, so that the JIT's first compilations fall outside the figures.
 # NATIVE=jnr on JDK 22+ runs Tether on jnr instead of FFM, to compare the two backends on one JDK: supervisor-core's
 # classes then come from its directory, where the JDK applies no multi-release entry. NUPROCESS_JAR=<jar> puts that
 # NuProcess jar in place of the pinned one (and of JNA), for a NuProcess release Maven Central does not serve.
@@ -28,5 +29,5 @@ for jar in "$root"/benchmarks/target/lib/*.jar; do
 done
 [ -n "${NUPROCESS_JAR:-}" ] && classpath="$classpath:$NUPROCESS_JAR"
 # Why no exec: the shell stays to run its trap, which removes the work directory (launcher copies, binaries).
-java -Dbenchmarks.only="${ONLY:-}" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Xms512m -Xmx512m -XX:+AlwaysPreTouch -cp "$classpath" \
+java -Dbenchmarks.only="${ONLY:-}" -Dbenchmarks.warmup="${WARMUP:-0}" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Xms512m -Xmx512m -XX:+AlwaysPreTouch -cp "$classpath" \
   dev.tether.benchmarks.Benchmarks "$work/spawn-limit" "$work" "$@"

@@ -24,7 +24,9 @@ import dev.tether.supervisor.internal.reaper.Reaper;
  * sampling and bounding their resources costs), and supervised MCP servers against Spring AI's own stdio transport.
  * <p>
  * Arguments: {@code <spawn-limit-binary> <work-directory> [rounds] [long-n] [short-n] [memory-n] [latency-n]}; the
- * system property {@code benchmarks.only} (comma-separated words) runs only the phases whose names hold one. The
+ * system property {@code benchmarks.only} (comma-separated words) runs only the phases whose names hold one, and
+ * {@code benchmarks.warmup} runs that many rounds first without counting them (the JIT's first compilations of each
+ * path then fall outside the figures). The
  * output rows run {@code line-writer}, the probe rows {@code http-ok}, the MCP rows {@code mcp-echo} and the resources
  * view's C limit {@code proc-floor}, all compiled next to the spawn-limit binary.
  */
@@ -72,8 +74,10 @@ public final class Benchmarks {
 		ResourceRows resources = new ResourceRows(benchmarks.results, work, limit.resolveSibling("proc-floor"));
 		McpRows mcp = new McpRows(benchmarks.results, work);
 		long started = System.nanoTime();
-		for (int round = 1; round <= rounds; round++) {
-			System.err.printf("round %d of %d%n", round, rounds);
+		int warmUp = Integer.getInteger("benchmarks.warmup", 0);
+		for (int round = 1 - warmUp; round <= rounds; round++) {
+			benchmarks.results.recording(round >= 1);
+			System.err.println((round >= 1) ? "round " + round + " of " + rounds : "warm-up round, not counted");
 			for (Subject subject : subjects) {
 				timed(subject.name() + " long-lived", () -> benchmarks.longLived(subject, longN));
 				timed(subject.name() + " short-lived", () -> benchmarks.shortLived(subject, shortN));

@@ -19,7 +19,17 @@ final class Results {
 
 	private final Map<String, String> units = new LinkedHashMap<>();
 
+	private boolean recording = true;
+
+	/** Whether {@link #add} keeps what it is given: not during warm-up rounds. */
+	void recording(boolean recording) {
+		this.recording = recording;
+	}
+
 	void add(String metric, String unit, String subject, double value) {
+		if (!this.recording) {
+			return;
+		}
 		this.units.put(metric, unit);
 		this.figures.computeIfAbsent(metric, (key) -> new LinkedHashMap<>())
 			.computeIfAbsent(subject, (key) -> new ArrayList<>())
