@@ -106,6 +106,21 @@ static ssize_t read_whole(int fd) {
     return (fd < 0) ? -1 : pread(fd, buffer, sizeof buffer - 1, 0);
 }
 
+/* Appends the pids of a kept children list to pending, up to its 4,096 entries; returns the new count. */
+static int add_children(int fd, long *pending, int count) {
+    ssize_t length = read_whole(fd);
+    for (char *p = buffer; length > 0 && p < buffer + length && count < 4096;) {
+        char *end;
+        long pid = strtol(p, &end, 10);
+        if (end == p) {
+            break;
+        }
+        pending[count++] = pid;
+        p = end + 1;
+    }
+    return count;
+}
+
 /* Walks one tree from its shepherd; returns the processes found under it, their sums kept in the totals. */
 static int walk(struct kept **cache, long shepherd, long command, long *ticks, long *resident) {
     long pending[4096];
@@ -118,16 +133,7 @@ static int walk(struct kept **cache, long shepherd, long command, long *ticks, l
         long threads;
         *ticks += ticks_of(0, &threads);
     }
-    length = read_whole(root->children);
-    for (char *p = buffer; length > 0 && p < buffer + length && count < 4096;) {
-        char *end;
-        long pid = strtol(p, &end, 10);
-        if (end == p) {
-            break;
-        }
-        pending[count++] = pid;
-        p = end + 1;
-    }
+    count = add_children(root->children, pending, count);
     for (int i = 0; i < count; i++) {
         struct kept *k = find(pending[i], 1);
         if ((length = read_whole(k->stat)) <= 0) {
@@ -140,7 +146,7 @@ static int walk(struct kept **cache, long shepherd, long command, long *ticks, l
             buffer[length] = 0;
             long kilobytes = 0;
             if (strcmp(memory_file, "statm") == 0) {
-                kilobytes = strtol(strchr(buffer, ' ') + 1, NULL, 10) * 4;
+                kilobytes = strtol(strchr(buffer, ' ') + 1, NULL, 10) * (sysconf(_SC_PAGESIZE) / 1024);
             }
             else {
                 char *line = strstr(buffer, "VmRSS:");
@@ -149,16 +155,7 @@ static int walk(struct kept **cache, long shepherd, long command, long *ticks, l
             *resident += kilobytes;
         }
         found++;
-        length = read_whole(k->children);
-        for (char *p = buffer; length > 0 && p < buffer + length && count < 4096;) {
-            char *end;
-            long pid = strtol(p, &end, 10);
-            if (end == p) {
-                break;
-            }
-            pending[count++] = pid;
-            p = end + 1;
-        }
+        count = add_children(k->children, pending, count);
         if (pending[i] == command) {
             if (k->fd < 0) {
                 k->fd = open_at(command, "fd");
