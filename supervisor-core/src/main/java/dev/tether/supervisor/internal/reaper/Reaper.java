@@ -32,8 +32,8 @@ import dev.tether.supervisor.ExitStatus;
  * ending one of n children cost n system calls, twice (once for the signal, once for the pidfd), under the lock
  * every spawn takes.
  * <p>
- * Why both: another library in the JVM may take SIGCHLD over (NuProcess does: the benchmark runs Tether after it), which silences the signal
- * handler; pidfds cannot be taken away.
+ * Why both: another library in the JVM may take SIGCHLD over (NuProcess does: the benchmark runs Tether after it),
+ * which silences the signal handler; pidfds cannot be taken away.
  */
 public final class Reaper {
 

@@ -11,8 +11,8 @@ import java.util.OptionalLong;
 
 /**
  * What this process may give its children: its hard limits, whether it may raise them ({@code CAP_SYS_RESOURCE}),
- * and its own OOM score adjustment; the kernel's page size and its count of OOM kills. Read from {@code /proc}; empty where there is
- * none (not Linux).
+ * and its own OOM score adjustment; the kernel's page size and its count of OOM kills. Read from {@code /proc}; empty
+ * where there is none (not Linux).
  */
 public final class ThisProcess {
 
