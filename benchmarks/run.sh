@@ -5,6 +5,7 @@
 # Prints a markdown report on stdout. ONLY=word,word runs only the phases whose names hold one of the words
 # (e.g. ONLY=reconciliation,autostart benchmarks/run.sh 5; ONLY=output benchmarks/run.sh 3 for the output rows).
 # WARMUP=n runs n rounds first without counting them, so that the JIT's first compilations fall outside the figures.
+# JAVA_OPTS="..." adds options to the benchmark JVM (e.g. -Xint, or -XX:+UnlockDiagnosticVMOptions -XX:+CITime).
 # NATIVE=jnr on JDK 22+ runs Tether on jnr instead of FFM, to compare the two backends on one JDK: supervisor-core's
 # classes then come from its directory, where the JDK applies no multi-release entry. NUPROCESS_JAR=<jar> puts that
 # NuProcess jar in place of the pinned one (and of JNA), for a NuProcess release Maven Central does not serve.
@@ -29,5 +30,6 @@ for jar in "$root"/benchmarks/target/lib/*.jar; do
 done
 [ -n "${NUPROCESS_JAR:-}" ] && classpath="$classpath:$NUPROCESS_JAR"
 # Why no exec: the shell stays to run its trap, which removes the work directory (launcher copies, binaries).
-java -Dbenchmarks.only="${ONLY:-}" -Dbenchmarks.warmup="${WARMUP:-0}" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Xms512m -Xmx512m -XX:+AlwaysPreTouch -cp "$classpath" \
+# shellcheck disable=SC2086 # Why unquoted: JAVA_OPTS holds several options.
+java ${JAVA_OPTS:-} -Dbenchmarks.only="${ONLY:-}" -Dbenchmarks.warmup="${WARMUP:-0}" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Xms512m -Xmx512m -XX:+AlwaysPreTouch -cp "$classpath" \
   dev.tether.benchmarks.Benchmarks "$work/spawn-limit" "$work" "$@"
