@@ -126,8 +126,15 @@ class ChildResourcesTests {
 			ExitStatus exit = await().atMost(DEADLINE)
 				.until(() -> supervisor.supervisor().snapshot("killed").orElseThrow().lastExit(), (e) -> e != null);
 			assertThat(exit.signal()).isEqualTo(9);
-			// Why compared with the host's count: an OOM kill anywhere on this machine meanwhile would read the same.
-			assertThat(exit.killer()).isEqualTo((oomKills() == oomKillsBefore) ? ExitStatus.OTHER : ExitStatus.OOM_KILLER);
+			// Why compared with the host's count: an OOM kill anywhere on this machine meanwhile reads the same. With
+			// none in the test's window (which holds the process's life) it must be "other"; with one (another build's
+			// OomKillTests, say), either, depending on whether it came before the exit.
+			if (oomKills() == oomKillsBefore) {
+				assertThat(exit.killer()).isEqualTo(ExitStatus.OTHER);
+			}
+			else {
+				assertThat(exit.killer()).isIn(ExitStatus.OTHER, ExitStatus.OOM_KILLER);
+			}
 			assertThat(exit.toString()).startsWith("killed by signal 9 (");
 			await().atMost(DEADLINE)
 				.until(() -> supervisor.supervisor().snapshot("stubborn").orElseThrow().state() == ChildState.RUNNING);
