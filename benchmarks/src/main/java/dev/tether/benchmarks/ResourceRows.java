@@ -105,12 +105,15 @@ final class ResourceRows {
 		List<String> command = new ArrayList<>(
 				List.of(this.procFloor.toString(), memoryFile, "5", Long.toString(CACHE_EXPIRED.toMillis())));
 		command.addAll(commands);
-		Process floor = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+		// Why its output to a file: the wait then has a deadline, which a read of a pipe until its end would not.
+		Path output = Files.createTempFile(this.work, "proc-floor", ".txt");
+		Process floor = new ProcessBuilder(command).redirectOutput(output.toFile())
+			.redirectError(ProcessBuilder.Redirect.INHERIT)
+			.start();
 		try {
-			List<String> lines = new String(floor.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).lines()
-				.toList();
-			if (!floor.waitFor(AWAIT.toSeconds(), TimeUnit.SECONDS) || floor.exitValue() != 0
-					|| !lines.contains("processes " + 2 * commands.size())) {
+			boolean ended = floor.waitFor(AWAIT.toSeconds(), TimeUnit.SECONDS);
+			List<String> lines = Files.readAllLines(output, StandardCharsets.US_ASCII);
+			if (!ended || floor.exitValue() != 0 || !lines.contains("processes " + 2 * commands.size())) {
 				throw new IllegalStateException("proc-floor did not walk " + commands.size() + " trees of 2: " + lines);
 			}
 			return Results.median(lines.stream()
@@ -120,6 +123,7 @@ final class ResourceRows {
 		}
 		finally {
 			floor.destroyForcibly();
+			Files.deleteIfExists(output);
 		}
 	}
 
