@@ -140,12 +140,14 @@ public final class Benchmarks {
 
 	private void longLived(Subject subject, int n) throws Exception {
 		List<Subject.Started> children = new ArrayList<>(n);
+		double cpu = CpuTime.jvmNow();
 		long started = System.nanoTime();
 		for (int i = 0; i < n; i++) {
 			children.add(subject.start(SLEEPER));
 		}
 		double rate = n / ((System.nanoTime() - started) / 1e9);
 		this.results.add("Long-lived spawn throughput, N=" + n, "spawns/s, higher is better", subject.name(), rate);
+		recordCpu("JVM CPU per long-lived spawn, N=" + n, subject.name(), cpu, n);
 		this.longLivedThisRound.put(subject.name(), rate);
 		killAll(children);
 	}
@@ -178,6 +180,7 @@ public final class Benchmarks {
 		System.getenv().forEach((key, value) -> env.add(key + "=" + value));
 		Path devNull = Path.of("/dev/null");
 		List<Subject.Started> children = new ArrayList<>(n);
+		double cpu = CpuTime.jvmNow();
 		long started = System.nanoTime();
 		for (int i = 0; i < n; i++) {
 			CompletableFuture<Long> exited = new CompletableFuture<>();
@@ -190,10 +193,13 @@ public final class Benchmarks {
 		double seconds = (System.nanoTime() - started) / 1e9;
 		this.results.add("Long-lived spawn throughput, N=" + n, "spawns/s, higher is better",
 				"Tether binding alone (no spawner thread, no launcher)", n / seconds);
+		recordCpu("JVM CPU per long-lived spawn, N=" + n, "Tether binding alone (no spawner thread, no launcher)", cpu,
+				n);
 		killAll(children);
 	}
 
 	private void shortLived(Subject subject, int n) throws Exception {
+		double cpu = CpuTime.jvmNow();
 		long started = System.nanoTime();
 		for (int i = 0; i < n; i++) {
 			subject.start(QUICK).exitedAt().get(10, TimeUnit.SECONDS);
@@ -201,6 +207,18 @@ public final class Benchmarks {
 		double seconds = (System.nanoTime() - started) / 1e9;
 		this.results.add("Short-lived spawn+exit throughput, N=" + n, "spawns/s, higher is better", subject.name(),
 				n / seconds);
+		recordCpu("JVM CPU per short-lived spawn+exit, N=" + n, subject.name(), cpu, n);
+	}
+
+	/**
+	 * The JVM's CPU time per spawn since {@code cpuBefore}: what a spawn costs the application's cores, whoever spends
+	 * it (the calling thread, a spawner or reaper thread, the JIT). Why beside the rate: a rate carries the machine's
+	 * scheduling (a shared core, the other build), which moves it by 10 % or more between runs here; the CPU a
+	 * process spends moves far less, so a small difference between two backends shows in it first.
+	 */
+	private void recordCpu(String metric, String subject, double cpuBefore, int n) {
+		this.results.add(metric, "µs of the whole JVM's CPU time, lower is better", subject,
+				(CpuTime.jvmNow() - cpuBefore) * 1e6 / n);
 	}
 
 	/**

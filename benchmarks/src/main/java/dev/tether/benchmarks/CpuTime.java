@@ -21,8 +21,13 @@ record CpuTime(double jvm, Map<Long, double[]> threads) {
 				threads.put(thread.getId(), new double[] { total / 1e9, user / 1e9 });
 			}
 		}
-		return new CpuTime(((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-			.getProcessCpuTime() / 1e9, threads);
+		return new CpuTime(jvmNow(), threads);
+	}
+
+	/** The whole JVM's CPU time so far, in seconds: every thread's, the JIT's and the collector's included. */
+	static double jvmNow() {
+		return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+			.getProcessCpuTime() / 1e9;
 	}
 
 	/**
