@@ -36,6 +36,8 @@ public final class Benchmarks {
 
 	private static final List<String> QUICK = List.of("/bin/true");
 
+	private static final String BINDING_ALONE = "Tether binding alone (no spawner thread, no launcher)";
+
 	private final Results results = new Results();
 
 	private final Map<String, Double> longLivedThisRound = new HashMap<>();
@@ -191,10 +193,9 @@ public final class Benchmarks {
 			children.add(new Subject.Started(pid, exited));
 		}
 		double seconds = (System.nanoTime() - started) / 1e9;
-		this.results.add("Long-lived spawn throughput, N=" + n, "spawns/s, higher is better",
-				"Tether binding alone (no spawner thread, no launcher)", n / seconds);
-		recordCpu("JVM CPU per long-lived spawn, N=" + n, "Tether binding alone (no spawner thread, no launcher)", cpu,
-				n);
+		this.results.add("Long-lived spawn throughput, N=" + n, "spawns/s, higher is better", BINDING_ALONE,
+				n / seconds);
+		recordCpu("JVM CPU per long-lived spawn, N=" + n, BINDING_ALONE, cpu, n);
 		killAll(children);
 	}
 
