@@ -73,7 +73,7 @@ final class ProbeRows {
 			awaitUntil(supervisor, (child) -> child.state() == ChildState.RUNNING
 					&& (!probed || (child.liveness() != null && child.liveness().passed())));
 			Map<String, Set<Instant>> seen = new HashMap<>();
-			double cpuBefore = CpuTime.now().jvm();
+			double cpuBefore = CpuTime.jvmNow();
 			long end = System.nanoTime() + WINDOW.toNanos();
 			int threads = 0;
 			while (System.nanoTime() < end) {
@@ -85,7 +85,7 @@ final class ProbeRows {
 				threads = Math.max(threads, Thread.activeCount());
 				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
 			}
-			double cpu = CpuTime.now().jvm() - cpuBefore;
+			double cpu = CpuTime.jvmNow() - cpuBefore;
 			// Why minus one per child: the result seen first was there before the window began.
 			long probes = seen.values().stream().mapToLong((results) -> results.size() - 1).sum();
 			return new Measure(cpu, probes, threads);
