@@ -10,8 +10,9 @@ import dev.tether.supervisor.SupervisorBuilder;
 import dev.tether.supervisor.registry.FileChildRegistry;
 
 /**
- * Supervisors for the rows: each of a state directory and an installation of its own, so that no row's children
- * are ever taken for another's, sharing the run's launcher and log directories.
+ * Supervisors for the rows: each of a state directory and an installation of its own, so
+ * that no row's children are ever taken for another's, sharing the run's launcher and log
+ * directories.
  */
 final class BenchSupervisors {
 

@@ -18,17 +18,21 @@ import dev.tether.supervisor.internal.os.PosixSpawn;
 import dev.tether.supervisor.internal.reaper.Reaper;
 
 /**
- * Measures, in one run and side by side, Tether's spawn next to ProcessBuilder, commons-exec, zt-exec, NuProcess
- * and posix_spawn in C; then what only Tether does (parent death, autostart, {@code snapshots()} while children
- * stop, reconciliation, the tick, an application's start with many children, what capturing their output costs, what
- * sampling and bounding their resources costs), and supervised MCP servers against Spring AI's own stdio transport.
+ * Measures, in one run and side by side, Tether's spawn next to ProcessBuilder,
+ * commons-exec, zt-exec, NuProcess and posix_spawn in C; then what only Tether does
+ * (parent death, autostart, {@code snapshots()} while children stop, reconciliation, the
+ * tick, an application's start with many children, what capturing their output costs,
+ * what sampling and bounding their resources costs), and supervised MCP servers against
+ * Spring AI's own stdio transport.
  * <p>
- * Arguments: {@code <spawn-limit-binary> <work-directory> [rounds] [long-n] [short-n] [memory-n] [latency-n]}; the
- * system property {@code benchmarks.only} (comma-separated words) runs only the phases whose names hold one, and
- * {@code benchmarks.warmup} runs that many rounds first without counting them (the JIT's first compilations of each
- * path then fall outside the figures). The
- * output rows run {@code line-writer}, the probe rows {@code http-ok}, the MCP rows {@code mcp-echo} and the resources
- * view's C limit {@code proc-floor}, all compiled next to the spawn-limit binary.
+ * Arguments:
+ * {@code <spawn-limit-binary> <work-directory> [rounds] [long-n] [short-n] [memory-n] [latency-n]};
+ * the system property {@code benchmarks.only} (comma-separated words) runs only the
+ * phases whose names hold one, and {@code benchmarks.warmup} runs that many rounds first
+ * without counting them (the JIT's first compilations of each path then fall outside the
+ * figures). The output rows run {@code line-writer}, the probe rows {@code http-ok}, the
+ * MCP rows {@code mcp-echo} and the resources view's C limit {@code proc-floor}, all
+ * compiled next to the spawn-limit binary.
  */
 public final class Benchmarks {
 
@@ -113,7 +117,8 @@ public final class Benchmarks {
 		}
 		subjects.forEach(Subject::close);
 		output.close();
-		System.out.printf("## Results: %d rounds, %d cores, %s, %d s%n", rounds, Runtime.getRuntime().availableProcessors(),
+		System.out.printf("## Results: %d rounds, %d cores, %s, %d s%n", rounds,
+				Runtime.getRuntime().availableProcessors(),
 				System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
 				TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
 		System.out.println(benchmarks.results.toMarkdown());
@@ -155,27 +160,29 @@ public final class Benchmarks {
 	}
 
 	/**
-	 * What the shepherd costs a long-lived spawn, per round: its rate against Tether's without one and against
-	 * ProcessBuilder, all three measured moments apart in the same round.
+	 * What the shepherd costs a long-lived spawn, per round: its rate against Tether's
+	 * without one and against ProcessBuilder, all three measured moments apart in the
+	 * same round.
 	 */
 	private void shepherdSpawnRatios(int n) {
 		Double shepherd = this.longLivedThisRound.get("Tether (shepherd)");
 		Double without = this.longLivedThisRound.get("Tether (no shepherd)");
 		Double processBuilder = this.longLivedThisRound.get("ProcessBuilder");
 		if (shepherd != null && without != null) {
-			this.results.add("Long-lived spawn rate with the shepherd, per round, N=" + n, "ratio, target ≥ 0.8 and > 1",
-					"÷ Tether without it (target ≥ 0.8)", shepherd / without);
+			this.results.add("Long-lived spawn rate with the shepherd, per round, N=" + n,
+					"ratio, target ≥ 0.8 and > 1", "÷ Tether without it (target ≥ 0.8)", shepherd / without);
 		}
 		if (shepherd != null && processBuilder != null) {
-			this.results.add("Long-lived spawn rate with the shepherd, per round, N=" + n, "ratio, target ≥ 0.8 and > 1",
-					"÷ ProcessBuilder (target > 1)", shepherd / processBuilder);
+			this.results.add("Long-lived spawn rate with the shepherd, per round, N=" + n,
+					"ratio, target ≥ 0.8 and > 1", "÷ ProcessBuilder (target > 1)", shepherd / processBuilder);
 		}
 		this.longLivedThisRound.clear();
 	}
 
 	/**
-	 * Tether's {@code posix_spawnp} binding called from this thread, without the spawner thread's handoff, the
-	 * executable check or the launcher: what the promise costs is the gap between this row and Tether's.
+	 * Tether's {@code posix_spawnp} binding called from this thread, without the spawner
+	 * thread's handoff, the executable check or the launcher: what the promise costs is
+	 * the gap between this row and Tether's.
 	 */
 	private void bindingAlone(int n) throws Exception {
 		List<String> env = new ArrayList<>();
@@ -187,8 +194,9 @@ public final class Benchmarks {
 		for (int i = 0; i < n; i++) {
 			CompletableFuture<Long> exited = new CompletableFuture<>();
 			long pid = Reaper.shared()
-				.spawnRegistered(() -> PosixSpawn.spawn(SLEEPER.get(0), SLEEPER, env, devNull,
-						new PosixSpawn.Output.AppendTo(devNull), null),
+				.spawnRegistered(
+						() -> PosixSpawn.spawn(SLEEPER.get(0), SLEEPER, env, devNull,
+								new PosixSpawn.Output.AppendTo(devNull), null),
 						(p, status) -> exited.complete(System.nanoTime()));
 			children.add(new Subject.Started(pid, exited));
 		}
@@ -212,10 +220,12 @@ public final class Benchmarks {
 	}
 
 	/**
-	 * The JVM's CPU time per spawn since {@code cpuBefore}: what a spawn costs the application's cores, whoever spends
-	 * it (the calling thread, a spawner or reaper thread, the JIT). Why beside the rate: a rate carries the machine's
-	 * scheduling (a shared core, the other build), which moves it by 10 % or more between runs here; the CPU a
-	 * process spends moves far less, so a small difference between two backends shows in it first.
+	 * The JVM's CPU time per spawn since {@code cpuBefore}: what a spawn costs the
+	 * application's cores, whoever spends it (the calling thread, a spawner or reaper
+	 * thread, the JIT). Why beside the rate: a rate carries the machine's scheduling (a
+	 * shared core, the other build), which moves it by 10 % or more between runs here;
+	 * the CPU a process spends moves far less, so a small difference between two backends
+	 * shows in it first.
 	 */
 	private void recordCpu(String metric, String subject, double cpuBefore, int n) {
 		this.results.add(metric, "µs of the whole JVM's CPU time, lower is better", subject,
@@ -223,8 +233,9 @@ public final class Benchmarks {
 	}
 
 	/**
-	 * Threads and RSS per live child, measured in a fresh JVM per subject: in this one, thread pools left by the
-	 * throughput phases (the JDK's process reapers idle for a minute) would hide the cost.
+	 * Threads and RSS per live child, measured in a fresh JVM per subject: in this one,
+	 * thread pools left by the throughput phases (the JDK's process reapers idle for a
+	 * minute) would hide the cost.
 	 */
 	private void footprint(Subject subject, int n) throws Exception {
 		Process jvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -247,11 +258,16 @@ public final class Benchmarks {
 
 	private static void footprintInThisJvm(String name, int n, Path work) throws Exception {
 		Subject subject = Subjects.all(work).stream().filter((s) -> s.name().equals(name)).findFirst().orElseThrow();
-		// Why as many spawns as are measured, ended first: one-time costs must not be counted per child, and some last
-		// longer than the first spawn (class loading, and the JIT compiling the spawn path: on JDK 25 the FFM
-		// backend's downcalls are compiled over the first thousand spawns, which added about 10 KB per child to a
-		// run of 1,000 without this, and 0.3 KB to a run of 3,000). Why one at a time: a pool that a subject keeps
-		// per live child (ProcessBuilder's reaper threads, idle for a minute) must not be left larger than one.
+		// Why as many spawns as are measured, ended first: one-time costs must not be
+		// counted per child, and some last
+		// longer than the first spawn (class loading, and the JIT compiling the spawn
+		// path: on JDK 25 the FFM
+		// backend's downcalls are compiled over the first thousand spawns, which added
+		// about 10 KB per child to a
+		// run of 1,000 without this, and 0.3 KB to a run of 3,000). Why one at a time: a
+		// pool that a subject keeps
+		// per live child (ProcessBuilder's reaper threads, idle for a minute) must not be
+		// left larger than one.
 		for (int warmed = 0; warmed < n; warmed++) {
 			killAll(List.of(subject.start(SLEEPER)));
 		}
@@ -274,11 +290,13 @@ public final class Benchmarks {
 	}
 
 	/**
-	 * A Spring Boot application's start with {@code n} children configured against one, each in a fresh JVM (a warm
-	 * JVM hides most of what configuring costs), and the part of the difference that is Spring's {@code Binder}.
+	 * A Spring Boot application's start with {@code n} children configured against one,
+	 * each in a fresh JVM (a warm JVM hides most of what configuring costs), and the part
+	 * of the difference that is Spring's {@code Binder}.
 	 */
 	private void applicationStart(int n) throws Exception {
-		// Why the quicker of two alternating starts: one JVM start varies by seconds on a shared machine, more than
+		// Why the quicker of two alternating starts: one JVM start varies by seconds on a
+		// shared machine, more than
 		// the difference measured; the quicker start is the one least disturbed.
 		Map<String, Long> one = startApplication(1);
 		Map<String, Long> many = startApplication(n);
@@ -305,8 +323,9 @@ public final class Benchmarks {
 
 	private Map<String, Long> startApplication(int children) throws Exception {
 		Process jvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-				BootStartApp.class.getName(), Integer.toString(children), this.work.toString())
+				"-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Xmx512m", "-cp",
+				System.getProperty("java.class.path"), BootStartApp.class.getName(), Integer.toString(children),
+				this.work.toString())
 			.redirectError(ProcessBuilder.Redirect.INHERIT)
 			.start();
 		String output = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -380,7 +399,10 @@ public final class Benchmarks {
 		}
 	}
 
-	/** Our own unreaped child, so its pid cannot have been reused before its exit is reported. */
+	/**
+	 * Our own unreaped child, so its pid cannot have been reused before its exit is
+	 * reported.
+	 */
 	private static void kill(Subject.Started child) {
 		Posix.get().kill(child.pid(), child.killSignal());
 	}

@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -17,13 +16,14 @@ import org.springframework.core.metrics.StartupStep;
 import dev.tether.supervisor.boot.SupervisorProperties;
 
 /**
- * A web application with the starter and the actuator, run in a JVM of its own with {@code <children>} children
- * configured, none autostarted (so the figure is what configuring a child costs, not spawning it; the autostart row
- * measures that). Prints, in milliseconds, {@code READY} (from the start of {@code SpringApplication.run} to its
- * return), {@code BIND} (Spring's {@code Binder} creating {@code supervisor.*}), {@code YAML} (preparing the
- * environment: loading {@code application.yml}) and {@code CONDITIONS} (parsing the configuration classes and
- * evaluating their conditions against the larger environment). Arguments:
- * {@code <children> <work-directory>}.
+ * A web application with the starter and the actuator, run in a JVM of its own with
+ * {@code <children>} children configured, none autostarted (so the figure is what
+ * configuring a child costs, not spawning it; the autostart row measures that). Prints,
+ * in milliseconds, {@code READY} (from the start of {@code SpringApplication.run} to its
+ * return), {@code BIND} (Spring's {@code Binder} creating {@code supervisor.*}),
+ * {@code YAML} (preparing the environment: loading {@code application.yml}) and
+ * {@code CONDITIONS} (parsing the configuration classes and evaluating their conditions
+ * against the larger environment). Arguments: {@code <children> <work-directory>}.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
@@ -63,7 +63,8 @@ public class BootStartApp {
 			long ready = System.nanoTime() - started;
 			List<TimelineEvent> events = startup.getBufferedTimeline().getEvents();
 			System.out.println("READY " + ready / 1_000_000);
-			// Why the bean's own step: the properties bean has no dependencies, so its instantiation is the binding.
+			// Why the bean's own step: the properties bean has no dependencies, so its
+			// instantiation is the binding.
 			System.out.println("BIND " + millis(events, "spring.beans.instantiate", PROPERTIES_BEAN));
 			System.out.println("YAML " + millis(events, "spring.boot.application.environment-prepared", null));
 			System.out.println("CONDITIONS " + millis(events, "spring.context.config-classes.parse", null));

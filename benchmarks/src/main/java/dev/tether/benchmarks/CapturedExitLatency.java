@@ -20,17 +20,21 @@ import dev.tether.supervisor.internal.spawn.SpawnRequest;
 import dev.tether.supervisor.internal.spawn.Spawner;
 
 /**
- * Exit detection latency (SIGKILL to the exit listener) beside children that write, against the same beside idle
- * children. {@code n} children run, all captured into file sinks; after a settling time they are killed one at a
- * time, each replaced at once so that {@code n} stay alive, and the killed ones are the children measured. The
- * writing children write one line per period; the same writers appending to their files themselves, not captured,
- * tell the pump's share from the writers' own.
+ * Exit detection latency (SIGKILL to the exit listener) beside children that write,
+ * against the same beside idle children. {@code n} children run, all captured into file
+ * sinks; after a settling time they are killed one at a time, each replaced at once so
+ * that {@code n} stay alive, and the killed ones are the children measured. The writing
+ * children write one line per period; the same writers appending to their files
+ * themselves, not captured, tell the pump's share from the writers' own.
  */
 final class CapturedExitLatency {
 
 	private static final int SIGKILL = 9;
 
-	/** How long the children run before the kills begin; the JVM's CPU and the lines written are taken over it. */
+	/**
+	 * How long the children run before the kills begin; the JVM's CPU and the lines
+	 * written are taken over it.
+	 */
 	private static final Duration SETTLE = Duration.ofSeconds(2);
 
 	private final Results results;
@@ -48,10 +52,14 @@ final class CapturedExitLatency {
 		this.spawner = spawner;
 	}
 
-	/** Beside {@code n} idle children, then beside {@code n} writing one line per period, for each period. */
+	/**
+	 * Beside {@code n} idle children, then beside {@code n} writing one line per period,
+	 * for each period.
+	 */
 	void run(int n, int... periodsMicros) throws Exception {
 		List<String> idleCommand = List.of(this.writer.toString(), "idle");
-		// Why a warm-up: the first kills and spawns of a JVM pay for class loading and the JIT, which the idle
+		// Why a warm-up: the first kills and spawns of a JVM pay for class loading and
+		// the JIT, which the idle
 		// baseline, measured first, would otherwise carry alone.
 		latencies(n / 10, idleCommand, true);
 		Latencies idle = latencies(n, idleCommand, true);
@@ -64,8 +72,7 @@ final class CapturedExitLatency {
 			report(n, "captured, " + every, captured);
 			report(n, "not captured (each appends to its file), " + every, itself);
 			for (int percentile : new int[] { 50, 99 }) {
-				String metric = "Exit detection latency p" + percentile
-						+ " beside writing children ÷ beside idle ones";
+				String metric = "Exit detection latency p" + percentile + " beside writing children ÷ beside idle ones";
 				double baseline = Results.percentile(idle.millis, percentile);
 				this.results.add(metric, "ratio per round, target ≤ 1.5", "captured, " + every,
 						Results.percentile(captured.millis, percentile) / baseline);
@@ -73,9 +80,11 @@ final class CapturedExitLatency {
 						"not captured, " + every + " (the writers' own share)",
 						Results.percentile(itself.millis, percentile) / baseline);
 			}
-			this.results.add("Lines written by " + n + " children writing, over the " + SETTLE.toSeconds()
-					+ " s before the kills", "lines/s", "captured, " + every + " (asked: " + n * 1_000_000L / period
-							+ "/s)", captured.linesPerSecond);
+			this.results.add(
+					"Lines written by " + n + " children writing, over the " + SETTLE.toSeconds()
+							+ " s before the kills",
+					"lines/s", "captured, " + every + " (asked: " + n * 1_000_000L / period + "/s)",
+					captured.linesPerSecond);
 			this.results.add("Lines written by " + n + " children writing, over the " + SETTLE.toSeconds()
 					+ " s before the kills", "lines/s", "not captured, " + every, itself.linesPerSecond);
 		}
@@ -170,8 +179,9 @@ final class CapturedExitLatency {
 
 	private Child start(List<String> command, Slot slot) throws Exception {
 		CompletableFuture<Long> exited = new CompletableFuture<>();
-		long pid = this.spawner.spawn(new SpawnRequest(command, System.getenv(), null, slot.file, null, false,
-				slot.output), (p, status) -> exited.complete(System.nanoTime()))
+		long pid = this.spawner
+			.spawn(new SpawnRequest(command, System.getenv(), null, slot.file, null, false, slot.output),
+					(p, status) -> exited.complete(System.nanoTime()))
 			.pid();
 		return new Child(pid, exited);
 	}

@@ -6,8 +6,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * CPU time so far, in seconds: the whole JVM's, and each {@code supervisor-output} thread's (the pump's), in all and
- * in user mode.
+ * CPU time so far, in seconds: the whole JVM's, and each {@code supervisor-output}
+ * thread's (the pump's), in all and in user mode.
  */
 record CpuTime(double jvm, Map<Long, double[]> threads) {
 
@@ -24,20 +24,27 @@ record CpuTime(double jvm, Map<Long, double[]> threads) {
 		return new CpuTime(jvmNow(), threads);
 	}
 
-	/** The whole JVM's CPU time so far, in seconds: every thread's, the JIT's and the collector's included. */
+	/**
+	 * The whole JVM's CPU time so far, in seconds: every thread's, the JIT's and the
+	 * collector's included.
+	 */
 	static double jvmNow() {
 		return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
 			.getProcessCpuTime() / 1e9;
 	}
 
 	/**
-	 * The supervisor-output threads' CPU since {@code before} (they live as long as the JVM).
+	 * The supervisor-output threads' CPU since {@code before} (they live as long as the
+	 * JVM).
 	 */
 	double pump(CpuTime before) {
 		return pumpSince(before, 0);
 	}
 
-	/** The part of {@link #pump(CpuTime)} in user mode: the Java side, without the system calls. */
+	/**
+	 * The part of {@link #pump(CpuTime)} in user mode: the Java side, without the system
+	 * calls.
+	 */
 	double pumpUser(CpuTime before) {
 		return pumpSince(before, 1);
 	}

@@ -14,8 +14,8 @@ import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 
 /**
- * The MCP server of the MCP rows, on the MCP Java SDK over stdio, with one tool, {@code echo}. Both transports
- * measured run this same server.
+ * The MCP server of the MCP rows, on the MCP Java SDK over stdio, with one tool,
+ * {@code echo}. Both transports measured run this same server.
  */
 public final class McpBenchServer {
 
@@ -23,7 +23,8 @@ public final class McpBenchServer {
 	}
 
 	public static void main(String[] args) throws Exception {
-		// Why: stdout is the MCP channel; anything a library prints there goes to stderr instead.
+		// Why: stdout is the MCP channel; anything a library prints there goes to stderr
+		// instead.
 		PrintStream channel = new PrintStream(new FileOutputStream(FileDescriptor.out), true);
 		System.setOut(System.err);
 		StdioServerTransportProvider transport = new StdioServerTransportProvider(McpJsonDefaults.getMapper(),

@@ -28,10 +28,12 @@ import dev.tether.supervisor.SupervisorBuilder;
 import dev.tether.supervisor.springai.SupervisedStdioTransports;
 
 /**
- * MCP servers over stdio, the same server ({@link McpBenchServer}) under Tether's transport (a supervised child's
- * pipes, as {@code mcp.transport: stdio} gives Spring AI's client) and under the MCP SDK's own
- * {@link StdioClientTransport} (what {@code spring.ai.mcp.client.stdio.connections} uses): a tool call's round trip,
- * the time from start to the first successful tool call, and the JVM threads each server costs.
+ * MCP servers over stdio, the same server ({@link McpBenchServer}) under Tether's
+ * transport (a supervised child's pipes, as {@code mcp.transport: stdio} gives Spring
+ * AI's client) and under the MCP SDK's own {@link StdioClientTransport} (what
+ * {@code spring.ai.mcp.client.stdio.connections} uses): a tool call's round trip, the
+ * time from start to the first successful tool call, and the JVM threads each server
+ * costs.
  */
 final class McpRows {
 
@@ -50,18 +52,18 @@ final class McpRows {
 
 	private final Path work;
 
-
 	McpRows(Results results, Path work) {
 		this.results = results;
 		this.work = work;
 	}
 
 	/**
-	 * Mean time of a tool call ({@code echo}) after {@code calls / 5} calls to warm up, over one session of each
-	 * transport, alternated twice; each keeps its quicker run. The server is {@code mcp-echo} (C, one thread): what
-	 * differs is the transports. Why not the SDK's server here: its stdio transport drops a reply now and then when
-	 * the next request arrives while it is still sending the previous one ("Failed to enqueue message" in its
-	 * stderr), and the call then waits for its timeout.
+	 * Mean time of a tool call ({@code echo}) after {@code calls / 5} calls to warm up,
+	 * over one session of each transport, alternated twice; each keeps its quicker run.
+	 * The server is {@code mcp-echo} (C, one thread): what differs is the transports. Why
+	 * not the SDK's server here: its stdio transport drops a reply now and then when the
+	 * next request arrives while it is still sending the previous one ("Failed to enqueue
+	 * message" in its stderr), and the call then waits for its timeout.
 	 */
 	void roundTrip(Path echoServer, int calls) throws Exception {
 		List<String> echo = List.of(echoServer.toString());
@@ -78,15 +80,17 @@ final class McpRows {
 		String metric = "MCP tool call round trip over stdio, same server, " + calls + " calls";
 		this.results.add(metric, "µs per call, lower is better", TETHER, tether);
 		this.results.add(metric, "µs per call, lower is better", SPRING_AI, springAi);
-		this.results.add("MCP tool call round trip over stdio, Tether ÷ Spring AI's transport",
-				"ratio, target ≤ 1.1", "per round", tether / springAi);
+		this.results.add("MCP tool call round trip over stdio, Tether ÷ Spring AI's transport", "ratio, target ≤ 1.1",
+				"per round", tether / springAi);
 	}
 
 	/**
-	 * From nothing running to the first successful tool call of each of {@code n} servers, started at once (one
-	 * thread each: start, initialise, call). Spring AI's transport starts the server with {@code ProcessBuilder} and
-	 * does nothing else, so its figure is the servers' own start-up (and the MCP handshake); what Tether adds is the
-	 * difference. Two alternated starts each, the quicker kept: one JVM start varies by more than the difference.
+	 * From nothing running to the first successful tool call of each of {@code n}
+	 * servers, started at once (one thread each: start, initialise, call). Spring AI's
+	 * transport starts the server with {@code ProcessBuilder} and does nothing else, so
+	 * its figure is the servers' own start-up (and the MCP handshake); what Tether adds
+	 * is the difference. Two alternated starts each, the quicker kept: one JVM start
+	 * varies by more than the difference.
 	 */
 	void firstCall(int n) throws Exception {
 		FirstCall tether = null;
@@ -99,14 +103,18 @@ final class McpRows {
 				+ " at once";
 		this.results.add(metric, "ms, lower is better", TETHER, tether.millis());
 		this.results.add(metric, "ms, lower is better", SPRING_AI + ": the servers' own start-up", springAi.millis());
-		this.results.add(metric, "ms, lower is better", "Tether's part (the difference)", tether.millis() - springAi.millis());
-		this.results.add(metric, "ms, lower is better", "of which in Supervisor.start (spawn, launcher, shepherd), mean",
-				tether.startMillis());
+		this.results.add(metric, "ms, lower is better", "Tether's part (the difference)",
+				tether.millis() - springAi.millis());
+		this.results.add(metric, "ms, lower is better",
+				"of which in Supervisor.start (spawn, launcher, shepherd), mean", tether.startMillis());
 		this.results.add("MCP start to the first tool call: Tether's part ÷ Tether's total", "ratio, target ≤ 0.10",
 				n + " server" + ((n > 1) ? "s" : ""), (tether.millis() - springAi.millis()) / tether.millis());
 	}
 
-	/** JVM threads per live MCP server and its session, each transport in a fresh JVM (see {@link #threadsInThisJvm}). */
+	/**
+	 * JVM threads per live MCP server and its session, each transport in a fresh JVM (see
+	 * {@link #threadsInThisJvm}).
+	 */
 	void threads(int n) throws Exception {
 		String metric = "JVM threads per supervised MCP server with its session, N=" + n;
 		this.results.add(metric, "threads, lower is better", TETHER, threadsInFreshJvm("tether", n));
@@ -128,8 +136,9 @@ final class McpRows {
 	}
 
 	/**
-	 * Prints the threads this JVM gained per server for {@code n} servers with an initialised session each, after one
-	 * server was connected and closed, so that pools made once (Reactor's, the supervisor's) are not counted per server.
+	 * Prints the threads this JVM gained per server for {@code n} servers with an
+	 * initialised session each, after one server was connected and closed, so that pools
+	 * made once (Reactor's, the supervisor's) are not counted per server.
 	 */
 	static void threadsInThisJvm(String transport, int n, Path work) throws Exception {
 		McpRows rows = new McpRows(new Results(), work);
@@ -149,7 +158,8 @@ final class McpRows {
 
 	private static FirstCall firstCall(Servers servers, int n) throws Exception {
 		ThreadPoolExecutor threads = (ThreadPoolExecutor) Executors.newFixedThreadPool(n);
-		// Why started first: the threads exist before the clock starts, for both transports.
+		// Why started first: the threads exist before the clock starts, for both
+		// transports.
 		threads.prestartAllCoreThreads();
 		try (servers) {
 			List<Callable<Void>> work = new ArrayList<>();
@@ -189,7 +199,8 @@ final class McpRows {
 	private Servers tetherServers(int n, List<String> command) throws Exception {
 		SupervisorBuilder builder = BenchSupervisors.builder(this.work, "mcp");
 		for (int i = 0; i < n; i++) {
-			builder.child(ChildSpec.builder("mcp-" + i, command).stdio(true).stopTimeout(Duration.ofSeconds(5)).build());
+			builder
+				.child(ChildSpec.builder("mcp-" + i, command).stdio(true).stopTimeout(Duration.ofSeconds(5)).build());
 		}
 		Supervisor supervisor = builder.build();
 		AtomicLong startNanos = new AtomicLong();
@@ -209,7 +220,10 @@ final class McpRows {
 		}, new AtomicLong(), (i) -> new StdioClientTransport(parameters, McpJsonDefaults.getMapper()));
 	}
 
-	/** A server on the MCP Java SDK ({@link McpBenchServer}): this JVM's classpath, tuned for a quick start. */
+	/**
+	 * A server on the MCP Java SDK ({@link McpBenchServer}): this JVM's classpath, tuned
+	 * for a quick start.
+	 */
 	private static List<String> server() {
 		return List.of(java(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m",
 				"-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", System.getProperty("java.class.path"),
@@ -230,7 +244,10 @@ final class McpRows {
 
 	}
 
-	/** {@code n} servers of one transport, each with the client that started it; closing ends every one. */
+	/**
+	 * {@code n} servers of one transport, each with the client that started it; closing
+	 * ends every one.
+	 */
 	private static final class Servers implements AutoCloseable {
 
 		private final McpSyncClient[] clients;
@@ -248,9 +265,15 @@ final class McpRows {
 			this.transports = transports;
 		}
 
-		/** Starts server {@code i} (under Tether: {@code Supervisor.start}) and initialises a session with it. */
+		/**
+		 * Starts server {@code i} (under Tether: {@code Supervisor.start}) and
+		 * initialises a session with it.
+		 */
 		McpSyncClient connect(int i) throws Exception {
-			McpSyncClient client = McpClient.sync(this.transports.open(i)).requestTimeout(AWAIT).initializationTimeout(AWAIT).build();
+			McpSyncClient client = McpClient.sync(this.transports.open(i))
+				.requestTimeout(AWAIT)
+				.initializationTimeout(AWAIT)
+				.build();
 			this.clients[i] = client;
 			client.initialize();
 			return client;

@@ -18,18 +18,20 @@ import java.util.concurrent.locks.LockSupport;
 import org.slf4j.event.Level;
 
 import dev.tether.supervisor.internal.output.ChildOutput;
-import dev.tether.supervisor.output.LogSettings;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.spawn.SpawnRequest;
 import dev.tether.supervisor.internal.spawn.Spawner;
+import dev.tether.supervisor.output.LogSettings;
 
 /**
- * The output rows that need a JVM of their own, so that nothing another phase left (pool threads, garbage, buffers)
- * is counted. Arguments: {@code <work-directory> threads <line-writer> <n>} prints the threads added per child, the
- * threads added in all and the RSS (KB) added per child, with {@code n} live captured children;
- * {@code <work-directory> slow-sink <line-writer> <lines> <seconds>} prints the heap growth after GC (KB) one second
- * in, at the end and at most (sampled once a second), the direct buffer growth (KB), the bytes the pump received and
- * the bytes the slowed sink wrote.
+ * The output rows that need a JVM of their own, so that nothing another phase left (pool
+ * threads, garbage, buffers) is counted. Arguments:
+ * {@code <work-directory> threads <line-writer> <n>} prints the threads added per child,
+ * the threads added in all and the RSS (KB) added per child, with {@code n} live captured
+ * children; {@code <work-directory> slow-sink <line-writer> <lines> <seconds>} prints the
+ * heap growth after GC (KB) one second in, at the end and at most (sampled once a
+ * second), the direct buffer growth (KB), the bytes the pump received and the bytes the
+ * slowed sink wrote.
  */
 public final class OutputProbe {
 
@@ -53,10 +55,9 @@ public final class OutputProbe {
 	/** Runs a probe in a fresh JVM and returns the figures it printed. */
 	static String[] run(Path work, String... args) throws Exception {
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		List<String> command = new ArrayList<>(List.of(java,
-				"-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.tether.child=info",
-				"-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch", "-cp", System.getProperty("java.class.path"),
-				OutputProbe.class.getName(), work.toString()));
+		List<String> command = new ArrayList<>(List.of(java, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+				"-Dorg.slf4j.simpleLogger.log.tether.child=info", "-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch", "-cp",
+				System.getProperty("java.class.path"), OutputProbe.class.getName(), work.toString()));
 		command.addAll(List.of(args));
 		Process jvm = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
 		String output = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
@@ -79,7 +80,8 @@ public final class OutputProbe {
 			System.exit(0);
 		}
 		catch (Throwable ex) {
-			// Why the saved stream: the slow-sink probe replaces System.err with the slowed sink.
+			// Why the saved stream: the slow-sink probe replaces System.err with the
+			// slowed sink.
 			ex.printStackTrace(err);
 			System.exit(1);
 		}
@@ -87,7 +89,8 @@ public final class OutputProbe {
 
 	private void threads(int n) throws Exception {
 		Path directory = Files.createTempDirectory(this.work, "output-threads");
-		// Warm the spawn path (the spawner's thread, the reaper) without capture: only what capture adds is counted.
+		// Warm the spawn path (the spawner's thread, the reaper) without capture: only
+		// what capture adds is counted.
 		List<Started> warm = List.of(start(List.of(this.writer, "idle"), null, Path.of("/dev/null")));
 		end(warm);
 		System.gc();
@@ -117,12 +120,14 @@ public final class OutputProbe {
 
 	private void slowSink(long lines, int seconds) throws Exception {
 		SlowStream sink = new SlowStream(SINK_RATE);
-		// Why System.err: slf4j-simple, the benchmarks' SLF4J provider, writes every event to System.err as it is at
+		// Why System.err: slf4j-simple, the benchmarks' SLF4J provider, writes every
+		// event to System.err as it is at
 		// that moment; so the logger sink's appender is this stream.
 		System.setErr(new PrintStream(sink, true, StandardCharsets.UTF_8));
 		LogSettings loggerOnly = new LogSettings(null, false, 10L * 1024 * 1024, 1, true, Level.WARN,
 				OutputRows.MAX_LINE_LENGTH);
-		// Why a warm child first: the pump's threads and their buffers, and the logger exist before the
+		// Why a warm child first: the pump's threads and their buffers, and the logger
+		// exist before the
 		// first sample, so the growth is what the slow child holds.
 		ChildOutput warm = new ChildOutput("warm", loggerOnly, this.work.resolve("warm.log"));
 		Started warmed = start(List.of(this.writer, "fast", "1000"), warm, this.work.resolve("warm.log"));
@@ -154,8 +159,10 @@ public final class OutputProbe {
 
 	private Started start(List<String> command, ChildOutput output, Path file) throws Exception {
 		CompletableFuture<Void> exited = new CompletableFuture<>();
-		long pid = this.spawner.spawn(new SpawnRequest(command, System.getenv(), null, file, null, false, output),
-				(p, status) -> exited.complete(null)).pid();
+		long pid = this.spawner
+			.spawn(new SpawnRequest(command, System.getenv(), null, file, null, false, output),
+					(p, status) -> exited.complete(null))
+			.pid();
 		return new Started(pid, exited);
 	}
 
@@ -191,9 +198,10 @@ public final class OutputProbe {
 	}
 
 	/**
-	 * A sink that takes {@code rate} bytes a second: each write returns once its bytes' share of time has passed,
-	 * then the bytes are dropped. Why the slack: a wait that oversleeps is made up by the next ones, while a pause
-	 * longer than the slack (the sink idle) earns no credit.
+	 * A sink that takes {@code rate} bytes a second: each write returns once its bytes'
+	 * share of time has passed, then the bytes are dropped. Why the slack: a wait that
+	 * oversleeps is made up by the next ones, while a pause longer than the slack (the
+	 * sink idle) earns no credit.
 	 */
 	private static final class SlowStream extends OutputStream {
 

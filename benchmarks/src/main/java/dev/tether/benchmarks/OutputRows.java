@@ -20,16 +20,18 @@ import org.slf4j.event.Level;
 
 import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.internal.output.ChildOutput;
-import dev.tether.supervisor.output.LogSettings;
 import dev.tether.supervisor.internal.spawn.SpawnRequest;
 import dev.tether.supervisor.internal.spawn.Spawner;
+import dev.tether.supervisor.output.LogSettings;
 
 /**
- * What capturing children's output costs, each figure against a baseline of the same round: one child's throughput
- * through the pump against the same child writing its file itself, exit detection beside 100 writing children
- * against 100 idle ones, and, each in a fresh JVM ({@link OutputProbe}), the heap while a sink is slow and the
- * threads at 1,000 captured children. The child is {@code line-writer} (benchmarks/src/main/c); every child started
- * here is killed and reaped, and every file written is deleted, before the row ends.
+ * What capturing children's output costs, each figure against a baseline of the same
+ * round: one child's throughput through the pump against the same child writing its file
+ * itself, exit detection beside 100 writing children against 100 idle ones, and, each in
+ * a fresh JVM ({@link OutputProbe}), the heap while a sink is slow and the threads at
+ * 1,000 captured children. The child is {@code line-writer} (benchmarks/src/main/c);
+ * every child started here is killed and reaped, and every file written is deleted,
+ * before the row ends.
  */
 final class OutputRows implements AutoCloseable {
 
@@ -60,10 +62,11 @@ final class OutputRows implements AutoCloseable {
 	}
 
 	/**
-	 * One child writing {@code lines} 100-byte lines as fast as it can: to its file itself (the append path, the
-	 * baseline), through a pipe to {@code cat} (any pipe's cost), then through the pump into a file sink that never
-	 * rotates, then into one that rotates at the default 10 MB; four times, alternating. Timed from the spawn call to the
-	 * exit (without the pump) or to the last line in the file (pump).
+	 * One child writing {@code lines} 100-byte lines as fast as it can: to its file
+	 * itself (the append path, the baseline), through a pipe to {@code cat} (any pipe's
+	 * cost), then through the pump into a file sink that never rotates, then into one
+	 * that rotates at the default 10 MB; four times, alternating. Timed from the spawn
+	 * call to the exit (without the pump) or to the last line in the file (pump).
 	 */
 	void throughput(long lines) throws Exception {
 		requireCapture();
@@ -75,9 +78,12 @@ final class OutputRows implements AutoCloseable {
 			Run piped = null;
 			Run flat = null;
 			Run rotated = null;
-			// Why the quickest of four alternating runs: one run varies by up to 2x on a shared machine, more than the
-			// difference measured, and the child writing its own file runs slower in some runs than in others; the
-			// quickest is the one least disturbed, and four runs nearly always catch the fast speed.
+			// Why the quickest of four alternating runs: one run varies by up to 2x on a
+			// shared machine, more than the
+			// difference measured, and the child writing its own file runs slower in some
+			// runs than in others; the
+			// quickest is the one least disturbed, and four runs nearly always catch the
+			// fast speed.
 			for (int pass = 0; pass < 4; pass++) {
 				itself = Run.quicker(itself, direct(fast(lines), lines, file, file));
 				clear(directory);
@@ -88,18 +94,16 @@ final class OutputRows implements AutoCloseable {
 				rotated = Run.quicker(rotated, captured(lines, file, fileSink(10L * 1024 * 1024, 7)));
 				clear(directory);
 			}
-			String metric = String.format(Locale.ROOT, "Child output throughput, %.1f GB of 100-byte lines",
-					gigabytes);
+			String metric = String.format(Locale.ROOT, "Child output throughput, %.1f GB of 100-byte lines", gigabytes);
 			this.results.add(metric, "MB/s, higher is better", "child writes its file itself", mb(lines, itself));
-			this.results.add(metric, "MB/s, higher is better", "child piped to cat, which writes the file (a pipe alone)",
-					mb(lines, piped));
+			this.results.add(metric, "MB/s, higher is better",
+					"child piped to cat, which writes the file (a pipe alone)", mb(lines, piped));
 			this.results.add(metric, "MB/s, higher is better", "through the pump, file sink without rotation",
 					mb(lines, flat));
 			this.results.add(metric, "MB/s, higher is better", "through the pump, file sink rotated at 10 MB",
 					mb(lines, rotated));
 			String ratio = "Child output throughput through the pump ÷ the child writing its file itself, per round";
-			this.results.add(ratio, "ratio, target ≥ 0.8", "file sink without rotation",
-					itself.seconds / flat.seconds);
+			this.results.add(ratio, "ratio, target ≥ 0.8", "file sink without rotation", itself.seconds / flat.seconds);
 			this.results.add(ratio, "ratio, target ≥ 0.8", "file sink rotated at 10 MB",
 					itself.seconds / rotated.seconds);
 			String cpu = "JVM CPU time per GB of child output";
@@ -132,7 +136,10 @@ final class OutputRows implements AutoCloseable {
 
 	}
 
-	/** A command that writes {@code file} without the pump, its own output appended to {@code log}. */
+	/**
+	 * A command that writes {@code file} without the pump, its own output appended to
+	 * {@code log}.
+	 */
 	private Run direct(List<String> command, long lines, Path file, Path log) throws Exception {
 		CompletableFuture<Long> exited = new CompletableFuture<>();
 		CpuTime before = CpuTime.now();
@@ -164,8 +171,9 @@ final class OutputRows implements AutoCloseable {
 	}
 
 	/**
-	 * Exit detection latency beside {@code n} children writing one line per period, for each period, against the
-	 * same beside {@code n} idle children: see {@link CapturedExitLatency}.
+	 * Exit detection latency beside {@code n} children writing one line per period, for
+	 * each period, against the same beside {@code n} idle children: see
+	 * {@link CapturedExitLatency}.
 	 */
 	void exitLatency(int n, int... periodsMicros) throws Exception {
 		requireCapture();
@@ -178,13 +186,15 @@ final class OutputRows implements AutoCloseable {
 		String[] figures = OutputProbe.run(this.work, "threads", this.writer.toString(), Integer.toString(n));
 		String metric = "JVM threads with output captured, " + n + " live children (fresh JVM)";
 		this.results.add(metric, "threads", "added per child", Double.parseDouble(figures[0]));
-		this.results.add(metric, "threads", "added in all (the pump's threads)",
-				Double.parseDouble(figures[1]));
+		this.results.add(metric, "threads", "added in all (the pump's threads)", Double.parseDouble(figures[1]));
 		this.results.add("JVM RSS added per live child with output captured, N=" + n, "KB, lower is better", "Tether",
 				Double.parseDouble(figures[2]));
 	}
 
-	/** The heap while one child writes as fast as it can to a logger sink slowed to 1 MB/s, fresh JVM. */
+	/**
+	 * The heap while one child writes as fast as it can to a logger sink slowed to 1
+	 * MB/s, fresh JVM.
+	 */
 	void slowSink(int seconds) throws Exception {
 		requireCapture();
 		long lines = 100_000_000L;
@@ -220,7 +230,10 @@ final class OutputRows implements AutoCloseable {
 		return List.of(this.writer.toString(), "fast", Long.toString(lines));
 	}
 
-	/** The same writer, its output piped to {@code cat}, which writes the file: read and write, no line handling. */
+	/**
+	 * The same writer, its output piped to {@code cat}, which writes the file: read and
+	 * write, no line handling.
+	 */
 	private List<String> throughCat(long lines, Path file) {
 		return List.of("/bin/sh", "-c", "\"$0\" fast \"$1\" | cat > \"$2\"", this.writer.toString(),
 				Long.toString(lines), file.toString());
@@ -284,7 +297,8 @@ final class OutputRows implements AutoCloseable {
 			if (System.nanoTime() > deadline) {
 				throw new IllegalStateException("not reached within " + AWAIT + ": " + what);
 			}
-			// Why a pause and not a spin: on two cores a spinning poller takes the core the pump needs.
+			// Why a pause and not a spin: on two cores a spinning poller takes the core
+			// the pump needs.
 			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
 		}
 	}

@@ -17,11 +17,12 @@ import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.os.Posix;
 
 /**
- * The parent-death promise, timed: a second JVM ({@link SupervisorProcess}) spawns children and is killed with
- * SIGKILL; every process it left is polled in {@code /proc} until it is gone (a zombie counts as gone). Once with
- * 100 direct children without a shepherd (the baseline), once with 100 children under shepherds, each leaving two
- * descendants (one in a session of its own): 300 processes. Anything still there at the deadline is killed by pid
- * (identity checked by start time) and the row reads infinite.
+ * The parent-death promise, timed: a second JVM ({@link SupervisorProcess}) spawns
+ * children and is killed with SIGKILL; every process it left is polled in {@code /proc}
+ * until it is gone (a zombie counts as gone). Once with 100 direct children without a
+ * shepherd (the baseline), once with 100 children under shepherds, each leaving two
+ * descendants (one in a session of its own): 300 processes. Anything still there at the
+ * deadline is killed by pid (identity checked by start time) and the row reads infinite.
  */
 final class ParentDeathRows {
 
@@ -59,14 +60,18 @@ final class ParentDeathRows {
 		return (times.size() == expected) ? Results.percentile(times, 99) : Double.POSITIVE_INFINITY;
 	}
 
-	/** The time from the kill until each process the supervisor left is gone, in ms; missing ones were not. */
+	/**
+	 * The time from the kill until each process the supervisor left is gone, in ms;
+	 * missing ones were not.
+	 */
 	private List<Double> goneAfterKill(int n, String shape) throws Exception {
 		Process jvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
 				System.getProperty("java.class.path"), SupervisorProcess.class.getName(), Integer.toString(n),
 				this.work.toString(), shape)
 			.redirectError(ProcessBuilder.Redirect.INHERIT)
 			.start();
-		String line = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+		String line = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.US_ASCII))
+			.readLine();
 		if (line == null) {
 			jvm.waitFor();
 			throw new IllegalStateException("the supervisor JVM (" + shape + ") printed no pids");
@@ -89,7 +94,8 @@ final class ParentDeathRows {
 			}
 		}
 		jvm.waitFor();
-		// Why the shepherds too: each must end once its tree is gone; the rows time the tree, not the shepherd.
+		// Why the shepherds too: each must end once its tree is gone; the rows time the
+		// tree, not the shepherd.
 		awaitGone(spawned, killed + DEADLINE_NANOS);
 		endSurvivors(watched);
 		endSurvivors(spawned);
@@ -107,8 +113,9 @@ final class ParentDeathRows {
 	}
 
 	/**
-	 * A shepherd's tree once it is complete: the command ({@code sh}) and its two {@code sleep}s (the one in its own
-	 * session is a child of {@code sh}, or of the shepherd if {@code setsid} had to fork).
+	 * A shepherd's tree once it is complete: the command ({@code sh}) and its two
+	 * {@code sleep}s (the one in its own session is a child of {@code sh}, or of the
+	 * shepherd if {@code setsid} had to fork).
 	 */
 	private static List<Identity> settledTree(long shepherd) throws IOException {
 		long deadline = System.nanoTime() + DEADLINE_NANOS;
@@ -160,7 +167,10 @@ final class ParentDeathRows {
 		}
 	}
 
-	/** A process as it was when first seen; {@link #alive()} is false once it is a zombie, gone, or the pid reused. */
+	/**
+	 * A process as it was when first seen; {@link #alive()} is false once it is a zombie,
+	 * gone, or the pid reused.
+	 */
 	private record Identity(long pid, long startTime, String command) {
 
 		static Identity of(long pid) {

@@ -24,10 +24,11 @@ import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorBuilder;
 
 /**
- * What liveness probes cost the JVM: {@code n} HTTP servers (a small C program each), probed every second with
- * {@code liveness.http-get}, against the same {@code n} servers supervised without probes in the same round. The
- * difference in JVM CPU over the same window, divided by the probes that came back, is the cost of one probe; the
- * difference in live threads is what probing holds.
+ * What liveness probes cost the JVM: {@code n} HTTP servers (a small C program each),
+ * probed every second with {@code liveness.http-get}, against the same {@code n} servers
+ * supervised without probes in the same round. The difference in JVM CPU over the same
+ * window, divided by the probes that came back, is the cost of one probe; the difference
+ * in live threads is what probing holds.
  */
 final class ProbeRows {
 
@@ -40,7 +41,6 @@ final class ProbeRows {
 	private final Path work;
 
 	private final Path httpOk;
-
 
 	ProbeRows(Results results, Path work, Path httpOk) {
 		this.results = results;
@@ -67,7 +67,8 @@ final class ProbeRows {
 	private Measure measure(int n, boolean probed) throws Exception {
 		ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
 		try (Supervisor supervisor = supervisor(n, probed)) {
-			// Why a ticker here: the starter ticks every reap-interval (200 ms by default); a bare supervisor does not.
+			// Why a ticker here: the starter ticks every reap-interval (200 ms by
+			// default); a bare supervisor does not.
 			ticker.scheduleWithFixedDelay(supervisor::tick, 200, 200, TimeUnit.MILLISECONDS);
 			supervisor.startAutostart();
 			awaitUntil(supervisor, (child) -> child.state() == ChildState.RUNNING
@@ -86,7 +87,8 @@ final class ProbeRows {
 				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
 			}
 			double cpu = CpuTime.jvmNow() - cpuBefore;
-			// Why minus one per child: the result seen first was there before the window began.
+			// Why minus one per child: the result seen first was there before the window
+			// began.
 			long probes = seen.values().stream().mapToLong((results) -> results.size() - 1).sum();
 			return new Measure(cpu, probes, threads);
 		}

@@ -14,7 +14,6 @@ import java.util.function.BooleanSupplier;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
 
 import dev.tether.supervisor.ChildResources;
@@ -31,9 +30,10 @@ import dev.tether.supervisor.internal.spawn.SpawnedChild;
 import dev.tether.supervisor.internal.spawn.Spawner;
 
 /**
- * What resources cost: the {@code resources} view of many children, the tick with {@code max-memory} on all of them,
- * and the spawn rate with limits and an OOM score set by the launcher. Every supervisor made here is closed and every
- * spawned child killed and reaped before the row ends.
+ * What resources cost: the {@code resources} view of many children, the tick with
+ * {@code max-memory} on all of them, and the spawn rate with limits and an OOM score set
+ * by the launcher. Every supervisor made here is closed and every spawned child killed
+ * and reaped before the row ends.
  */
 final class ResourceRows {
 
@@ -54,7 +54,10 @@ final class ResourceRows {
 	/** A pause past the half second that the resources view is cached for. */
 	private static final Duration CACHE_EXPIRED = Duration.ofMillis(600);
 
-	/** Spawns in one batch of the spawn-rate row: short, so that a pair of batches sees the same machine. */
+	/**
+	 * Spawns in one batch of the spawn-rate row: short, so that a pair of batches sees
+	 * the same machine.
+	 */
 	private static final int SPAWN_BATCH = 50;
 
 	private final Results results;
@@ -70,16 +73,19 @@ final class ResourceRows {
 	}
 
 	/**
-	 * {@code resources(name)} of each of {@code n} children of two processes, the cache expired before each pass, so
-	 * that every call samples its tree: time per child, median of 5 passes. Then the same trees walked by
-	 * {@code proc-floor}, the same reads from C with every file kept and the same pause before each pass, as the row's
-	 * C limit; and again with {@code status} read for the memory, as the sampler did before it read {@code statm}.
+	 * {@code resources(name)} of each of {@code n} children of two processes, the cache
+	 * expired before each pass, so that every call samples its tree: time per child,
+	 * median of 5 passes. Then the same trees walked by {@code proc-floor}, the same
+	 * reads from C with every file kept and the same pause before each pass, as the row's
+	 * C limit; and again with {@code status} read for the memory, as the sampler did
+	 * before it read {@code statm}.
 	 */
 	void sampling(int n) throws Exception {
 		try (Supervisor supervisor = startedPairs(n)) {
 			List<Double> perChild = new ArrayList<>();
 			for (int pass = 0; pass < 5; pass++) {
-				// Why a pause: the view is cached for half a second; each pass must sample every tree.
+				// Why a pause: the view is cached for half a second; each pass must
+				// sample every tree.
 				LockSupport.parkNanos(CACHE_EXPIRED.toNanos());
 				long started = System.nanoTime();
 				for (int i = 0; i < n; i++) {
@@ -100,12 +106,16 @@ final class ResourceRows {
 		}
 	}
 
-	/** The median time per tree of 5 passes of {@code proc-floor} over the trees of {@code commands}. */
+	/**
+	 * The median time per tree of 5 passes of {@code proc-floor} over the trees of
+	 * {@code commands}.
+	 */
 	private double floor(String memoryFile, List<String> commands) throws Exception {
 		List<String> command = new ArrayList<>(
 				List.of(this.procFloor.toString(), memoryFile, "5", Long.toString(CACHE_EXPIRED.toMillis())));
 		command.addAll(commands);
-		// Why its output to a file: the wait then has a deadline, which a read of a pipe until its end would not.
+		// Why its output to a file: the wait then has a deadline, which a read of a pipe
+		// until its end would not.
 		Path output = Files.createTempFile(this.work, "proc-floor", ".txt");
 		Process floor = new ProcessBuilder(command).redirectOutput(output.toFile())
 			.redirectError(ProcessBuilder.Redirect.INHERIT)
@@ -128,9 +138,11 @@ final class ResourceRows {
 	}
 
 	/**
-	 * One Prometheus scrape of the meters of {@code n} children of two processes, bound as the starter binds them
-	 * (its {@link SupervisorMetrics}, which the auto-configuration registers): with the cache expired, so that the
-	 * scrape walks each tree once, and again within the cache. Time per child, median of 5 scrapes each.
+	 * One Prometheus scrape of the meters of {@code n} children of two processes, bound
+	 * as the starter binds them (its {@link SupervisorMetrics}, which the
+	 * auto-configuration registers): with the cache expired, so that the scrape walks
+	 * each tree once, and again within the cache. Time per child, median of 5 scrapes
+	 * each.
 	 */
 	void scrape(int n) throws Exception {
 		try (Supervisor supervisor = startedPairs(n)) {
@@ -142,7 +154,8 @@ final class ResourceRows {
 			List<Double> expired = new ArrayList<>();
 			List<Double> cached = new ArrayList<>();
 			for (int pass = 0; pass < 5; pass++) {
-				// Why a pause: the view is cached for half a second; the first scrape of each pass must sample.
+				// Why a pause: the view is cached for half a second; the first scrape of
+				// each pass must sample.
 				LockSupport.parkNanos(CACHE_EXPIRED.toNanos());
 				long started = System.nanoTime();
 				length = Math.max(length, registry.scrape().length());
@@ -151,7 +164,8 @@ final class ResourceRows {
 				expired.add((between - started) / 1e3 / n);
 				cached.add((System.nanoTime() - between) / 1e3 / n);
 			}
-			// Why not in the row's name: the text's length varies by a few bytes between rounds.
+			// Why not in the row's name: the text's length varies by a few bytes between
+			// rounds.
 			System.err.printf("  scrape of %d meters: %d KB of text%n", registry.getMeters().size(), length / 1024);
 			String metric = "Prometheus scrape of the meters of " + n + " children of 2 processes each ("
 					+ registry.getMeters().size() + " meters), per child, median of 5";
@@ -163,8 +177,9 @@ final class ResourceRows {
 	}
 
 	/**
-	 * The tick of {@code n} live children every 200 ms for 3 s, with and without {@code max-memory} on every child:
-	 * the mean tick over that schedule, since each tree is sampled once a second, not at every tick.
+	 * The tick of {@code n} live children every 200 ms for 3 s, with and without
+	 * {@code max-memory} on every child: the mean tick over that schedule, since each
+	 * tree is sampled once a second, not at every tick.
 	 */
 	void tick(int n) throws Exception {
 		for (boolean limited : new boolean[] { false, true }) {
@@ -172,9 +187,10 @@ final class ResourceRows {
 					: ChildResources.NONE;
 			try (Supervisor supervisor = supervisor(n, SLEEPER, resources)) {
 				supervisor.startAutostart();
-				awaitUntil(() -> supervisor.snapshots()
-					.stream()
-					.allMatch((child) -> child.state() == ChildState.RUNNING && child.pid() != null),
+				awaitUntil(
+						() -> supervisor.snapshots()
+							.stream()
+							.allMatch((child) -> child.state() == ChildState.RUNNING && child.pid() != null),
 						"children all RUNNING with a pid");
 				supervisor.tick();
 				List<Double> ticks = new ArrayList<>();
@@ -194,11 +210,12 @@ final class ResourceRows {
 	}
 
 	/**
-	 * Long-lived children under shepherds, spawned back to back without settings (A) and with limits and an OOM score
-	 * (B), in short batches of {@link #SPAWN_BATCH} that alternate A B, B A, ... ({@code n} spawns of each kind in
-	 * all): the ratio of the rates is taken per pair, so that a change of the machine's load lasting longer than a
-	 * pair (a few hundred milliseconds) moves both of its batches, and the median and quartiles of the pairs are
-	 * reported per round.
+	 * Long-lived children under shepherds, spawned back to back without settings (A) and
+	 * with limits and an OOM score (B), in short batches of {@link #SPAWN_BATCH} that
+	 * alternate A B, B A, ... ({@code n} spawns of each kind in all): the ratio of the
+	 * rates is taken per pair, so that a change of the machine's load lasting longer than
+	 * a pair (a few hundred milliseconds) moves both of its batches, and the median and
+	 * quartiles of the pairs are reported per round.
 	 */
 	void spawnRate(int n) throws Exception {
 		try (Spawner spawner = new Spawner(15, Files.createDirectories(this.work.resolve("launcher")))) {
@@ -211,7 +228,8 @@ final class ResourceRows {
 			List<Double> ratios = new ArrayList<>();
 			List<Double> withRates = new ArrayList<>();
 			List<Double> withoutRates = new ArrayList<>();
-			// Why one pair first, not counted: the launcher's first copies and the JIT would weigh on pair one.
+			// Why one pair first, not counted: the launcher's first copies and the JIT
+			// would weigh on pair one.
 			rate(spawner, SPAWN_BATCH, CommandSettings.NONE);
 			rate(spawner, SPAWN_BATCH, settings);
 			for (int pair = 0; pair < pairs; pair++) {
@@ -230,8 +248,8 @@ final class ResourceRows {
 			this.results.add(metric, "spawns/s, higher is better", "none", Results.median(withoutRates));
 			this.results.add(metric, "spawns/s, higher is better", "3 limits and oom-score-adjust",
 					Results.median(withRates));
-			String ratio = "Spawn rate with limits and oom-score-adjust ÷ without, per pair of batches of " + SPAWN_BATCH
-					+ " (A B, B A, ...), " + pairs + " pairs a round";
+			String ratio = "Spawn rate with limits and oom-score-adjust ÷ without, per pair of batches of "
+					+ SPAWN_BATCH + " (A B, B A, ...), " + pairs + " pairs a round";
 			this.results.add(ratio, "ratio, target ≥ 0.95", "median of the pairs", Results.median(ratios));
 			this.results.add(ratio, "ratio, target ≥ 0.95", "first quartile", sorted.get(sorted.size() / 4));
 			this.results.add(ratio, "ratio, target ≥ 0.95", "third quartile", sorted.get(sorted.size() * 3 / 4));
@@ -252,14 +270,18 @@ final class ResourceRows {
 		return rate;
 	}
 
-	/** A started supervisor of {@code n} children of two processes each, once every tree shows both. */
+	/**
+	 * A started supervisor of {@code n} children of two processes each, once every tree
+	 * shows both.
+	 */
 	private Supervisor startedPairs(int n) throws Exception {
 		Supervisor supervisor = supervisor(n, PAIR, ChildResources.NONE);
 		try {
 			supervisor.startAutostart();
-			awaitUntil(() -> supervisor.snapshots()
-				.stream()
-				.allMatch((child) -> supervisor.resources(child.name()).orElseThrow().processes() == 2),
+			awaitUntil(
+					() -> supervisor.snapshots()
+						.stream()
+						.allMatch((child) -> supervisor.resources(child.name()).orElseThrow().processes() == 2),
 					"every tree of two processes");
 			return supervisor;
 		}

@@ -7,12 +7,15 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Figures collected over several rounds; reported as median [min–max] with ratios to a baseline measured in the
- * same run.
+ * Figures collected over several rounds; reported as median [min–max] with ratios to a
+ * baseline measured in the same run.
  */
 final class Results {
 
-	/** How the name of a row's C baseline begins (the first such subject is the row's "× C limit"). */
+	/**
+	 * How the name of a row's C baseline begins (the first such subject is the row's "× C
+	 * limit").
+	 */
 	static final String C_LIMIT = "C ";
 
 	private final Map<String, Map<String, List<Double>>> figures = new LinkedHashMap<>();
@@ -51,8 +54,8 @@ final class Results {
 	}
 
 	/**
-	 * A markdown table per metric: each subject's median and spread, and its ratio to ProcessBuilder and to the C
-	 * limit.
+	 * A markdown table per metric: each subject's median and spread, and its ratio to
+	 * ProcessBuilder and to the C limit.
 	 */
 	String toMarkdown() {
 		StringBuilder out = new StringBuilder();

@@ -10,7 +10,10 @@ interface Subject extends AutoCloseable {
 
 	String name();
 
-	/** Starts the command; the returned future completes with {@link System#nanoTime()} when the exit is reported. */
+	/**
+	 * Starts the command; the returned future completes with {@link System#nanoTime()}
+	 * when the exit is reported.
+	 */
 	Started start(List<String> command) throws Exception;
 
 	@Override
@@ -22,7 +25,8 @@ interface Subject extends AutoCloseable {
 	 *
 	 * @param pid its pid
 	 * @param exitedAt completes with the time the library reported its exit
-	 * @param killSignal what ends it with everything it started: SIGKILL, or a shepherd's kill-tree request
+	 * @param killSignal what ends it with everything it started: SIGKILL, or a shepherd's
+	 * kill-tree request
 	 */
 	record Started(long pid, CompletableFuture<Long> exitedAt, int killSignal) {
 

@@ -28,7 +28,8 @@ import dev.tether.supervisor.internal.spawn.SpawnedChild;
 import dev.tether.supervisor.internal.spawn.Spawner;
 
 /**
- * Each library the benchmark compares, started the way its documentation suggests, with output discarded.
+ * Each library the benchmark compares, started the way its documentation suggests, with
+ * output discarded.
  */
 final class Subjects {
 
@@ -38,12 +39,14 @@ final class Subjects {
 	}
 
 	static List<Subject> all(Path work) throws IOException {
-		return List.of(new Tether(work, false), new Tether(work, true), new PlainProcessBuilder(), new CommonsExec(), new ZtExec(), new NuProcessSubject());
+		return List.of(new Tether(work, false), new Tether(work, true), new PlainProcessBuilder(), new CommonsExec(),
+				new ZtExec(), new NuProcessSubject());
 	}
 
 	/**
-	 * Tether's supervised spawn: posix_spawnp through the launcher, from its one spawner thread; with a shepherd
-	 * ({@code containDescendants} true, what a supervised child gets by default) or without one.
+	 * Tether's supervised spawn: posix_spawnp through the launcher, from its one spawner
+	 * thread; with a shepherd ({@code containDescendants} true, what a supervised child
+	 * gets by default) or without one.
 	 */
 	static final class Tether implements Subject {
 
@@ -69,9 +72,11 @@ final class Subjects {
 					(p, status) -> exited.complete(System.nanoTime()));
 			if (child.shepherd() != this.shepherd) {
 				Posix.get().kill(child.pid(), Started.SIGKILL);
-				throw new IllegalStateException("asked for " + name() + " but got the other (is the launcher in force?)");
+				throw new IllegalStateException(
+						"asked for " + name() + " but got the other (is the launcher in force?)");
 			}
-			// Why the kill-tree request: SIGKILL of a shepherd would leave its command to its parent-death signal.
+			// Why the kill-tree request: SIGKILL of a shepherd would leave its command to
+			// its parent-death signal.
 			return new Started(child.pid(), exited, this.shepherd ? Shepherd.KILL_TREE_SIGNAL : Started.SIGKILL);
 		}
 

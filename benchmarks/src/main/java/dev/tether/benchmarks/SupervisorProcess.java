@@ -9,10 +9,11 @@ import dev.tether.supervisor.internal.spawn.SpawnedChild;
 import dev.tether.supervisor.internal.spawn.Spawner;
 
 /**
- * The supervisor JVM the benchmark kills with SIGKILL: spawns {@code <count>} children, prints {@code PIDS ...},
- * then waits. Arguments: {@code <count> <work-directory> <shape>}; shape {@code direct}: each child is a
- * {@code sleep 600} without a shepherd; {@code tree}: each child runs under a shepherd and leaves two descendants,
- * one of them in a session of its own.
+ * The supervisor JVM the benchmark kills with SIGKILL: spawns {@code <count>} children,
+ * prints {@code PIDS ...}, then waits. Arguments:
+ * {@code <count> <work-directory> <shape>}; shape {@code direct}: each child is a
+ * {@code sleep 600} without a shepherd; {@code tree}: each child runs under a shepherd
+ * and leaves two descendants, one of them in a session of its own.
  */
 public final class SupervisorProcess {
 
@@ -39,8 +40,10 @@ public final class SupervisorProcess {
 					});
 			pids.append(' ').append(child.pid());
 			if (child.shepherd() != tree) {
-				// Why no cleanup: this JVM's exit gives every child spawned so far its parent-death signal.
-				throw new IllegalStateException("child " + child.pid() + (tree ? " has no shepherd" : " has a shepherd"));
+				// Why no cleanup: this JVM's exit gives every child spawned so far its
+				// parent-death signal.
+				throw new IllegalStateException(
+						"child " + child.pid() + (tree ? " has no shepherd" : " has a shepherd"));
 			}
 		}
 		System.out.println(pids);

@@ -10,9 +10,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
@@ -24,21 +24,25 @@ import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.ProcStat;
 import dev.tether.supervisor.internal.identity.ProcessSignaller;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
-import dev.tether.supervisor.registry.FileChildRegistry;
-import dev.tether.supervisor.registry.RegistryRow;
 import dev.tether.supervisor.internal.stop.StopLadder;
 import dev.tether.supervisor.internal.stop.VerifiedProcess;
+import dev.tether.supervisor.registry.FileChildRegistry;
+import dev.tether.supervisor.registry.RegistryRow;
 
 /**
- * What only Tether does, at scale: autostart against the raw spawner, {@code snapshots()} while children are being
- * stopped, reconciliation of a registry, and the tick. Every supervisor made here is closed, so every child it
- * started is stopped and reaped before the row ends.
+ * What only Tether does, at scale: autostart against the raw spawner, {@code snapshots()}
+ * while children are being stopped, reconciliation of a registry, and the tick. Every
+ * supervisor made here is closed, so every child it started is stopped and reaped before
+ * the row ends.
  */
 final class SupervisorRows {
 
 	private static final List<String> SLEEPER = List.of("/bin/sleep", "600");
 
-	/** Ignores SIGTERM (an ignored disposition survives {@code exec}), so only the ladder's SIGKILL ends it. */
+	/**
+	 * Ignores SIGTERM (an ignored disposition survives {@code exec}), so only the
+	 * ladder's SIGKILL ends it.
+	 */
 	private static final List<String> TERM_IGNORING = List.of("/bin/sh", "-c", "trap '' TERM; exec /bin/sleep 600");
 
 	private static final Duration AWAIT = Duration.ofSeconds(60);
@@ -51,7 +55,6 @@ final class SupervisorRows {
 
 	private final Subject spawner;
 
-
 	SupervisorRows(Results results, Path work, Subject spawner) {
 		this.results = results;
 		this.work = work;
@@ -59,10 +62,11 @@ final class SupervisorRows {
 	}
 
 	/**
-	 * {@code startAutostart()} (what the starter calls at {@code ApplicationReadyEvent}, after {@code reconcile()})
-	 * until all {@code n} children are {@code RUNNING}, against the raw spawner starting {@code n} children just
-	 * before: the supervisor spawns through that same spawner (its thread and the launcher), so the ratio is what
-	 * supervision adds.
+	 * {@code startAutostart()} (what the starter calls at {@code ApplicationReadyEvent},
+	 * after {@code reconcile()}) until all {@code n} children are {@code RUNNING},
+	 * against the raw spawner starting {@code n} children just before: the supervisor
+	 * spawns through that same spawner (its thread and the launcher), so the ratio is
+	 * what supervision adds.
 	 */
 	void autostart(int n) throws Exception {
 		double rawRate = rawSpawnRate(n);
@@ -76,8 +80,9 @@ final class SupervisorRows {
 	}
 
 	/**
-	 * {@code n} children added one by one to a running supervisor ({@link Supervisor#add}, which starts each) until
-	 * all are {@code RUNNING}, against the spawner alone in the same round.
+	 * {@code n} children added one by one to a running supervisor
+	 * ({@link Supervisor#add}, which starts each) until all are {@code RUNNING}, against
+	 * the spawner alone in the same round.
 	 */
 	void runtimeAdd(int n) throws Exception {
 		double rawRate = rawSpawnRate(n);
@@ -93,8 +98,9 @@ final class SupervisorRows {
 	}
 
 	/**
-	 * As {@link #runtimeAdd}, from {@code threads} threads at once: each {@code add} returns once its child's row is
-	 * saved (fsynced), and adds that come while a save runs share the next one.
+	 * As {@link #runtimeAdd}, from {@code threads} threads at once: each {@code add}
+	 * returns once its child's row is saved (fsynced), and adds that come while a save
+	 * runs share the next one.
 	 */
 	void runtimeAddConcurrently(int n, int threads) throws Exception {
 		double rawRate = rawSpawnRate(n);
@@ -122,7 +128,10 @@ final class SupervisorRows {
 		}
 	}
 
-	/** The rate of {@code n} children started since {@code started}, beside the spawner's alone, and their ratio. */
+	/**
+	 * The rate of {@code n} children started since {@code started}, beside the spawner's
+	 * alone, and their ratio.
+	 */
 	private void reportRate(String what, String how, int n, long started, double rawRate) {
 		double rate = n / ((System.nanoTime() - started) / 1e9);
 		String metric = what + " of " + n + " children to all RUNNING";
@@ -132,7 +141,10 @@ final class SupervisorRows {
 				"Tether", rate / rawRate);
 	}
 
-	/** Spawns {@code n} sleepers with the spawner alone, then kills them; its rate, in children per second. */
+	/**
+	 * Spawns {@code n} sleepers with the spawner alone, then kills them; its rate, in
+	 * children per second.
+	 */
 	private double rawSpawnRate(int n) throws Exception {
 		List<Subject.Started> raw = new ArrayList<>(n);
 		long started = System.nanoTime();
@@ -145,18 +157,23 @@ final class SupervisorRows {
 	}
 
 	/**
-	 * {@code snapshots()} sampled every millisecond from this thread while {@code stopAll()} runs in another on
-	 * {@code n} children that ignore SIGTERM: every stop stays in progress for the whole stop timeout, then escalates
-	 * to SIGKILL, so the lock sees the ladder's polling and {@code n} exits.
+	 * {@code snapshots()} sampled every millisecond from this thread while
+	 * {@code stopAll()} runs in another on {@code n} children that ignore SIGTERM: every
+	 * stop stays in progress for the whole stop timeout, then escalates to SIGKILL, so
+	 * the lock sees the ladder's polling and {@code n} exits.
 	 */
 	void snapshotsWhileStopping(int n) throws Exception {
 		try (Supervisor supervisor = supervisor(n, TERM_IGNORING, Duration.ofSeconds(1))) {
 			supervisor.startAutostart();
 			awaitAll(supervisor, ChildState.RUNNING);
-			// Why: until sh has run its trap and exec'd, a SIGTERM would still end it at once; and a child's command
+			// Why: until sh has run its trap and exec'd, a SIGTERM would still end it at
+			// once; and a child's command
 			// pid is known a moment after it is RUNNING when a shepherd starts it.
-			awaitUntil(() -> supervisor.snapshots().stream().allMatch((child) -> child.pid() != null
-					&& PROBE.stat(child.pid()).map((stat) -> stat.command().equals("sleep")).orElse(false)),
+			awaitUntil(
+					() -> supervisor.snapshots()
+						.stream()
+						.allMatch((child) -> child.pid() != null
+								&& PROBE.stat(child.pid()).map((stat) -> stat.command().equals("sleep")).orElse(false)),
 					"every child's command is sleep");
 			CompletableFuture<Void> stopping = CompletableFuture.runAsync(supervisor::stopAll);
 			List<Double> latencies = new ArrayList<>();
@@ -173,7 +190,10 @@ final class SupervisorRows {
 		}
 	}
 
-	/** Reconciles {@code n} rows whose pids name live processes that are not ours (the full verification path). */
+	/**
+	 * Reconciles {@code n} rows whose pids name live processes that are not ours (the
+	 * full verification path).
+	 */
 	void reconciliation(int n) throws Exception {
 		List<Process> unrelated = new ArrayList<>(n);
 		try {
@@ -183,8 +203,8 @@ final class SupervisorRows {
 				Process process = new ProcessBuilder(SLEEPER).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
 				unrelated.add(process);
 				Long startTime = awaitCommand(process.pid(), "sleep").startTime();
-				rows.add(new RegistryRow("child-" + i, "agent", "bench", process.pid(), process.pid(), startTime, bootId,
-						"RUNNING", Instant.now(), 0, null));
+				rows.add(new RegistryRow("child-" + i, "agent", "bench", process.pid(), process.pid(), startTime,
+						bootId, "RUNNING", Instant.now(), 0, null));
 			}
 			ProcessSignaller signaller = new ProcessSignaller(PROBE);
 			try (FileChildRegistry registry = FileChildRegistry.open(Files.createTempDirectory(this.work, "state"))) {
@@ -231,7 +251,10 @@ final class SupervisorRows {
 		}
 	}
 
-	/** A supervisor of its own state directory and installation, with {@code n} autostarted children. */
+	/**
+	 * A supervisor of its own state directory and installation, with {@code n}
+	 * autostarted children.
+	 */
 	private Supervisor supervisor(int n, List<String> command, Duration stopTimeout) throws Exception {
 		SupervisorBuilder builder = BenchSupervisors.builder(this.work, "scale");
 		for (int i = 0; i < n; i++) {
@@ -241,15 +264,21 @@ final class SupervisorRows {
 	}
 
 	private static ChildSpec spec(int i, List<String> command, Duration stopTimeout) {
-		// Why no file: a log file must be a regular file of ours; without one, the output goes to /dev/null.
+		// Why no file: a log file must be a regular file of ours; without one, the output
+		// goes to /dev/null.
 		return ChildSpec.builder("child-" + i, command).logFileEnabled(false).stopTimeout(stopTimeout).build();
 	}
 
-	/** Until every child is in that state with its command's pid known (a shepherd reports it a moment later). */
+	/**
+	 * Until every child is in that state with its command's pid known (a shepherd reports
+	 * it a moment later).
+	 */
 	private static void awaitAll(Supervisor supervisor, ChildState state) {
-		awaitUntil(() -> supervisor.snapshots()
-			.stream()
-			.allMatch((child) -> child.state() == state && child.pid() != null), "children all " + state + " with a pid");
+		awaitUntil(
+				() -> supervisor.snapshots()
+					.stream()
+					.allMatch((child) -> child.state() == state && child.pid() != null),
+				"children all " + state + " with a pid");
 	}
 
 	private static void awaitUntil(BooleanSupplier condition, String what) {

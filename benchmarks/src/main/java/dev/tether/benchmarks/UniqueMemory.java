@@ -9,10 +9,11 @@ import java.util.concurrent.locks.LockSupport;
 import dev.tether.supervisor.internal.spawn.Shepherd;
 
 /**
- * The memory a process holds for itself alone: {@code Pss_Anon} from {@code /proc/<pid>/smaps_rollup} (its
- * anonymous pages, each shared page counted in proportion) plus its page tables ({@code VmPTE} from
- * {@code /proc/<pid>/status}). Code and read-only data mapped from files are shared by every process running the
- * same binary and left out.
+ * The memory a process holds for itself alone: {@code Pss_Anon} from
+ * {@code /proc/<pid>/smaps_rollup} (its anonymous pages, each shared page counted in
+ * proportion) plus its page tables ({@code VmPTE} from {@code /proc/<pid>/status}). Code
+ * and read-only data mapped from files are shared by every process running the same
+ * binary and left out.
  */
 final class UniqueMemory {
 
@@ -22,14 +23,15 @@ final class UniqueMemory {
 	}
 
 	/**
-	 * The figure, in KB, once the process is what it will stay: a {@code sleep} (the launcher has exec'd it) or a
-	 * shepherd that has forked its command.
+	 * The figure, in KB, once the process is what it will stay: a {@code sleep} (the
+	 * launcher has exec'd it) or a shepherd that has forked its command.
 	 */
 	static long settledKb(long pid) throws IOException {
 		long deadline = System.nanoTime() + SETTLE_NANOS;
 		while (!settled(pid)) {
 			if (System.nanoTime() - deadline > 0) {
-				throw new IllegalStateException("process " + pid + " neither became sleep nor forked a command in 10 s");
+				throw new IllegalStateException(
+						"process " + pid + " neither became sleep nor forked a command in 10 s");
 			}
 			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
 		}

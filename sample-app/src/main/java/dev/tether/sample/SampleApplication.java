@@ -8,9 +8,10 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import dev.tether.sample.mcp.SampleMcpServer;
 
 /**
- * A web application that supervises an agent and two MCP servers declared in {@code application.yml}, and offers
- * the servers' tools over HTTP ({@code /tools}). Started with {@code mcp-server} as first argument, it is one of
- * those servers instead (see {@link SampleMcpServer}).
+ * A web application that supervises an agent and two MCP servers declared in
+ * {@code application.yml}, and offers the servers' tools over HTTP ({@code /tools}).
+ * Started with {@code mcp-server} as first argument, it is one of those servers instead
+ * (see {@link SampleMcpServer}).
  */
 @SpringBootApplication
 public class SampleApplication {

@@ -8,8 +8,9 @@ import java.net.ServerSocket;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
- * A port the kernel gives for the sample's HTTP MCP server ({@code tools}), so that a test context runs next to a
- * started sample, and next to the other test contexts Spring keeps, without sharing the machine's port 18765.
+ * A port the kernel gives for the sample's HTTP MCP server ({@code tools}), so that a
+ * test context runs next to a started sample, and next to the other test contexts Spring
+ * keeps, without sharing the machine's port 18765.
  */
 final class FreeToolsPort {
 

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -19,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample with autostart off and a greeting of the test's own: the test starts the greeter, reads what it says,
- * and stops it. Only the MCP servers run without the test, started by Spring AI's client. A second context next to
+ * The sample with autostart off and a greeting of the test's own: the test starts the
+ * greeter, reads what it says, and stops it. Only the MCP servers run without the test,
+ * started by Spring AI's client. A second context next to
  * {@link SampleApplicationTests}'.
  */
 @SpringBootTest(properties = "supervisor.children.greeter.environment.GREETING=Hello from a test")
@@ -35,7 +35,8 @@ class GreeterOnDemandTests {
 
 	@Test
 	void onlyTheMcpServersRunUntilTheTestStartsTheGreeter(SupervisedChildren children) {
-		// Why: Spring AI's client initialises its MCP sessions while the context starts, whatever the autostart.
+		// Why: Spring AI's client initialises its MCP sessions while the context starts,
+		// whatever the autostart.
 		assertThat(children.active()).containsExactlyInAnyOrder("clock", "tools");
 		assertThat(children.snapshot("greeter").state()).isEqualTo(ChildState.STOPPED);
 	}

@@ -8,8 +8,9 @@ import org.junit.jupiter.api.Test;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
- * What is built on the core (the starter, the test support, this application) uses its public API only, never
- * {@code dev.tether.supervisor.internal}. This module sees all three, so the rule lives here.
+ * What is built on the core (the starter, the test support, this application) uses its
+ * public API only, never {@code dev.tether.supervisor.internal}. This module sees all
+ * three, so the rule lives here.
  */
 class ModulesUseTheApiOnlyTests {
 

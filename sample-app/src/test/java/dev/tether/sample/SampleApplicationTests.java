@@ -9,15 +9,14 @@ import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.boot.test.NoChildLeftRunning;
@@ -26,12 +25,15 @@ import dev.tether.supervisor.boot.test.SupervisedChildren;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample as configured, over HTTP, with its real children: the greeter and the two MCP servers, which Spring AI's
- * client talks to over real sessions. The test context has a state directory and installation of its own, so it
- * runs next to a started sample without touching it; only the tools port, which the machine shares, is chosen here.
+ * The sample as configured, over HTTP, with its real children: the greeter and the two
+ * MCP servers, which Spring AI's client talks to over real sessions. The test context has
+ * a state directory and installation of its own, so it runs next to a started sample
+ * without touching it; only the tools port, which the machine shares, is chosen here.
  */
-// Why the level: the test classpath's logback-test.xml logs at WARN; the application itself logs INFO.
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "logging.level.tether.child=info")
+// Why the level: the test classpath's logback-test.xml logs at WARN; the application
+// itself logs INFO.
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = "logging.level.tether.child=info")
 @NoChildLeftRunning
 @ExtendWith(OutputCaptureExtension.class)
 class SampleApplicationTests {
@@ -72,7 +74,8 @@ class SampleApplicationTests {
 		assertThat(this.json.readTree(list.body()).findValuesAsString("name")).containsExactlyInAnyOrder("now", "echo");
 		JsonNode echo = callTool("echo", "{\"text\": \"hello\"}");
 		assertThat(echo.get("result").asString()).contains("echo: hello");
-		// Why the pid: the answer comes from the process Tether supervises, over its stdin and stdout.
+		// Why the pid: the answer comes from the process Tether supervises, over its
+		// stdin and stdout.
 		JsonNode now = callTool("now", "{}");
 		assertThat(now.get("result").asString()).contains("(pid " + clock + ")");
 		HttpResponse<String> unknown = this.http.send(HttpRequest.newBuilder(tools("/nope"))
@@ -97,7 +100,8 @@ class SampleApplicationTests {
 	void theChildrensLinesReachTheConsoleAndTheirTail(SupervisedChildren children, CapturedOutput console)
 			throws Exception {
 		children.awaitState("greeter", ChildState.RUNNING);
-		// Why the greeting: the agent says it every 5 s, so it is seen even if the context started before this test.
+		// Why the greeting: the agent says it every 5 s, so it is seen even if the
+		// context started before this test.
 		String greeting = "greeter: Hello from a supervised agent";
 		Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> console.getAll().contains(greeting));
 		assertThat(console.getAll().lines().filter((line) -> line.contains(greeting)))

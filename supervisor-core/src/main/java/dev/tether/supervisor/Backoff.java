@@ -3,8 +3,8 @@ package dev.tether.supervisor;
 import java.time.Duration;
 
 /**
- * Delays between restarts: {@code initial * multiplier^n}, at most {@code max}, spread by {@code jitter} (a
- * fraction either way).
+ * Delays between restarts: {@code initial * multiplier^n}, at most {@code max}, spread by
+ * {@code jitter} (a fraction either way).
  */
 public record Backoff(Duration initial, Duration max, double multiplier, double jitter) {
 
@@ -46,7 +46,8 @@ public record Backoff(Duration initial, Duration max, double multiplier, double 
 			Duration delay = delay(i);
 			long least = (long) (delay.toMillis() * (1.0 - this.jitter));
 			if (delay.equals(this.max) || i >= MAX_EXPONENT) {
-				// Why: every later delay equals this one; a large max-restarts must not loop at startup.
+				// Why: every later delay equals this one; a large max-restarts must not
+				// loop at startup.
 				return Duration.ofMillis(total + least * (restarts - i));
 			}
 			total += least;

@@ -9,13 +9,16 @@ import org.jspecify.annotations.Nullable;
  *
  * @param type what happened
  * @param child the child just after it
- * @param exit the exit, for {@link Type#EXITED} and {@link Type#STOPPED}; else {@code null}
- * @param spawnDuration how long the spawn took, for {@link Type#STARTED} and for a {@link Type#FAILED} spawn; else
+ * @param exit the exit, for {@link Type#EXITED} and {@link Type#STOPPED}; else
  * {@code null}
- * @param error why, for {@link Type#FAILED}, and for the {@link Type#EXITED} and {@link Type#RESTARTING} that follow
- * a failed health check (liveness, memory); else {@code null}
+ * @param spawnDuration how long the spawn took, for {@link Type#STARTED} and for a
+ * {@link Type#FAILED} spawn; else {@code null}
+ * @param error why, for {@link Type#FAILED}, and for the {@link Type#EXITED} and
+ * {@link Type#RESTARTING} that follow a failed health check (liveness, memory); else
+ * {@code null}
  * @param stopOutcome how the stop ended, for {@link Type#STOPPED}; else {@code null}
- * @param restartDelay the backoff before the restart, for {@link Type#RESTARTING}; else {@code null}
+ * @param restartDelay the backoff before the restart, for {@link Type#RESTARTING}; else
+ * {@code null}
  */
 public record ChildEvent(Type type, ChildSnapshot child, @Nullable ExitStatus exit, @Nullable Duration spawnDuration,
 		@Nullable String error, @Nullable StopOutcome stopOutcome, @Nullable Duration restartDelay) {

@@ -1,6 +1,5 @@
 package dev.tether.supervisor;
 
-
 /**
  * What a child is; decides which environment variable carries its name.
  */

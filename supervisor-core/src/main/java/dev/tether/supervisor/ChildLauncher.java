@@ -11,6 +11,7 @@ import java.util.function.BiConsumer;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.ProcStat;
@@ -21,11 +22,11 @@ import dev.tether.supervisor.internal.spawn.CommandSettings;
 import dev.tether.supervisor.internal.spawn.SpawnRequest;
 import dev.tether.supervisor.internal.spawn.SpawnedChild;
 import dev.tether.supervisor.internal.spawn.Spawner;
-import dev.tether.supervisor.internal.identity.ChildMarkers;
 
 /**
- * Turns a child's spec into a process: checks its port, stamps the markers into its environment, keeps the sinks of
- * its output, and spawns it with its exit routed back to the supervisor.
+ * Turns a child's spec into a process: checks its port, stamps the markers into its
+ * environment, keeps the sinks of its output, and spawns it with its exit routed back to
+ * the supervisor.
  */
 final class ChildLauncher {
 
@@ -56,7 +57,10 @@ final class ChildLauncher {
 		this.bootId = probe.bootId().orElse(null);
 	}
 
-	/** Who holds the child's port now; free when it declares none. Reads {@code /proc}: call it outside the lock. */
+	/**
+	 * Who holds the child's port now; free when it declares none. Reads {@code /proc}:
+	 * call it outside the lock.
+	 */
 	PortGuard.PortClaim inspectPort(ChildSpec spec) {
 		Integer port = spec.port();
 		return (port != null) ? this.ports.inspect(port, this.owner, spec.kind(), spec.name())
@@ -64,23 +68,25 @@ final class ChildLauncher {
 	}
 
 	/**
-	 * Spawns the child's process and records the outcome in its state machine. Called under the supervisor's lock,
-	 * so that an exit (which takes that lock) can only be applied after the child knows its pid; the spawn itself
-	 * is a hand-off to the spawner thread, not a wait on the child (see {@link ChildTable} for what else may run
-	 * under that lock).
+	 * Spawns the child's process and records the outcome in its state machine. Called
+	 * under the supervisor's lock, so that an exit (which takes that lock) can only be
+	 * applied after the child knows its pid; the spawn itself is a hand-off to the
+	 * spawner thread, not a wait on the child (see {@link ChildTable} for what else may
+	 * run under that lock).
 	 */
 	void spawn(SupervisedChild child, Reaper.ExitListener onExit, long nowNanos) {
 		ChildSpec spec = child.spec();
-		Map<String, String> environment = ChildMarkers.stamp(System.getenv(), spec.environment(), this.owner, spec.kind(),
-				spec.name());
+		Map<String, String> environment = ChildMarkers.stamp(System.getenv(), spec.environment(), this.owner,
+				spec.kind(), spec.name());
 		ChildOutput output = output(spec);
-		// Why /dev/null: with the file off, output that cannot be captured (no pump here) has nowhere else to go.
+		// Why /dev/null: with the file off, output that cannot be captured (no pump here)
+		// has nowhere else to go.
 		Path log = (output.file() != null) ? output.file() : DEV_NULL;
 		long started = System.nanoTime();
 		SpawnedChild spawned;
 		try {
-			spawned = this.spawner.spawn(new SpawnRequest(spec.command(), environment, spec.workingDirectory(), log, null,
-					spec.containDescendants(), output, spec.stdio(), settings(spec.resources())), onExit);
+			spawned = this.spawner.spawn(new SpawnRequest(spec.command(), environment, spec.workingDirectory(), log,
+					null, spec.containDescendants(), output, spec.stdio(), settings(spec.resources())), onExit);
 		}
 		catch (SpawnException ex) {
 			child.launchFailed(ex.getMessage(), Duration.ofNanos(System.nanoTime() - started));
@@ -129,8 +135,8 @@ final class ChildLauncher {
 	}
 
 	/**
-	 * Drops a removed child's sinks; its pipes, if any are left, still drain into them and close them. Its stdio
-	 * pipes are closed.
+	 * Drops a removed child's sinks; its pipes, if any are left, still drain into them
+	 * and close them. Its stdio pipes are closed.
 	 */
 	void forget(String name) {
 		this.outputs.remove(name);

@@ -6,9 +6,10 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A child's probes: the last readiness and liveness results of its current process, and when the next probe is
- * due. Results belong to one process: a new process starts with none, and a result of an earlier one is dropped.
- * Guarded, like the child that owns it, by the supervisor's lock.
+ * A child's probes: the last readiness and liveness results of its current process, and
+ * when the next probe is due. Results belong to one process: a new process starts with
+ * none, and a result of an earlier one is dropped. Guarded, like the child that owns it,
+ * by the supervisor's lock.
  */
 final class ChildProbes {
 
@@ -43,8 +44,8 @@ final class ChildProbes {
 	}
 
 	/**
-	 * Whether a probe of {@code current} is due; if so it is in flight until its result. Liveness begins one period
-	 * after the child was first seen {@code RUNNING}.
+	 * Whether a probe of {@code current} is due; if so it is in flight until its result.
+	 * Liveness begins one period after the child was first seen {@code RUNNING}.
 	 * @param live whether this is its liveness probe (else its readiness)
 	 */
 	boolean claim(ChildProcess current, boolean live, long nowNanos, Duration period) {
@@ -61,14 +62,18 @@ final class ChildProbes {
 			return false;
 		}
 		this.inFlight = true;
-		// Why from the due time, not from now: a tick comes a little after the due time, and counting the period from
+		// Why from the due time, not from now: a tick comes a little after the due time,
+		// and counting the period from
 		// it would stretch every period by up to one tick.
 		long next = this.nextProbeNanos + period.toNanos();
 		this.nextProbeNanos = (next - nowNanos > 0) ? next : nowNanos + period.toNanos();
 		return true;
 	}
 
-	/** Records a result of a probe of {@code checked}; call it only while that is still the child's process. */
+	/**
+	 * Records a result of a probe of {@code checked}; call it only while that is still
+	 * the child's process.
+	 */
 	ProbeResult record(ChildProcess checked, boolean live, boolean passed, String detail) {
 		follow(checked);
 		this.inFlight = false;

@@ -17,13 +17,17 @@ import dev.tether.supervisor.internal.stop.AdoptedProcess;
 import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
- * The process a child runs as: one we spawned (our unreaped child, its identity proven by the kernel), or one
- * adopted from a previous run (proven by its markers, start time and boot id, and watched through {@code /proc}).
+ * The process a child runs as: one we spawned (our unreaped child, its identity proven by
+ * the kernel), or one adopted from a previous run (proven by its markers, start time and
+ * boot id, and watched through {@code /proc}).
  *
- * @param pid its pid, which is also its process group: the command's, or its shepherd's when it has one
- * @param handle the JDK's handle where {@link ProcessBuilder} spawned it (no native spawn here), else {@code null}
+ * @param pid its pid, which is also its process group: the command's, or its shepherd's
+ * when it has one
+ * @param handle the JDK's handle where {@link ProcessBuilder} spawned it (no native spawn
+ * here), else {@code null}
  * @param adopted whether it was adopted rather than spawned by this JVM
- * @param shepherd whether {@code pid} is a shepherd that runs the command and contains its descendants
+ * @param shepherd whether {@code pid} is a shepherd that runs the command and contains
+ * its descendants
  * @param startTime its start time in clock ticks, when readable
  * @param bootId the boot id it was recorded under, when readable
  * @param startedAt when it was spawned
@@ -32,7 +36,10 @@ import dev.tether.supervisor.internal.stop.StopTarget;
 record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, boolean shepherd,
 		@Nullable Long startTime, @Nullable String bootId, Instant startedAt, long startedNanos) {
 
-	/** An orphan of a previous run, taken over: its age is counted from the spawn its registry row recorded. */
+	/**
+	 * An orphan of a previous run, taken over: its age is counted from the spawn its
+	 * registry row recorded.
+	 */
 	static ChildProcess adopted(Reconciler.Adoption adoption, long nowNanos) {
 		Instant spawnedAt = (adoption.row().spawnedAt() != null) ? adoption.row().spawnedAt() : Instant.now();
 		long uptimeNanos = Math.max(0, Duration.between(spawnedAt, Instant.now()).toNanos());
@@ -45,10 +52,11 @@ record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, b
 	}
 
 	/**
-	 * How this process is signalled and its end observed. Our own child is signalled through the reaper, which
-	 * proves it unreaped (its pid cannot have been reused); an adopted one, verified by its markers when it was
-	 * adopted, by its pid and start time through a pidfd. The end of our own child is its reaped exit, which the
-	 * reaper delivers; an adopted one's is seen in /proc.
+	 * How this process is signalled and its end observed. Our own child is signalled
+	 * through the reaper, which proves it unreaped (its pid cannot have been reused); an
+	 * adopted one, verified by its markers when it was adopted, by its pid and start time
+	 * through a pidfd. The end of our own child is its reaped exit, which the reaper
+	 * delivers; an adopted one's is seen in /proc.
 	 */
 	StopTarget stopTarget(Reaper reaper, ProcessSignaller signaller, Owner owner, ChildSpec spec) {
 		if (this.adopted) {
@@ -58,12 +66,13 @@ record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, b
 	}
 
 	/**
-	 * Our own, not yet reaped child. A shepherd forwards every signal to its command's group, except SIGKILL, which
-	 * it cannot catch: the ladder's SIGKILL becomes the shepherd's request to kill the whole tree, and only a shepherd
-	 * that does not end after it is killed itself (its command then gets its parent-death signal).
+	 * Our own, not yet reaped child. A shepherd forwards every signal to its command's
+	 * group, except SIGKILL, which it cannot catch: the ladder's SIGKILL becomes the
+	 * shepherd's request to kill the whole tree, and only a shepherd that does not end
+	 * after it is killed itself (its command then gets its parent-death signal).
 	 */
-	private record OwnChild(long pid, @Nullable ProcessHandle handle, boolean shepherd, Reaper reaper)
-			implements StopTarget {
+	private record OwnChild(long pid, @Nullable ProcessHandle handle, boolean shepherd,
+			Reaper reaper) implements StopTarget {
 
 		@Override
 		public Verdict signal(int signal) {
@@ -72,7 +81,8 @@ record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, b
 				int sent = (this.shepherd && signal == Posix.SIGKILL) ? Shepherd.KILL_TREE_SIGNAL : signal;
 				return this.reaper.signalGroupUnreaped(this.pid, sent) ? Verdict.OURS : Verdict.GONE;
 			}
-			// Why: without the native path (not Linux) the JDK's handle of our unreaped child is the proof, and it
+			// Why: without the native path (not Linux) the JDK's handle of our unreaped
+			// child is the proof, and it
 			// can only ask (TERM) or force (KILL).
 			if (signal == Posix.SIGCONT) {
 				return jdkHandle.isAlive() ? Verdict.OURS : Verdict.GONE;

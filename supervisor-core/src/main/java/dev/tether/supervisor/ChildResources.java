@@ -3,21 +3,27 @@ package dev.tether.supervisor;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a child may use: the limits its command runs under, the resident memory its whole tree may keep, and how
- * readily the kernel's OOM killer takes it. Every limit is applied by the launcher to the command just before it
- * executes (its shepherd keeps its own, so it can always end the tree); {@code null} leaves the command the JVM's.
- * Checked by {@link ChildSpec} against what this process may set (see {@code docs/configuration.md}).
+ * What a child may use: the limits its command runs under, the resident memory its whole
+ * tree may keep, and how readily the kernel's OOM killer takes it. Every limit is applied
+ * by the launcher to the command just before it executes (its shepherd keeps its own, so
+ * it can always end the tree); {@code null} leaves the command the JVM's. Checked by
+ * {@link ChildSpec} against what this process may set (see
+ * {@code docs/configuration.md}).
  *
  * @param openFiles {@code RLIMIT_NOFILE}: descriptors the command may have open
- * @param processes {@code RLIMIT_NPROC}: processes its user may have (counted over the user, not the tree)
+ * @param processes {@code RLIMIT_NPROC}: processes its user may have (counted over the
+ * user, not the tree)
  * @param coreSize {@code RLIMIT_CORE}: bytes of a core file it may write
  * @param fileSize {@code RLIMIT_FSIZE}: bytes any file it writes may grow to
  * @param cpuTime {@code RLIMIT_CPU}: CPU seconds each of its processes may use
- * @param addressSpace {@code RLIMIT_AS}: bytes of virtual memory each of its processes may map
- * @param maxMemory resident bytes the child's whole tree may keep before it is restarted, or {@code null}
- * @param maxMemorySamples how many samples in a row must see the tree above {@code maxMemory} before the restart
- * @param oomScoreAdjust the command's {@code /proc/<pid>/oom_score_adj} (-1000 to 1000), or {@code null} to inherit
- * the JVM's
+ * @param addressSpace {@code RLIMIT_AS}: bytes of virtual memory each of its processes
+ * may map
+ * @param maxMemory resident bytes the child's whole tree may keep before it is restarted,
+ * or {@code null}
+ * @param maxMemorySamples how many samples in a row must see the tree above
+ * {@code maxMemory} before the restart
+ * @param oomScoreAdjust the command's {@code /proc/<pid>/oom_score_adj} (-1000 to 1000),
+ * or {@code null} to inherit the JVM's
  */
 public record ChildResources(@Nullable ResourceLimit openFiles, @Nullable ResourceLimit processes,
 		@Nullable ResourceLimit coreSize, @Nullable ResourceLimit fileSize, @Nullable ResourceLimit cpuTime,
@@ -37,7 +43,10 @@ public record ChildResources(@Nullable ResourceLimit openFiles, @Nullable Resour
 		return new Builder();
 	}
 
-	/** Builds {@link ChildResources}; nothing is set at first, and two samples make the memory grace. */
+	/**
+	 * Builds {@link ChildResources}; nothing is set at first, and two samples make the
+	 * memory grace.
+	 */
 	public static final class Builder {
 
 		private @Nullable ResourceLimit openFiles;

@@ -14,41 +14,53 @@ import org.slf4j.event.Level;
 import dev.tether.supervisor.output.LogSettings;
 
 /**
- * Everything the supervisor needs to know about one child. Build with {@link #builder(String, List)}; every
- * setting but the name and command has a default, and the {@link Builder} is the one place those defaults are
- * written (configuration layers apply only what a user set).
+ * Everything the supervisor needs to know about one child. Build with
+ * {@link #builder(String, List)}; every setting but the name and command has a default,
+ * and the {@link Builder} is the one place those defaults are written (configuration
+ * layers apply only what a user set).
  *
- * @param name the child's name: letters, digits, {@code .}, {@code _} and {@code -}, starting with a letter or digit
+ * @param name the child's name: letters, digits, {@code .}, {@code _} and {@code -},
+ * starting with a letter or digit
  * @param kind {@link ChildKind#AGENT} or {@link ChildKind#MCP}
  * @param command the executable, then its arguments
- * @param environment extra variables (the JVM's environment is inherited); keys without {@code =}, keys and values
- * without NUL, and no key in the markers' {@code TETHER_} namespace
+ * @param environment extra variables (the JVM's environment is inherited); keys without
+ * {@code =}, keys and values without NUL, and no key in the markers' {@code TETHER_}
+ * namespace
  * @param workingDirectory where it runs, or {@code null} for the JVM's working directory
  * @param autostart whether it starts with the supervisor
  * @param port the port it listens on, or {@code null}
  * @param startupTimeout how long a child with a port may take to accept connections
  * @param restart when it is restarted
  * @param backoff the delays between restarts
- * @param maxRestarts how many restarts {@code restartWindow} allows before the child is {@code FAILED}
+ * @param maxRestarts how many restarts {@code restartWindow} allows before the child is
+ * {@code FAILED}
  * @param restartWindow the breaker's window
  * @param stableAfter the uptime that resets backoff and breaker
  * @param stopSignal the signal that asks it to stop
  * @param stopTimeout how long it may take to stop before SIGKILL
- * @param log where stdout and stderr go: a rotated file, the application's logging, or both
- * @param containDescendants whether every descendant of the child ends with it and with the supervisor, through a
- * shepherd process (where the launcher is in force; elsewhere only the child's process group is contained)
- * @param dependsOn the children it starts after (once they are {@code RUNNING}) and stops before
- * @param readiness how it is found ready while it starts (with a port): the port accepts, or {@code http-get}
- * @param liveness how it is found alive once {@code RUNNING}, if at all; failing it {@code failureThreshold} times in
- * a row restarts it
- * @param critical whether its {@code FAILED} state turns the supervisor's health {@code DOWN}
- * @param restartWithDependencies whether it is stopped when a process of a child it depends on ends, and started
- * again once they are all {@code RUNNING}; without it, a dependency's restart leaves it alone
- * @param stdio whether its stdin and stdout are pipes to this JVM ({@link Supervisor#stdio(String)}), for a child
- * that talks over them such as an MCP stdio server; only its stderr then goes to {@code log}
- * @param resources the limits its command runs under, the memory its tree may keep, its OOM score
- * @throws InvalidChildSpecException naming the setting when a value is unusable; every duration must be positive and
- * at most {@link #MAX_DURATION}
+ * @param log where stdout and stderr go: a rotated file, the application's logging, or
+ * both
+ * @param containDescendants whether every descendant of the child ends with it and with
+ * the supervisor, through a shepherd process (where the launcher is in force; elsewhere
+ * only the child's process group is contained)
+ * @param dependsOn the children it starts after (once they are {@code RUNNING}) and stops
+ * before
+ * @param readiness how it is found ready while it starts (with a port): the port accepts,
+ * or {@code http-get}
+ * @param liveness how it is found alive once {@code RUNNING}, if at all; failing it
+ * {@code failureThreshold} times in a row restarts it
+ * @param critical whether its {@code FAILED} state turns the supervisor's health
+ * {@code DOWN}
+ * @param restartWithDependencies whether it is stopped when a process of a child it
+ * depends on ends, and started again once they are all {@code RUNNING}; without it, a
+ * dependency's restart leaves it alone
+ * @param stdio whether its stdin and stdout are pipes to this JVM
+ * ({@link Supervisor#stdio(String)}), for a child that talks over them such as an MCP
+ * stdio server; only its stderr then goes to {@code log}
+ * @param resources the limits its command runs under, the memory its tree may keep, its
+ * OOM score
+ * @throws InvalidChildSpecException naming the setting when a value is unusable; every
+ * duration must be positive and at most {@link #MAX_DURATION}
  */
 public record ChildSpec(String name, ChildKind kind, List<String> command, Map<String, String> environment,
 		@Nullable Path workingDirectory, boolean autostart, @Nullable Integer port, Duration startupTimeout,
@@ -58,21 +70,28 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		boolean stdio, ChildResources resources) {
 
 	/**
-	 * The longest duration any setting accepts. Why: durations become nanosecond deadlines, and a bound far below
-	 * what overflows a {@code long} of nanoseconds (about 292 years) keeps every sum of them exact.
+	 * The longest duration any setting accepts. Why: durations become nanosecond
+	 * deadlines, and a bound far below what overflows a {@code long} of nanoseconds
+	 * (about 292 years) keeps every sum of them exact.
 	 */
 	public static final Duration MAX_DURATION = Duration.ofDays(365);
 
 	/** The shortest limit a line may be cut at. */
 	static final int MIN_LINE_LENGTH = 80;
 
-	/** The longest limit a line may be cut at. Why a bound: each of a child's pipes may hold one line this long. */
+	/**
+	 * The longest limit a line may be cut at. Why a bound: each of a child's pipes may
+	 * hold one line this long.
+	 */
 	static final int MAX_LINE_LENGTH = 1024 * 1024;
 
 	/** The most rotated files a child's log may keep. */
 	static final int MAX_LOG_HISTORY = 1000;
 
-	/** Variables with this prefix are the supervisor's markers; a configured one could hide a child. */
+	/**
+	 * Variables with this prefix are the supervisor's markers; a configured one could
+	 * hide a child.
+	 */
 	static final String RESERVED_ENVIRONMENT_PREFIX = "TETHER_";
 
 	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
@@ -132,17 +151,18 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 	}
 
 	/**
-	 * Checks children against each other: every {@code depends-on} names one of them, and no cycle runs through
-	 * them.
-	 * @throws InvalidChildSpecException naming the child, {@code depends-on}, and the unknown name or the cycle
+	 * Checks children against each other: every {@code depends-on} names one of them, and
+	 * no cycle runs through them.
+	 * @throws InvalidChildSpecException naming the child, {@code depends-on}, and the
+	 * unknown name or the cycle
 	 */
 	public static void checkDependencies(Collection<ChildSpec> specs) {
 		Dependencies.check(specs);
 	}
 
 	/**
-	 * The setting that names one environment variable in errors, {@code environment.<KEY>}; a NUL in the key is
-	 * shown as {@code \0}.
+	 * The setting that names one environment variable in errors,
+	 * {@code environment.<KEY>}; a NUL in the key is shown as {@code \0}.
 	 */
 	public static String environmentSetting(String key) {
 		return "environment." + key.replace("\0", "\\0");
@@ -153,7 +173,9 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		return new Builder(name, command);
 	}
 
-	/** Builds a {@link ChildSpec}; its initial values are the defaults of every setting. */
+	/**
+	 * Builds a {@link ChildSpec}; its initial values are the defaults of every setting.
+	 */
 	public static final class Builder {
 
 		private final String name;
@@ -351,7 +373,10 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 			return this;
 		}
 
-		/** {@code readiness.http-get}: a path on the port, ready once a {@code GET} answers 2xx or 3xx. */
+		/**
+		 * {@code readiness.http-get}: a path on the port, ready once a {@code GET}
+		 * answers 2xx or 3xx.
+		 */
 		public Builder readinessHttpGet(@Nullable String path) {
 			this.readiness = new ProbeSettings(path, false, this.readiness.period(), this.readiness.timeout(), 1);
 			return this;
@@ -367,7 +392,10 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 			return this;
 		}
 
-		/** {@code liveness.http-get}: a path on the port that must keep answering 2xx or 3xx. */
+		/**
+		 * {@code liveness.http-get}: a path on the port that must keep answering 2xx or
+		 * 3xx.
+		 */
 		public Builder livenessHttpGet(@Nullable String path) {
 			this.liveness = new ProbeSettings(path, this.liveness.tcp(), this.liveness.period(),
 					this.liveness.timeout(), this.liveness.failureThreshold());

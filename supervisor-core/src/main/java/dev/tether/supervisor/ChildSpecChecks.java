@@ -9,8 +9,8 @@ import org.jspecify.annotations.Nullable;
 import dev.tether.supervisor.output.LogSettings;
 
 /**
- * The checks of a {@link ChildSpec}'s settings that take more than a line, each throwing an
- * {@link InvalidChildSpecException} that names the setting and the allowed values.
+ * The checks of a {@link ChildSpec}'s settings that take more than a line, each throwing
+ * an {@link InvalidChildSpecException} that names the setting and the allowed values.
  */
 final class ChildSpecChecks {
 
@@ -21,8 +21,9 @@ final class ChildSpecChecks {
 		Objects.requireNonNull(log, "log");
 		Objects.requireNonNull(log.stderrLevel(), "log.stderr-level");
 		if (log.maxLineLength() < ChildSpec.MIN_LINE_LENGTH || log.maxLineLength() > ChildSpec.MAX_LINE_LENGTH) {
-			throw new InvalidChildSpecException(name, "log.max-line-length", "must be between " + ChildSpec.MIN_LINE_LENGTH
-					+ " bytes and " + ChildSpec.MAX_LINE_LENGTH + " bytes (was " + log.maxLineLength() + ")");
+			throw new InvalidChildSpecException(name, "log.max-line-length",
+					"must be between " + ChildSpec.MIN_LINE_LENGTH + " bytes and " + ChildSpec.MAX_LINE_LENGTH
+							+ " bytes (was " + log.maxLineLength() + ")");
 		}
 		if (log.maxSize() < log.maxLineLength()) {
 			throw new InvalidChildSpecException(name, "log.max-size", "(" + log.maxSize()
@@ -36,8 +37,8 @@ final class ChildSpecChecks {
 
 	static void bounded(String name, String setting, Duration value) {
 		if (value == null || value.isNegative() || value.isZero() || value.compareTo(ChildSpec.MAX_DURATION) > 0) {
-			throw new InvalidChildSpecException(name, setting,
-					"must be a positive duration of at most " + ChildSpec.MAX_DURATION.toDays() + " days (was " + value + ")");
+			throw new InvalidChildSpecException(name, setting, "must be a positive duration of at most "
+					+ ChildSpec.MAX_DURATION.toDays() + " days (was " + value + ")");
 		}
 	}
 
@@ -56,8 +57,8 @@ final class ChildSpecChecks {
 				throw new InvalidChildSpecException(name, setting, "is not a valid variable name: it contains NUL");
 			}
 			if (key.startsWith(ChildSpec.RESERVED_ENVIRONMENT_PREFIX)) {
-				throw new InvalidChildSpecException(name, setting, "cannot be set: " + ChildSpec.RESERVED_ENVIRONMENT_PREFIX
-						+ "* variables are the supervisor's identity markers");
+				throw new InvalidChildSpecException(name, setting, "cannot be set: "
+						+ ChildSpec.RESERVED_ENVIRONMENT_PREFIX + "* variables are the supervisor's identity markers");
 			}
 			if (value == null) {
 				throw new InvalidChildSpecException(name, setting, "must have a value");

@@ -23,7 +23,10 @@ public enum ChildState {
 	/** Exited and not restarted by its policy. */
 	EXITED,
 
-	/** The breaker opened, a start failed or the child could not be stopped; only an operator start clears it. */
+	/**
+	 * The breaker opened, a start failed or the child could not be stopped; only an
+	 * operator start clears it.
+	 */
 	FAILED
 
 }

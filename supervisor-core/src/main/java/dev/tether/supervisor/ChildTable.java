@@ -14,14 +14,16 @@ import org.jspecify.annotations.Nullable;
 import dev.tether.supervisor.registry.RegistryRow;
 
 /**
- * A supervisor's children by name, in registration order. Its monitor is the supervisor's one lock (the contract is
- * on {@link Supervisor}); every method here asserts that the caller holds it.
+ * A supervisor's children by name, in registration order. Its monitor is the supervisor's
+ * one lock (the contract is on {@link Supervisor}); every method here asserts that the
+ * caller holds it.
  */
 final class ChildTable {
 
 	private final Map<String, SupervisedChild> children = new LinkedHashMap<>();
 
-	// Why kept apart: a configuration update replaces the configured children and never touches these.
+	// Why kept apart: a configuration update replaces the configured children and never
+	// touches these.
 	private final Set<String> addedAtRuntime = new HashSet<>();
 
 	private int reconciling;
@@ -46,7 +48,10 @@ final class ChildTable {
 		}
 	}
 
-	/** Puts a configured child with new settings in the place of the old one, which holds no process. */
+	/**
+	 * Puts a configured child with new settings in the place of the old one, which holds
+	 * no process.
+	 */
 	void replace(SupervisedChild old, SupervisedChild replacement) {
 		assertHeld();
 		if (old.process() != null || this.children.get(old.name()) != old) {
@@ -78,7 +83,9 @@ final class ChildTable {
 		return this.children.get(name);
 	}
 
-	/** @throws IllegalArgumentException when no child has that name */
+	/**
+	 * @throws IllegalArgumentException when no child has that name
+	 */
 	SupervisedChild require(String name) {
 		SupervisedChild child = find(name);
 		if (child == null) {
@@ -116,14 +123,17 @@ final class ChildTable {
 			ChildProcess process = child.process();
 			if (process != null) {
 				rows.add(new RegistryRow(child.name(), child.spec().kind().id(), installationId, process.pid(),
-						process.pid(), process.startTime(), process.bootId(), child.state().name(),
-						process.startedAt(), child.restarts(), child.spec().port()));
+						process.pid(), process.startTime(), process.bootId(), child.state().name(), process.startedAt(),
+						child.restarts(), child.spec().port()));
 			}
 		}
 		return rows;
 	}
 
-	/** A reconciliation is running: launches wait for its end, so that it cannot take a new child for an orphan. */
+	/**
+	 * A reconciliation is running: launches wait for its end, so that it cannot take a
+	 * new child for an orphan.
+	 */
 	void reconciling(boolean running) {
 		assertHeld();
 		this.reconciling += running ? 1 : -1;
@@ -146,8 +156,8 @@ final class ChildTable {
 	}
 
 	/**
-	 * Takes every wanted launch whose child's dependencies are all {@code RUNNING} (none while a reconciliation
-	 * runs, or once the supervisor is closing).
+	 * Takes every wanted launch whose child's dependencies are all {@code RUNNING} (none
+	 * while a reconciliation runs, or once the supervisor is closing).
 	 */
 	List<SupervisedChild> claimLaunches() {
 		assertHeld();
@@ -198,7 +208,10 @@ final class ChildTable {
 		assert Thread.holdsLock(this) : "the supervisor's lock is not held";
 	}
 
-	/** Checks, where assertions are on, that the caller does not hold the supervisor's lock (it is about to wait). */
+	/**
+	 * Checks, where assertions are on, that the caller does not hold the supervisor's
+	 * lock (it is about to wait).
+	 */
 	void assertNotHeld() {
 		assert !Thread.holdsLock(this) : "the supervisor's lock is held where nothing may wait under it";
 	}

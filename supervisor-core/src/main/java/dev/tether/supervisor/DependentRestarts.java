@@ -10,14 +10,16 @@ import org.slf4j.LoggerFactory;
 import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
- * {@code restart-with-dependencies}: when a process of a child ends, each child that depends on it and asked for it
- * is stopped through its ladder, then wants a launch, which waits (as any dependent's does) until all it depends on
- * is {@code RUNNING} again. A chain follows: the stopped dependent's own end is one more ending. Why not by
+ * {@code restart-with-dependencies}: when a process of a child ends, each child that
+ * depends on it and asked for it is stopped through its ladder, then wants a launch,
+ * which waits (as any dependent's does) until all it depends on is {@code RUNNING} again.
+ * A chain follows: the stopped dependent's own end is one more ending. Why not by
  * default: most dependents reconnect on their own, and a restart costs them their state.
  */
 final class DependentRestarts {
 
-	// Why its child's logger: a child's whole life is logged under one name, which is what users configure.
+	// Why its child's logger: a child's whole life is logged under one name, which is
+	// what users configure.
 	private static final Logger logger = LoggerFactory.getLogger(SupervisedChild.class);
 
 	private final ChildTable children;
@@ -53,7 +55,8 @@ final class DependentRestarts {
 		}
 	}
 
-	// Why it takes the lock: the stop completes wherever its end is seen, and a start is a transition.
+	// Why it takes the lock: the stop completes wherever its end is seen, and a start is
+	// a transition.
 	private void restart(SupervisedChild dependent) {
 		synchronized (this.children) {
 			if (this.children.closing() || this.children.find(dependent.name()) != dependent) {
@@ -63,7 +66,8 @@ final class DependentRestarts {
 				dependent.requestStart();
 			}
 			catch (IllegalArgumentException ex) {
-				// It is being removed: its stop was its last transition, and it stays stopped.
+				// It is being removed: its stop was its last transition, and it stays
+				// stopped.
 			}
 		}
 	}

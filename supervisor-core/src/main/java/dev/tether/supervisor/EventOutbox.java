@@ -7,11 +7,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Events wait here between the transition that made them (under the supervisor's lock) and their listeners.
+ * Events wait here between the transition that made them (under the supervisor's lock)
+ * and their listeners.
  * <p>
- * Why a queue and a lock of its own: listeners are user code (Spring's event publisher, meters) and must never run
- * under the supervisor's lock; the dispatch lock keeps them in the order the transitions happened, one at a time,
- * whichever thread drains.
+ * Why a queue and a lock of its own: listeners are user code (Spring's event publisher,
+ * meters) and must never run under the supervisor's lock; the dispatch lock keeps them in
+ * the order the transitions happened, one at a time, whichever thread drains.
  */
 final class EventOutbox {
 
@@ -35,7 +36,10 @@ final class EventOutbox {
 		this.queue.add(event);
 	}
 
-	/** Hands every queued event to the listeners. Call it without holding the supervisor's lock. */
+	/**
+	 * Hands every queued event to the listeners. Call it without holding the supervisor's
+	 * lock.
+	 */
 	void dispatch() {
 		this.table.assertNotHeld();
 		synchronized (this.dispatchLock) {
@@ -46,7 +50,8 @@ final class EventOutbox {
 						listener.onEvent(event);
 					}
 					catch (Throwable ex) {
-						// Why every Throwable: this runs on the reaper's and the tick's threads, which must outlive
+						// Why every Throwable: this runs on the reaper's and the tick's
+						// threads, which must outlive
 						// any listener's failure.
 						logger.warn("Listener failed on {} of '{}'", event.type(), event.child().name(), ex);
 					}

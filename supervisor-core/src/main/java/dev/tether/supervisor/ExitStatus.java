@@ -5,24 +5,29 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a process ended: an exit code, a signal, or unknown (a process that was not our child, watched through
- * {@code /proc}).
+ * How a process ended: an exit code, a signal, or unknown (a process that was not our
+ * child, watched through {@code /proc}).
  *
  * @param code the exit code, or {@code null}
  * @param signal the number of the signal that ended it, or {@code null}
  * @param at when the exit was seen
- * @param killer who sent the SIGKILL that ended a child, when Tether did not: {@link #OOM_KILLER} or
- * {@link #OTHER}; {@code null} for any other end, and for a SIGKILL of Tether's own stop
+ * @param killer who sent the SIGKILL that ended a child, when Tether did not:
+ * {@link #OOM_KILLER} or {@link #OTHER}; {@code null} for any other end, and for a
+ * SIGKILL of Tether's own stop
  */
 public record ExitStatus(@Nullable Integer code, @Nullable Integer signal, Instant at, @Nullable String killer) {
 
 	/**
-	 * The {@link #killer()} of a SIGKILL that Tether did not send while the kernel counted an OOM kill
-	 * ({@code oom_kill} of {@code /proc/vmstat}) during the process's life.
+	 * The {@link #killer()} of a SIGKILL that Tether did not send while the kernel
+	 * counted an OOM kill ({@code oom_kill} of {@code /proc/vmstat}) during the process's
+	 * life.
 	 */
 	public static final String OOM_KILLER = "oom-killer";
 
-	/** The {@link #killer()} of a SIGKILL that Tether did not send, with no OOM kill counted meanwhile. */
+	/**
+	 * The {@link #killer()} of a SIGKILL that Tether did not send, with no OOM kill
+	 * counted meanwhile.
+	 */
 	public static final String OTHER = "other";
 
 	public ExitStatus(@Nullable Integer code, @Nullable Integer signal, Instant at) {
@@ -62,7 +67,10 @@ public record ExitStatus(@Nullable Integer code, @Nullable Integer signal, Insta
 		return this.code != null && this.code == 0;
 	}
 
-	/** The metric outcome: {@code clean}, {@code failure}, {@code signal} or {@code unknown}. */
+	/**
+	 * The metric outcome: {@code clean}, {@code failure}, {@code signal} or
+	 * {@code unknown}.
+	 */
 	public String outcome() {
 		if (this.signal != null) {
 			return "signal";

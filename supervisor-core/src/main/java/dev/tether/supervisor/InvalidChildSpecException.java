@@ -13,7 +13,8 @@ public class InvalidChildSpecException extends IllegalArgumentException {
 
 	/**
 	 * @param childName the child whose specification is wrong
-	 * @param setting the setting, as named in configuration ({@code port}, {@code backoff.initial}, ...)
+	 * @param setting the setting, as named in configuration ({@code port},
+	 * {@code backoff.initial}, ...)
 	 * @param reason what is wrong with it, a phrase that follows the setting's name
 	 */
 	public InvalidChildSpecException(String childName, String setting, String reason) {
@@ -28,12 +29,18 @@ public class InvalidChildSpecException extends IllegalArgumentException {
 		return this.childName;
 	}
 
-	/** The setting that is wrong, as named in configuration ({@code command}, {@code backoff.initial}, ...). */
+	/**
+	 * The setting that is wrong, as named in configuration ({@code command},
+	 * {@code backoff.initial}, ...).
+	 */
 	public String setting() {
 		return this.setting;
 	}
 
-	/** What is wrong with the setting, e.g. {@code must be between 1 and 65535 (was 70000)}. */
+	/**
+	 * What is wrong with the setting, e.g.
+	 * {@code must be between 1 and 65535 (was 70000)}.
+	 */
 	public String reason() {
 		return this.reason;
 	}

@@ -7,16 +7,18 @@ import java.util.WeakHashMap;
 import dev.tether.supervisor.internal.resources.ThisProcess;
 
 /**
- * Says who killed a child that ended by a SIGKILL Tether did not send. Tether sends SIGKILL only at the end of a stop
- * (its ladder, a failed check, a stopped shepherd), and every one of those leaves the child {@code STOPPING}; a
- * SIGKILL seen otherwise came from someone else: most often the kernel's OOM killer, which is taken as the sender
- * when the kernel counted an OOM kill ({@code oom_kill} of {@code /proc/vmstat}) while the process lived. That count
- * is the host's, so another process's OOM kill meanwhile reads the same: hence "most likely". Used under the
- * supervisor's lock.
+ * Says who killed a child that ended by a SIGKILL Tether did not send. Tether sends
+ * SIGKILL only at the end of a stop (its ladder, a failed check, a stopped shepherd), and
+ * every one of those leaves the child {@code STOPPING}; a SIGKILL seen otherwise came
+ * from someone else: most often the kernel's OOM killer, which is taken as the sender
+ * when the kernel counted an OOM kill ({@code oom_kill} of {@code /proc/vmstat}) while
+ * the process lived. That count is the host's, so another process's OOM kill meanwhile
+ * reads the same: hence "most likely". Used under the supervisor's lock.
  */
 final class KillCauses {
 
-	// Why weak keys: a process that never exits through here (adopted, abandoned) is forgotten with its child.
+	// Why weak keys: a process that never exits through here (adopted, abandoned) is
+	// forgotten with its child.
 	private final Map<ChildProcess, Long> oomKillsAtStart = new WeakHashMap<>();
 
 	/** Remembers the OOM kills counted so far, when {@code process} has just started. */

@@ -8,9 +8,10 @@ import dev.tether.supervisor.internal.identity.ExpectedIdentity;
 import dev.tether.supervisor.internal.stop.StopLadder;
 
 /**
- * Whether a child wants a new process, and whether one may be spawned now: a launch is wanted (a start, a due
- * restart), claimed by one launcher at a time ({@link Launches}), and held back while an orphan of ours is stopped to
- * free the child's port ({@link PortReclaim}). Guarded, like the child that owns it, by the supervisor's lock.
+ * Whether a child wants a new process, and whether one may be spawned now: a launch is
+ * wanted (a start, a due restart), claimed by one launcher at a time ({@link Launches}),
+ * and held back while an orphan of ours is stopped to free the child's port
+ * ({@link PortReclaim}). Guarded, like the child that owns it, by the supervisor's lock.
  */
 final class LaunchGate {
 
@@ -42,14 +43,18 @@ final class LaunchGate {
 		return true;
 	}
 
-	/** Whether the launch {@link #claim() claimed} is still wanted (no stop came meanwhile). */
+	/**
+	 * Whether the launch {@link #claim() claimed} is still wanted (no stop came
+	 * meanwhile).
+	 */
 	boolean stillWanted() {
 		this.inFlight = false;
 		return this.wanted;
 	}
 
 	/**
-	 * Begins stopping {@code holder}, an orphan of ours that holds {@code port}; the launch waits for that stop.
+	 * Begins stopping {@code holder}, an orphan of ours that holds {@code port}; the
+	 * launch waits for that stop.
 	 * @param stops how an orphan of ours is stopped
 	 */
 	void reclaim(String child, @Nullable Integer port, ExpectedIdentity holder,
@@ -59,7 +64,8 @@ final class LaunchGate {
 
 	/**
 	 * Moves a port reclaim on.
-	 * @return why the wanted launch must fail (the orphan could not be stopped), or {@code null}
+	 * @return why the wanted launch must fail (the orphan could not be stopped), or
+	 * {@code null}
 	 */
 	@Nullable String advanceReclaim(long nowNanos) {
 		PortReclaim reclaim = this.portReclaim;

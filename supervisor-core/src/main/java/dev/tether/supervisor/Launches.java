@@ -9,9 +9,9 @@ import java.util.function.LongSupplier;
 import dev.tether.supervisor.internal.ports.PortGuard.PortClaim;
 
 /**
- * Launches every child that wants a process, and routes each process's exit back to its child. The port is
- * inspected outside the supervisor's lock; the decision and the spawn's hand-off happen under it (see
- * {@link Supervisor} for why).
+ * Launches every child that wants a process, and routes each process's exit back to its
+ * child. The port is inspected outside the supervisor's lock; the decision and the
+ * spawn's hand-off happen under it (see {@link Supervisor} for why).
  */
 final class Launches {
 
@@ -43,8 +43,9 @@ final class Launches {
 	}
 
 	/**
-	 * Launches every child that wants a process and may have one now, round after round while a round launches
-	 * something: a child that was waiting for its dependencies then starts in the same call as they do.
+	 * Launches every child that wants a process and may have one now, round after round
+	 * while a round launches something: a child that was waiting for its dependencies
+	 * then starts in the same call as they do.
 	 * @return each launched child as it stood right after its launch
 	 */
 	Map<String, ChildSnapshot> launchWanted() {
@@ -59,7 +60,9 @@ final class Launches {
 		return launched;
 	}
 
-	/** @return whether a child was spawned */
+	/**
+	 * @return whether a child was spawned
+	 */
 	private boolean launchRound(Map<String, ChildSnapshot> launched) {
 		List<SupervisedChild> claimed;
 		synchronized (this.children) {
@@ -87,7 +90,10 @@ final class Launches {
 		return spawned;
 	}
 
-	/** An adopted process is gone from {@code /proc}: its end is applied as an exit of unknown status. */
+	/**
+	 * An adopted process is gone from {@code /proc}: its end is applied as an exit of
+	 * unknown status.
+	 */
 	void adoptedGone(SupervisedChild child, ChildProcess process) {
 		synchronized (this.children) {
 			if (child.adoptedGone(process, this.clock.getAsLong(), random())) {

@@ -24,12 +24,13 @@ import dev.tether.supervisor.internal.stop.StopLadder;
 import dev.tether.supervisor.internal.stop.VerifiedProcess;
 
 /**
- * Processes of ours that are no child's process: orphans of a previous run (at reconciliation and on a child's
- * port), members left in the group of a child that exited, what a killed shepherd left, and daemons that left their
- * child's group. Each is verified by its markers before any signal.
+ * Processes of ours that are no child's process: orphans of a previous run (at
+ * reconciliation and on a child's port), members left in the group of a child that
+ * exited, what a killed shepherd left, and daemons that left their child's group. Each is
+ * verified by its markers before any signal.
  * <p>
- * Why a lock of its own: exits add groups from the reaper's delivery while the tick sweeps them; the sweep itself
- * runs outside every lock.
+ * Why a lock of its own: exits add groups from the reaper's delivery while the tick
+ * sweeps them; the sweep itself runs outside every lock.
  */
 final class OrphanStops {
 
@@ -47,10 +48,12 @@ final class OrphanStops {
 
 	private final Supplier<Set<Long>> childPids;
 
-	// Why a bound: an ancestry is read one process at a time while processes come and go; the walk must end.
+	// Why a bound: an ancestry is read one process at a time while processes come and go;
+	// the walk must end.
 	private static final int MAX_ANCESTRY = 1024;
 
-	// Why: a name no longer configured is stopped with the defaults of every child, which the builder holds.
+	// Why: a name no longer configured is stopped with the defaults of every child, which
+	// the builder holds.
 	private static final ChildSpec DEFAULTS = ChildSpec.builder("defaults", List.of("true")).build();
 
 	private final Set<Long> exitedGroups = new HashSet<>();
@@ -58,7 +61,8 @@ final class OrphanStops {
 	private final Set<String> abandonedTrees = new HashSet<>();
 
 	/**
-	 * @param specs the spec of a configured child by name, or {@code null} for a name no longer configured
+	 * @param specs the spec of a configured child by name, or {@code null} for a name no
+	 * longer configured
 	 * @param childPids the pids of every child's current process
 	 */
 	OrphanStops(Owner owner, IdentityProbe probe, ProcessSignaller signaller, @Nullable String bootId,
@@ -72,8 +76,8 @@ final class OrphanStops {
 	}
 
 	/**
-	 * How a verified process of ours that is not our child is stopped: with its child's stop signal and timeout, or
-	 * the defaults for a name that is no longer configured.
+	 * How a verified process of ours that is not our child is stopped: with its child's
+	 * stop signal and timeout, or the defaults for a name that is no longer configured.
 	 */
 	StopLadder.Request stopRequest(ExpectedIdentity identity) {
 		ChildSpec configured = this.specs.apply(identity.name());
@@ -82,7 +86,9 @@ final class OrphanStops {
 				spec.stopTimeout());
 	}
 
-	/** The leader of this group exited: members left in it are ended at the next sweep. */
+	/**
+	 * The leader of this group exited: members left in it are ended at the next sweep.
+	 */
 	void groupExited(long pgid) {
 		synchronized (this.exitedGroups) {
 			this.exitedGroups.add(pgid);
@@ -90,10 +96,11 @@ final class OrphanStops {
 	}
 
 	/**
-	 * The process we spawned for a child exited: members left in its group are ended at the next sweep, and so is
-	 * what a shepherd that ended by a signal may have left. Why: a shepherd ends its whole tree before it exits, unless
-	 * it is killed; its command then dies with it (SIGKILL is the command's parent-death signal), but the command's
-	 * own descendants are orphaned, out of its reach.
+	 * The process we spawned for a child exited: members left in its group are ended at
+	 * the next sweep, and so is what a shepherd that ended by a signal may have left.
+	 * Why: a shepherd ends its whole tree before it exits, unless it is killed; its
+	 * command then dies with it (SIGKILL is the command's parent-death signal), but the
+	 * command's own descendants are orphaned, out of its reach.
 	 */
 	void exited(String name, ChildProcess process, ExitStatus status) {
 		synchronized (this.exitedGroups) {
@@ -105,8 +112,8 @@ final class OrphanStops {
 	}
 
 	/**
-	 * Ends members left in the groups of exited children, and what killed shepherds left: each verified by its
-	 * markers, then SIGKILLed.
+	 * Ends members left in the groups of exited children, and what killed shepherds left:
+	 * each verified by its markers, then SIGKILLed.
 	 */
 	void sweep() {
 		Set<Long> groups;
@@ -129,15 +136,17 @@ final class OrphanStops {
 	}
 
 	/**
-	 * Kills each process that carries the markers of one of these children and descends from no child's current
-	 * process, so that a child already restarted keeps its new tree.
+	 * Kills each process that carries the markers of one of these children and descends
+	 * from no child's current process, so that a child already restarted keeps its new
+	 * tree.
 	 */
 	private void endAbandonedTrees(Set<String> names) {
 		List<MarkedProcess> marked = this.probe.scanMarked(this.owner)
 			.stream()
 			.filter((process) -> names.contains(process.name()))
 			.toList();
-		// Why after the scan: a child restarted while it ran has its new process recorded by now, so a process of
+		// Why after the scan: a child restarted while it ran has its new process recorded
+		// by now, so a process of
 		// its new tree that the scan listed is spared.
 		Set<Long> current = this.childPids.get();
 		int killed = 0;
@@ -155,8 +164,9 @@ final class OrphanStops {
 	}
 
 	/**
-	 * Whether the process is one of {@code ancestors} or descends from one. An ancestry that cannot be read to its
-	 * end (a parent gone meanwhile) counts as descending: the process is then spared, never signalled on a guess.
+	 * Whether the process is one of {@code ancestors} or descends from one. An ancestry
+	 * that cannot be read to its end (a parent gone meanwhile) counts as descending: the
+	 * process is then spared, never signalled on a guess.
 	 */
 	private boolean mayDescendFrom(ProcStat process, Set<Long> ancestors) {
 		ProcStat at = process;
@@ -177,8 +187,9 @@ final class OrphanStops {
 	}
 
 	/**
-	 * Ends what carries this installation's markers but is no longer any child's process: daemons that left their
-	 * child's group and session. Blocks until they are gone: call it without holding a lock.
+	 * Ends what carries this installation's markers but is no longer any child's process:
+	 * daemons that left their child's group and session. Blocks until they are gone: call
+	 * it without holding a lock.
 	 */
 	void stopStrays() {
 		List<StopLadder.Request> strays = new ArrayList<>();

@@ -5,10 +5,16 @@ package dev.tether.supervisor;
  */
 public enum ParentDeathMechanism {
 
-	/** The native launcher shipped in the core jar arms the parent-death signal and checks the race. */
+	/**
+	 * The native launcher shipped in the core jar arms the parent-death signal and checks
+	 * the race.
+	 */
 	LAUNCHER,
 
-	/** {@code setpriv --pdeathsig} arms it (no check of the race where the supervisor died before). */
+	/**
+	 * {@code setpriv --pdeathsig} arms it (no check of the race where the supervisor died
+	 * before).
+	 */
 	SETPRIV,
 
 	/** Children get no parent-death signal. */
@@ -20,9 +26,10 @@ public enum ParentDeathMechanism {
 	}
 
 	/**
-	 * How the descendants of children are contained with this mechanism, as the endpoint shows it: {@code shepherd}
-	 * (the launcher's shepherd ends every descendant with the child or the JVM) or {@code group} (only the child,
-	 * leading its process group, is tied to the JVM's life).
+	 * How the descendants of children are contained with this mechanism, as the endpoint
+	 * shows it: {@code shepherd} (the launcher's shepherd ends every descendant with the
+	 * child or the JVM) or {@code group} (only the child, leading its process group, is
+	 * tied to the JVM's life).
 	 */
 	public String descendants() {
 		return (this == LAUNCHER) ? "shepherd" : "group";

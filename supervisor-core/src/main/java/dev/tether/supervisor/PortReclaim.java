@@ -11,12 +11,14 @@ import dev.tether.supervisor.internal.stop.Stop;
 import dev.tether.supervisor.internal.stop.StopLadder;
 
 /**
- * An orphan of ours that holds a child's port, being stopped through the ladder so that the child can have it. The
- * child's launch waits until the stop is over. Guarded, like its child, by the supervisor's lock.
+ * An orphan of ours that holds a child's port, being stopped through the ladder so that
+ * the child can have it. The child's launch waits until the stop is over. Guarded, like
+ * its child, by the supervisor's lock.
  */
 final class PortReclaim {
 
-	// Why its child's logger: a child's whole life is logged under one name, which is what users configure.
+	// Why its child's logger: a child's whole life is logged under one name, which is
+	// what users configure.
 	private static final Logger logger = LoggerFactory.getLogger(SupervisedChild.class);
 
 	private final Stop stop;
@@ -41,8 +43,8 @@ final class PortReclaim {
 
 	/**
 	 * Moves the stop on.
-	 * @return {@code null} while it runs; once it is over, {@code null} as well when the orphan is gone, else why the
-	 * child cannot have its port
+	 * @return {@code null} while it runs; once it is over, {@code null} as well when the
+	 * orphan is gone, else why the child cannot have its port
 	 */
 	@Nullable String advance(long nowNanos) {
 		StopOutcome outcome = this.stop.advance(nowNanos);

@@ -5,12 +5,13 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a child's health is probed on its port: its readiness (once, while it starts) or its liveness (all along,
- * once it is {@code RUNNING}).
+ * How a child's health is probed on its port: its readiness (once, while it starts) or
+ * its liveness (all along, once it is {@code RUNNING}).
  *
- * @param httpGet a path on the child's port whose {@code GET} answers 2xx or 3xx when all is well, or {@code null}
- * @param tcp whether the probe is that the child's port accepts a connection (liveness only: readiness without
- * {@code httpGet} already is)
+ * @param httpGet a path on the child's port whose {@code GET} answers 2xx or 3xx when all
+ * is well, or {@code null}
+ * @param tcp whether the probe is that the child's port accepts a connection (liveness
+ * only: readiness without {@code httpGet} already is)
  * @param period how often the probe runs
  * @param timeout how long one probe may take before it counts as failed
  * @param failureThreshold how many failures in a row restart the child (liveness only)
@@ -33,8 +34,7 @@ public record ProbeSettings(@Nullable String httpGet, boolean tcp, Duration peri
 
 	/** What the probe asks, for logs and errors: {@code GET /health on port 8080}. */
 	public String describe(@Nullable Integer port) {
-		return (this.httpGet != null) ? "GET " + this.httpGet + " on port " + port
-				: "a connection to port " + port;
+		return (this.httpGet != null) ? "GET " + this.httpGet + " on port " + port : "a connection to port " + port;
 	}
 
 }

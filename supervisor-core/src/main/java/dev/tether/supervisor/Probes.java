@@ -13,15 +13,16 @@ import dev.tether.supervisor.internal.probes.ProbeClient.Outcome;
 import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
- * Runs the children's HTTP readiness and liveness probes, as the tick saw them: each due probe is sent without
- * blocking, its answer is read by a later tick's {@link #poll()}, and its result is applied then under the
- * supervisor's lock, to the process it probed only. A
- * liveness probe that fails {@code failure-threshold} times in a row restarts the child through
- * {@link SupervisedChild#checkFailed}.
+ * Runs the children's HTTP readiness and liveness probes, as the tick saw them: each due
+ * probe is sent without blocking, its answer is read by a later tick's {@link #poll()},
+ * and its result is applied then under the supervisor's lock, to the process it probed
+ * only. A liveness probe that fails {@code failure-threshold} times in a row restarts the
+ * child through {@link SupervisedChild#checkFailed}.
  */
 final class Probes implements AutoCloseable {
 
-	// Why its child's logger: a child's whole life is logged under one name, which is what users configure.
+	// Why its child's logger: a child's whole life is logged under one name, which is
+	// what users configure.
 	private static final Logger logger = LoggerFactory.getLogger(SupervisedChild.class);
 
 	private final ChildTable lock;
@@ -38,7 +39,10 @@ final class Probes implements AutoCloseable {
 		this.clock = clock;
 	}
 
-	/** Sends the due readiness probes of these starting children (those with {@code readiness.http-get}). */
+	/**
+	 * Sends the due readiness probes of these starting children (those with
+	 * {@code readiness.http-get}).
+	 */
 	void readiness(Map<SupervisedChild, ChildProcess> starting) {
 		starting.forEach((child, process) -> {
 			ProbeSettings settings = child.spec().readiness();
@@ -69,7 +73,10 @@ final class Probes implements AutoCloseable {
 		this.client.send(child.spec().port(), settings.httpGet(), settings.timeout(), this.clock.getAsLong(), result);
 	}
 
-	/** Applies the results that came since the last poll, and fails the probes past their timeout. */
+	/**
+	 * Applies the results that came since the last poll, and fails the probes past their
+	 * timeout.
+	 */
 	void poll() {
 		this.client.poll(this.clock.getAsLong());
 	}
@@ -80,9 +87,10 @@ final class Probes implements AutoCloseable {
 				return;
 			}
 			child.probes().record(process, false, outcome.passed(), outcome.detail());
-			child.readinessChecked(process, outcome.passed(), "answer " + settings.describe(child.spec().port())
-					+ " with 2xx or 3xx (last: " + outcome.detail() + ")", this.targets.apply(child, process),
-					this.clock.getAsLong());
+			child.readinessChecked(
+					process, outcome.passed(), "answer " + settings.describe(child.spec().port())
+							+ " with 2xx or 3xx (last: " + outcome.detail() + ")",
+					this.targets.apply(child, process), this.clock.getAsLong());
 		}
 	}
 
@@ -101,9 +109,10 @@ final class Probes implements AutoCloseable {
 						result.failures(), settings.failureThreshold(), outcome.detail());
 				return;
 			}
-			child.checkFailed(process, "failed its liveness probe (" + probe + ") " + result.failures()
-					+ " times in a row; last: " + outcome.detail(), this.targets.apply(child, process),
-					this.clock.getAsLong());
+			child.checkFailed(
+					process, "failed its liveness probe (" + probe + ") " + result.failures()
+							+ " times in a row; last: " + outcome.detail(),
+					this.targets.apply(child, process), this.clock.getAsLong());
 		}
 	}
 

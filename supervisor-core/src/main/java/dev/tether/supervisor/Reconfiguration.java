@@ -7,10 +7,11 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Applies a new configuration to a supervisor's configured children, as supervisord's {@code update} does: new
- * children are added, children no longer named are removed, changed ones restart with their new settings, and
- * unchanged ones keep their process. Children added at runtime are left alone. The whole configuration is checked
- * before anything changes.
+ * Applies a new configuration to a supervisor's configured children, as supervisord's
+ * {@code update} does: new children are added, children no longer named are removed,
+ * changed ones restart with their new settings, and unchanged ones keep their process.
+ * Children added at runtime are left alone. The whole configuration is checked before
+ * anything changes.
  */
 final class Reconfiguration {
 
@@ -31,9 +32,10 @@ final class Reconfiguration {
 	}
 
 	/**
-	 * Stops what is removed or changed, then puts the new configuration in place; the caller launches what wants a
-	 * process afterwards.
-	 * @throws InvalidChildSpecException naming the child and setting, before anything changed
+	 * Stops what is removed or changed, then puts the new configuration in place; the
+	 * caller launches what wants a process afterwards.
+	 * @throws InvalidChildSpecException naming the child and setting, before anything
+	 * changed
 	 */
 	UpdateReport apply(List<ChildSpec> configured) {
 		Map<String, ChildSpec> wanted = new LinkedHashMap<>();
@@ -52,7 +54,7 @@ final class Reconfiguration {
 				}
 				ChildSpec spec = wanted.get(child.name());
 				if (spec == null || !spec.equals(child.spec())) {
-					(spec == null ? removed : changed).add(child.name());
+					((spec != null) ? changed : removed).add(child.name());
 					old.put(child.name(), child);
 					if (spec != null && (child.process() != null || child.state() != ChildState.STOPPED)) {
 						restart.add(child.name());
@@ -88,7 +90,10 @@ final class Reconfiguration {
 		return new UpdateReport(added, removed, changed, unchanged);
 	}
 
-	/** The new configured children beside the runtime ones: no name twice, and a dependency graph that holds. */
+	/**
+	 * The new configured children beside the runtime ones: no name twice, and a
+	 * dependency graph that holds.
+	 */
 	private void check(Map<String, ChildSpec> wanted) {
 		List<ChildSpec> all = new ArrayList<>(wanted.values());
 		for (SupervisedChild child : this.children.all()) {

@@ -13,13 +13,14 @@ import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
 
 /**
- * Writes the registry when something changed, once per batch of changes rather than once per child. A failed save
- * (a full disk) is said once, kept as the {@link #problem()} the health shows, retried on the next tick, and its
- * recovery is said once too.
+ * Writes the registry when something changed, once per batch of changes rather than once
+ * per child. A failed save (a full disk) is said once, kept as the {@link #problem()} the
+ * health shows, retried on the next tick, and its recovery is said once too.
  * <p>
- * Why a lock of its own: two savers racing could write an older set of rows after a newer one; rows are taken and
- * written under this lock. The rows are taken under the supervisor's lock too, inside this one (never the reverse
- * order); the file is written outside the supervisor's.
+ * Why a lock of its own: two savers racing could write an older set of rows after a newer
+ * one; rows are taken and written under this lock. The rows are taken under the
+ * supervisor's lock too, inside this one (never the reverse order); the file is written
+ * outside the supervisor's.
  */
 final class RegistrySaver {
 
@@ -59,7 +60,8 @@ final class RegistrySaver {
 			}
 			catch (RuntimeException ex) {
 				this.dirty.set(true);
-				// Why not getMessage() alone: an exception without one would read as no problem, and be logged again
+				// Why not getMessage() alone: an exception without one would read as no
+				// problem, and be logged again
 				// at every tick.
 				String reason = (ex.getMessage() != null) ? ex.getMessage() : ex.toString();
 				if (this.problem == null) {

@@ -9,10 +9,12 @@ import org.jspecify.annotations.Nullable;
 import dev.tether.supervisor.internal.resources.ThisProcess;
 
 /**
- * The checks of a child's {@link ChildResources}, each throwing an {@link InvalidChildSpecException} that names the
- * setting and the allowed range. Beyond their form, limits and the OOM score are checked against what this process
- * may give its children: a hard limit above its own, or a score below its own, needs {@code CAP_SYS_RESOURCE}, and
- * the launcher would otherwise refuse to start the command at every attempt.
+ * The checks of a child's {@link ChildResources}, each throwing an
+ * {@link InvalidChildSpecException} that names the setting and the allowed range. Beyond
+ * their form, limits and the OOM score are checked against what this process may give its
+ * children: a hard limit above its own, or a score below its own, needs
+ * {@code CAP_SYS_RESOURCE}, and the launcher would otherwise refuse to start the command
+ * at every attempt.
  */
 final class ResourceChecks {
 
@@ -24,7 +26,8 @@ final class ResourceChecks {
 
 	static void check(String name, ChildResources resources) {
 		Objects.requireNonNull(resources, "resources");
-		// Why only then: most children set none, and a spec is built for each of them at every start and refresh.
+		// Why only then: most children set none, and a spec is built for each of them at
+		// every start and refresh.
 		boolean privileged = resources.appliedAtLaunch() && ThisProcess.hasSysResource();
 		Map<String, Long> own = (resources.appliedAtLaunch() && !privileged) ? ThisProcess.hardLimits() : Map.of();
 		limit(name, "limits.open-files", resources.openFiles(), own.get("Max open files"));
@@ -44,12 +47,16 @@ final class ResourceChecks {
 		oomScoreAdjust(name, resources.oomScoreAdjust(), privileged);
 	}
 
-	/** @param own this process's hard limit, or {@code null} when it may raise it or it is unreadable */
+	/**
+	 * @param own this process's hard limit, or {@code null} when it may raise it or it is
+	 * unreadable
+	 */
 	private static void limit(String name, String setting, @Nullable ResourceLimit limit, @Nullable Long own) {
 		if (limit != null && own != null && own >= 0 && limit.hard() > own) {
-			throw new InvalidChildSpecException(name, setting, "(" + limit + ") has a hard limit above this process's ("
-					+ ResourceLimit.text(own) + "), which it cannot raise without CAP_SYS_RESOURCE: allowed 0 to "
-					+ ResourceLimit.text(own));
+			throw new InvalidChildSpecException(name, setting,
+					"(" + limit + ") has a hard limit above this process's (" + ResourceLimit.text(own)
+							+ "), which it cannot raise without CAP_SYS_RESOURCE: allowed 0 to "
+							+ ResourceLimit.text(own));
 		}
 	}
 
@@ -63,9 +70,10 @@ final class ResourceChecks {
 		}
 		OptionalLong own = ThisProcess.oomScoreAdjust();
 		if (!privileged && own.isPresent() && value < own.getAsLong()) {
-			throw new InvalidChildSpecException(name, "oom-score-adjust", "(" + value + ") is below this process's ("
-					+ own.getAsLong() + "), which it cannot lower without CAP_SYS_RESOURCE: allowed " + own.getAsLong()
-					+ " to 1000");
+			throw new InvalidChildSpecException(name, "oom-score-adjust",
+					"(" + value + ") is below this process's (" + own.getAsLong()
+							+ "), which it cannot lower without CAP_SYS_RESOURCE: allowed " + own.getAsLong()
+							+ " to 1000");
 		}
 	}
 

@@ -17,32 +17,43 @@ import dev.tether.supervisor.internal.spawn.Shepherd;
 import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
- * What each child's tree uses, sampled from {@code /proc} outside the supervisor's lock: on demand for
- * {@link Supervisor#resources}, cached briefly so that a scrape of every meter reads each tree once, and on the tick
- * for children with {@code max-memory}, once per {@link #MEMORY_PERIOD}, restarting a child whose tree stays above
- * it. No thread of its own, and nothing sampled for a child nobody asks about.
+ * What each child's tree uses, sampled from {@code /proc} outside the supervisor's lock:
+ * on demand for {@link Supervisor#resources}, cached briefly so that a scrape of every
+ * meter reads each tree once, and on the tick for children with {@code max-memory}, once
+ * per {@link #MEMORY_PERIOD}, restarting a child whose tree stays above it. No thread of
+ * its own, and nothing sampled for a child nobody asks about.
  * <p>
- * Each sampled tree keeps its processes' {@code /proc} files open between samples (up to three per process, see
- * {@link TreeSampler}). They are released at the first sweep (on the tick, at most once per {@link #SWEEP_PERIOD})
- * after the child's process changed or ended, after the child was removed, or once nobody sampled the tree for
- * {@link #IDLE}; all of them when the supervisor closes.
+ * Each sampled tree keeps its processes' {@code /proc} files open between samples (up to
+ * three per process, see {@link TreeSampler}). They are released at the first sweep (on
+ * the tick, at most once per {@link #SWEEP_PERIOD}) after the child's process changed or
+ * ended, after the child was removed, or once nobody sampled the tree for {@link #IDLE};
+ * all of them when the supervisor closes.
  */
 final class ResourceWatch {
 
-	// Why a period, not every tick: a walk of a tree's /proc entries costs tens to hundreds of microseconds per
-	// process (docs/benchmarks.md), and at every 200 ms tick 1,000 children would cost a large part of a core; memory
-	// that grows past a limit is caught within a second or two, as PM2 and memmon do in seconds to minutes.
+	// Why a period, not every tick: a walk of a tree's /proc entries costs tens to
+	// hundreds of microseconds per
+	// process (docs/benchmarks.md), and at every 200 ms tick 1,000 children would cost a
+	// large part of a core; memory
+	// that grows past a limit is caught within a second or two, as PM2 and memmon do in
+	// seconds to minutes.
 	static final Duration MEMORY_PERIOD = Duration.ofSeconds(1);
 
-	/** How long a sample answers {@link Supervisor#resources}: one scrape of a child's meters reads its tree once. */
+	/**
+	 * How long a sample answers {@link Supervisor#resources}: one scrape of a child's
+	 * meters reads its tree once.
+	 */
 	static final Duration CACHE = Duration.ofMillis(500);
 
-	// Why two minutes: longer than the scrape interval of nearly every Prometheus set-up (15 s to 1 min, 1 min by
-	// default) with room for a late scrape, so a scraped child keeps its files between scrapes, while one nobody
+	// Why two minutes: longer than the scrape interval of nearly every Prometheus set-up
+	// (15 s to 1 min, 1 min by
+	// default) with room for a late scrape, so a scraped child keeps its files between
+	// scrapes, while one nobody
 	// looks at any more gives them back within minutes.
 	static final Duration IDLE = Duration.ofMinutes(2);
 
-	// Why a period: a sweep looks at every sampled tree under the supervisor's lock; once a second bounds how long a
+	// Why a period: a sweep looks at every sampled tree under the supervisor's lock; once
+	// a second bounds how long a
 	// restarted or removed child's files stay open, at a cost the tick does not notice.
 	static final Duration SWEEP_PERIOD = Duration.ofSeconds(1);
 
@@ -52,7 +63,8 @@ final class ResourceWatch {
 
 	private final LongSupplier clock;
 
-	// Why not weak keys: a tree holds open files, which must be closed, not left to the collector; the sweep drops
+	// Why not weak keys: a tree holds open files, which must be closed, not left to the
+	// collector; the sweep drops
 	// the trees of removed children.
 	private final Map<SupervisedChild, Tree> trees = new HashMap<>();
 
@@ -64,7 +76,10 @@ final class ResourceWatch {
 		this.clock = clock;
 	}
 
-	/** The process a child has now, as sampling needs it; {@code null} without one. Call it holding the lock. */
+	/**
+	 * The process a child has now, as sampling needs it; {@code null} without one. Call
+	 * it holding the lock.
+	 */
 	static @Nullable Seen seen(SupervisedChild child) {
 		ChildProcess process = child.process();
 		if (process == null) {
@@ -91,8 +106,9 @@ final class ResourceWatch {
 	}
 
 	/**
-	 * Samples, once per {@link #MEMORY_PERIOD}, each child with {@code max-memory} as the tick saw it, and restarts
-	 * one whose tree was above it for {@code max-memory-samples} samples in a row. Call it holding no lock.
+	 * Samples, once per {@link #MEMORY_PERIOD}, each child with {@code max-memory} as the
+	 * tick saw it, and restarts one whose tree was above it for
+	 * {@code max-memory-samples} samples in a row. Call it holding no lock.
 	 */
 	void checkMemory(List<Seen> limited) {
 		this.lock.assertNotHeld();
@@ -100,8 +116,8 @@ final class ResourceWatch {
 			ChildResources resources = seen.child().spec().resources();
 			Long max = resources.maxMemory();
 			Tree tree = tree(seen.child());
-			String reason = (max != null) ? tree.checkMemory(seen, max, resources.maxMemorySamples(),
-					this.clock.getAsLong()) : null;
+			String reason = (max != null)
+					? tree.checkMemory(seen, max, resources.maxMemorySamples(), this.clock.getAsLong()) : null;
 			if (reason == null) {
 				continue;
 			}
@@ -117,9 +133,9 @@ final class ResourceWatch {
 	}
 
 	/**
-	 * Releases, at most once per {@link #SWEEP_PERIOD}, the files of trees whose child's process changed or ended,
-	 * whose child was removed, or that nobody sampled for {@link #IDLE}; forgets removed children. Call it on the
-	 * tick, holding no lock.
+	 * Releases, at most once per {@link #SWEEP_PERIOD}, the files of trees whose child's
+	 * process changed or ended, whose child was removed, or that nobody sampled for
+	 * {@link #IDLE}; forgets removed children. Call it on the tick, holding no lock.
 	 */
 	void sweep() {
 		this.lock.assertNotHeld();
@@ -182,14 +198,16 @@ final class ResourceWatch {
 
 	/**
 	 * A child with its process, as seen under the lock.
-	 * @param command the command's pid, or -1 while its shepherd has not been seen to fork it
+	 *
+	 * @param command the command's pid, or -1 while its shepherd has not been seen to
+	 * fork it
 	 */
 	record Seen(SupervisedChild child, ChildProcess process, long command) {
 	}
 
 	/**
-	 * One child's figures: its last sample, the CPU time of its earlier processes, and the memory check's count; and
-	 * the sampler that keeps its processes' files open.
+	 * One child's figures: its last sample, the CPU time of its earlier processes, and
+	 * the memory check's count; and the sampler that keeps its processes' files open.
 	 */
 	private static final class Tree {
 
@@ -221,20 +239,26 @@ final class ResourceWatch {
 					(usage.descriptors() >= 0) ? usage.descriptors() : null, this.memoryRestarts);
 		}
 
-		/** A sample of {@code seen}'s tree, fresh within {@code cacheNanos}; {@code null} when it is gone. */
+		/**
+		 * A sample of {@code seen}'s tree, fresh within {@code cacheNanos}; {@code null}
+		 * when it is gone.
+		 */
 		private TreeSampler.@Nullable TreeUsage sample(Seen seen, long now, long cacheNanos) {
 			if (this.process != seen.process()) {
-				// Why carried over: the CPU time is the child's, across its processes, so that it never decreases.
+				// Why carried over: the CPU time is the child's, across its processes, so
+				// that it never decreases.
 				this.earlierCpuNanos += this.lastCpuNanos;
 				this.lastCpuNanos = 0;
 				this.process = seen.process();
 				this.last = null;
 				this.samplesAbove = 0;
-				// Why: the files kept are the earlier process's tree's; none of them belongs to this one.
+				// Why: the files kept are the earlier process's tree's; none of them
+				// belongs to this one.
 				this.sampler.close();
 			}
 			if (this.last == null || now - this.sampledNanos >= cacheNanos) {
-				// Why learnt here too: the tick learns a command's pid only after the shepherd has forked it.
+				// Why learnt here too: the tick learns a command's pid only after the
+				// shepherd has forked it.
 				long command = (seen.command() > 0 || !seen.process().shepherd()) ? seen.command()
 						: Shepherd.commandPid(seen.process().pid()).orElse(-1);
 				Optional<TreeSampler.TreeUsage> sampled = this.sampler.sample(seen.process().pid(),
@@ -246,7 +270,10 @@ final class ResourceWatch {
 			return this.last;
 		}
 
-		/** Samples when due; the reason to restart once the tree was above {@code max} often enough, else null. */
+		/**
+		 * Samples when due; the reason to restart once the tree was above {@code max}
+		 * often enough, else null.
+		 */
 		synchronized @Nullable String checkMemory(Seen seen, long max, int samples, long now) {
 			if (this.process == seen.process() && now - this.nextMemoryCheck < 0) {
 				return null;
@@ -261,8 +288,8 @@ final class ResourceWatch {
 				return null;
 			}
 			this.samplesAbove = 0;
-			return "max-memory exceeded: resident memory " + size(usage.residentBytes()) + " above " + size(max)
-					+ " (" + samples + ((samples == 1) ? " sample)" : " samples in a row)");
+			return "max-memory exceeded: resident memory " + size(usage.residentBytes()) + " above " + size(max) + " ("
+					+ samples + ((samples == 1) ? " sample)" : " samples in a row)");
 		}
 
 		synchronized void restartedForMemory() {
@@ -270,8 +297,9 @@ final class ResourceWatch {
 		}
 
 		/**
-		 * Closes the files it keeps unless they are still wanted: its child has {@code current} (null when it has no
-		 * process or is gone), the very process they were opened for, and sampled it within {@link #IDLE}.
+		 * Closes the files it keeps unless they are still wanted: its child has
+		 * {@code current} (null when it has no process or is gone), the very process they
+		 * were opened for, and sampled it within {@link #IDLE}.
 		 */
 		synchronized void release(@Nullable ChildProcess current, long now) {
 			if (current == null || current != this.process || now - this.sampledNanos >= IDLE.toNanos()) {

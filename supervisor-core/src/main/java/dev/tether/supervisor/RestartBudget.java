@@ -7,10 +7,11 @@ import java.util.Deque;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How soon, and whether, a child may be restarted: exponential backoff with jitter, a breaker that allows at most
- * {@code max-restarts} restarts within {@code restart-window}, and a reset of both after {@code stable-after} of
- * uptime; and the child's total of restarts. Pure: the caller passes the time and the random draw, so it is tested
- * without processes or clocks.
+ * How soon, and whether, a child may be restarted: exponential backoff with jitter, a
+ * breaker that allows at most {@code max-restarts} restarts within
+ * {@code restart-window}, and a reset of both after {@code stable-after} of uptime; and
+ * the child's total of restarts. Pure: the caller passes the time and the random draw, so
+ * it is tested without processes or clocks.
  */
 final class RestartBudget {
 
@@ -38,8 +39,8 @@ final class RestartBudget {
 	}
 
 	/**
-	 * The delay before the next restart, or {@code null} when the breaker is open (as many restarts as the window
-	 * allows have happened within it).
+	 * The delay before the next restart, or {@code null} when the breaker is open (as
+	 * many restarts as the window allows have happened within it).
 	 * @param nowNanos the time of the exit
 	 * @param random a draw in {@code [0, 1)} that spreads the delay by the jitter
 	 */
@@ -58,18 +59,27 @@ final class RestartBudget {
 		return delay;
 	}
 
-	/** Whether the delay given by the last {@link #nextDelay} has passed at {@code nowNanos}. */
+	/**
+	 * Whether the delay given by the last {@link #nextDelay} has passed at
+	 * {@code nowNanos}.
+	 */
 	boolean due(long nowNanos) {
 		return nowNanos - this.dueNanos >= 0;
 	}
 
-	/** Counts a restart that happened at {@code nowNanos} against the window, and in the child's total. */
+	/**
+	 * Counts a restart that happened at {@code nowNanos} against the window, and in the
+	 * child's total.
+	 */
 	void restarted(long nowNanos) {
 		this.restartTimes.addLast(nowNanos);
 		this.restarts++;
 	}
 
-	/** The restarts made by the restart policy over the child's life (across runs, for an adopted child). */
+	/**
+	 * The restarts made by the restart policy over the child's life (across runs, for an
+	 * adopted child).
+	 */
 	int restarts() {
 		return this.restarts;
 	}

@@ -16,7 +16,8 @@ public enum RestartPolicy {
 
 	/**
 	 * Whether a child restarts after an exit.
-	 * @param failed whether the exit was a failure (non-zero, a signal, unknown, or a missed startup timeout)
+	 * @param failed whether the exit was a failure (non-zero, a signal, unknown, or a
+	 * missed startup timeout)
 	 */
 	public boolean restartsAfter(boolean failed) {
 		return switch (this) {

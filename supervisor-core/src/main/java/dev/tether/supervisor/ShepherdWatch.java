@@ -14,11 +14,12 @@ import dev.tether.supervisor.internal.spawn.Shepherd;
 import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
- * Watches the shepherds of running children at each tick: learns each command's pid once its shepherd has forked
- * it, and ends the tree of a shepherd found stopped by a signal ({@code kill -STOP $PPID} from its command). Why the
- * latter: a stopped shepherd acts on nothing but SIGKILL and SIGCONT, so it would end its tree neither when its child
- * is stopped nor, until it is resumed, when the JVM dies. {@code /proc} is read outside the supervisor's lock; what
- * follows is applied under it.
+ * Watches the shepherds of running children at each tick: learns each command's pid once
+ * its shepherd has forked it, and ends the tree of a shepherd found stopped by a signal
+ * ({@code kill -STOP $PPID} from its command). Why the latter: a stopped shepherd acts on
+ * nothing but SIGKILL and SIGCONT, so it would end its tree neither when its child is
+ * stopped nor, until it is resumed, when the JVM dies. {@code /proc} is read outside the
+ * supervisor's lock; what follows is applied under it.
  */
 final class ShepherdWatch {
 
@@ -30,11 +31,14 @@ final class ShepherdWatch {
 
 	private final LongSupplier clock;
 
-	// Why a period: a read of /proc/<pid>/stat per shepherd at every tick cost a tick of 1,000 children ten times its
-	// time; a stopped shepherd is an attack to notice within a second, not a deadline to meet at each tick.
+	// Why a period: a read of /proc/<pid>/stat per shepherd at every tick cost a tick of
+	// 1,000 children ten times its
+	// time; a stopped shepherd is an attack to notice within a second, not a deadline to
+	// meet at each tick.
 	static final Duration STATE_PERIOD = Duration.ofSeconds(1);
 
-	// Why volatile, not locked: each pass reads the last finished pass's map and publishes a new one; tick() is
+	// Why volatile, not locked: each pass reads the last finished pass's map and
+	// publishes a new one; tick() is
 	// public, and two passes at once cost at most one extra read each.
 	private volatile Map<Long, Long> nextStateChecks = new HashMap<>();
 
@@ -51,8 +55,9 @@ final class ShepherdWatch {
 	}
 
 	/**
-	 * Checks these shepherds, as the tick saw them under the lock: a command's pid until it is known, and each
-	 * shepherd's state once per {@link #STATE_PERIOD}. Call it holding no lock.
+	 * Checks these shepherds, as the tick saw them under the lock: a command's pid until
+	 * it is known, and each shepherd's state once per {@link #STATE_PERIOD}. Call it
+	 * holding no lock.
 	 */
 	void watch(List<Seen> shepherds) {
 		this.lock.assertNotHeld();
@@ -69,7 +74,8 @@ final class ShepherdWatch {
 				continue;
 			}
 			OptionalLong command = commandKnown ? OptionalLong.empty() : Shepherd.commandPid(process.pid());
-			// Why 'T' alone: it is a stop by a signal; 't' is a debugger's, which must be left as it is.
+			// Why 'T' alone: it is a stop by a signal; 't' is a debugger's, which must be
+			// left as it is.
 			boolean stopped = checkState
 					&& this.probe.stat(process.pid()).map((stat) -> stat.state() == 'T').orElse(false);
 			synchronized (this.lock) {
@@ -82,14 +88,16 @@ final class ShepherdWatch {
 				}
 			}
 		}
-		// Why replaced whole: the shepherds of processes that ended are forgotten with them.
+		// Why replaced whole: the shepherds of processes that ended are forgotten with
+		// them.
 		this.nextStateChecks = nextChecks;
 	}
 
 	private static void act(Action action, StopTarget shepherd) {
 		switch (action) {
 			case END_TREE -> {
-				// A shepherd's SIGKILL step is its kill-tree request; SIGCONT resumes it to act on it.
+				// A shepherd's SIGKILL step is its kill-tree request; SIGCONT resumes it
+				// to act on it.
 				shepherd.signal(Posix.SIGKILL);
 				shepherd.signal(Posix.SIGCONT);
 			}
@@ -101,21 +109,34 @@ final class ShepherdWatch {
 
 	/**
 	 * A child's process under a shepherd, as the tick saw it under the lock.
+	 *
 	 * @param commandKnown whether its command's pid is known yet
 	 */
 	record Seen(SupervisedChild child, ChildProcess process, boolean commandKnown) {
 	}
 
-	/** What is done about a shepherd found stopped (see {@link SupervisedChild#shepherdStopped()}). */
+	/**
+	 * What is done about a shepherd found stopped (see
+	 * {@link SupervisedChild#shepherdStopped()}).
+	 */
 	enum Action {
 
-		/** A stop is under way: its ladder resumes the shepherd (SIGCONT) and, if need be, kills it. */
+		/**
+		 * A stop is under way: its ladder resumes the shepherd (SIGCONT) and, if need be,
+		 * kills it.
+		 */
 		LEFT_TO_THE_STOP,
 
-		/** Found stopped the first time: the kill-tree request, and SIGCONT so that the shepherd acts on it. */
+		/**
+		 * Found stopped the first time: the kill-tree request, and SIGCONT so that the
+		 * shepherd acts on it.
+		 */
 		END_TREE,
 
-		/** Found stopped again: SIGKILL to the shepherd itself; its command dies with it, and what is left is swept. */
+		/**
+		 * Found stopped again: SIGKILL to the shepherd itself; its command dies with it,
+		 * and what is left is swept.
+		 */
 		KILL_SHEPHERD
 
 	}

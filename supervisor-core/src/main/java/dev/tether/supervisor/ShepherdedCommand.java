@@ -7,21 +7,26 @@ import org.slf4j.LoggerFactory;
 import dev.tether.supervisor.internal.spawn.Shepherd;
 
 /**
- * What the supervisor has seen of one process of a child: its command's pid (the process's own, or under a shepherd
- * its first child, learnt once the shepherd has forked it and kept, since a shepherd's later children are
- * re-parented orphans), and whether its shepherd was already found stopped. A new process starts with a new one.
- * Guarded, like its child, by the supervisor's lock.
+ * What the supervisor has seen of one process of a child: its command's pid (the
+ * process's own, or under a shepherd its first child, learnt once the shepherd has forked
+ * it and kept, since a shepherd's later children are re-parented orphans), and whether
+ * its shepherd was already found stopped. A new process starts with a new one. Guarded,
+ * like its child, by the supervisor's lock.
  */
 final class ShepherdedCommand {
 
-	// Why its child's logger: a child's whole life is logged under one name, which is what users configure.
+	// Why its child's logger: a child's whole life is logged under one name, which is
+	// what users configure.
 	private static final Logger logger = LoggerFactory.getLogger(SupervisedChild.class);
 
 	private @Nullable Long pid;
 
 	private boolean shepherdSeenStopped;
 
-	/** The command's pid, learnt from {@code /proc} while its shepherd has not been seen to fork it. */
+	/**
+	 * The command's pid, learnt from {@code /proc} while its shepherd has not been seen
+	 * to fork it.
+	 */
 	@Nullable Long pid(String child, ChildProcess process) {
 		if (!process.shepherd()) {
 			return process.pid();
@@ -38,8 +43,9 @@ final class ShepherdedCommand {
 	}
 
 	/**
-	 * The shepherd has forked its command. Why the start is logged here: the pid a child is known by (its
-	 * {@code pid} in snapshots) is its command's, which exists only once the shepherd has forked it.
+	 * The shepherd has forked its command. Why the start is logged here: the pid a child
+	 * is known by (its {@code pid} in snapshots) is its command's, which exists only once
+	 * the shepherd has forked it.
 	 */
 	void forked(String child, ChildProcess process, long pid) {
 		if (this.pid == null) {
@@ -48,7 +54,10 @@ final class ShepherdedCommand {
 		}
 	}
 
-	/** Records that the shepherd was found stopped; whether it had been found stopped before. */
+	/**
+	 * Records that the shepherd was found stopped; whether it had been found stopped
+	 * before.
+	 */
 	boolean shepherdStoppedAgain() {
 		boolean again = this.shepherdSeenStopped;
 		this.shepherdSeenStopped = true;

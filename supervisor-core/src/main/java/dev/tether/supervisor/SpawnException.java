@@ -1,7 +1,8 @@
 package dev.tether.supervisor;
 
 /**
- * A spawn failed; the message names what was wrong (the executable, the directory, the log file).
+ * A spawn failed; the message names what was wrong (the executable, the directory, the
+ * log file).
  */
 public class SpawnException extends Exception {
 

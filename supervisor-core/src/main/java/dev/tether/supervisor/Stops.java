@@ -13,8 +13,9 @@ import dev.tether.supervisor.internal.stop.StopLadder;
 import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
- * Stops children through the stop ladder: each stop begins under the supervisor's lock and is waited for holding
- * none, advanced meanwhile so that its deadlines do not depend on the tick.
+ * Stops children through the stop ladder: each stop begins under the supervisor's lock
+ * and is waited for holding none, advanced meanwhile so that its deadlines do not depend
+ * on the tick.
  */
 final class Stops {
 
@@ -49,8 +50,9 @@ final class Stops {
 	}
 
 	/**
-	 * Stops the named children, dependents before what they depend on ({@code depends-on}); the children of one
-	 * wave stop at once, so a wave takes about its longest stop timeout, not their sum.
+	 * Stops the named children, dependents before what they depend on
+	 * ({@code depends-on}); the children of one wave stop at once, so a wave takes about
+	 * its longest stop timeout, not their sum.
 	 */
 	Map<String, StopOutcome> inOrder(List<String> names) {
 		List<List<String>> waves;
@@ -76,7 +78,8 @@ final class Stops {
 		}
 		this.outbox.dispatch();
 		Map<String, StopOutcome> outcomes = new LinkedHashMap<>();
-		// Why advance while waiting: the reaped exit normally completes a stop; advancing covers escalation deadlines
+		// Why advance while waiting: the reaped exit normally completes a stop; advancing
+		// covers escalation deadlines
 		// and adopted processes without depending on anyone calling tick().
 		pending.forEach((name, outcome) -> outcomes.put(name, StopLadder.await(outcome, () -> {
 			this.reaper.drain();
@@ -86,7 +89,10 @@ final class Stops {
 		return outcomes;
 	}
 
-	/** Moves every stop in progress on: SIGKILL after its timeout, the end of an adopted process. */
+	/**
+	 * Moves every stop in progress on: SIGKILL after its timeout, the end of an adopted
+	 * process.
+	 */
 	void advance() {
 		synchronized (this.children) {
 			long now = this.clock.getAsLong();

@@ -21,10 +21,10 @@ import dev.tether.supervisor.internal.stop.StopLadder;
 import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
- * One child's state machine: its state, its process, its restart budget, its stop in progress, and every
- * transition between them, each emitting its event. Every method but {@link #spec()} and {@link #name()} asserts
- * that the caller holds the supervisor's lock ({@link ChildTable}) and returns at once; nothing here waits on a
- * process.
+ * One child's state machine: its state, its process, its restart budget, its stop in
+ * progress, and every transition between them, each emitting its event. Every method but
+ * {@link #spec()} and {@link #name()} asserts that the caller holds the supervisor's lock
+ * ({@link ChildTable}) and returns at once; nothing here waits on a process.
  */
 final class SupervisedChild {
 
@@ -47,7 +47,8 @@ final class SupervisedChild {
 
 	private boolean startupTimedOut;
 
-	// Why kept apart from lastError: it marks a stop that the child's health asked for, whose end is a failure for
+	// Why kept apart from lastError: it marks a stop that the child's health asked for,
+	// whose end is a failure for
 	// the restart policy, where an operator's stop ends in STOPPED.
 	private @Nullable String failedCheck;
 
@@ -99,7 +100,10 @@ final class SupervisedChild {
 		return this.budget.restarts();
 	}
 
-	/** An operator start: clears {@code FAILED} and the breaker. Returns whether a launch is now wanted. */
+	/**
+	 * An operator start: clears {@code FAILED} and the breaker. Returns whether a launch
+	 * is now wanted.
+	 */
 	boolean requestStart() {
 		this.table.assertHeld();
 		if (this.removed) {
@@ -160,8 +164,9 @@ final class SupervisedChild {
 	}
 
 	/**
-	 * Acts on who holds the child's port: another process fails the start; an orphan of ours is stopped first, and
-	 * the launch waits for that stop ({@link #advancePortReclaim}).
+	 * Acts on who holds the child's port: another process fails the start; an orphan of
+	 * ours is stopped first, and the launch waits for that stop
+	 * ({@link #advancePortReclaim}).
 	 * @param stops how an orphan of ours is stopped
 	 * @return whether the port is free, so that the spawn may go ahead
 	 */
@@ -188,9 +193,11 @@ final class SupervisedChild {
 	}
 
 	/**
-	 * The result of a readiness check of {@code checked}, made outside the lock: the child is ready when it passed;
-	 * past its startup timeout it is killed (once), and its exit then counts as a failure.
-	 * @param waitingFor what readiness is, for the log and lastError: {@code accept connections on port 8080}
+	 * The result of a readiness check of {@code checked}, made outside the lock: the
+	 * child is ready when it passed; past its startup timeout it is killed (once), and
+	 * its exit then counts as a failure.
+	 * @param waitingFor what readiness is, for the log and lastError:
+	 * {@code accept connections on port 8080}
 	 * @param target how {@code checked} is signalled
 	 */
 	void readinessChecked(ChildProcess checked, boolean ready, String waitingFor, StopTarget target, long nowNanos) {
@@ -220,8 +227,9 @@ final class SupervisedChild {
 	}
 
 	/**
-	 * A check of {@code checked}'s health failed for good (liveness, memory): it is stopped through the ladder, and
-	 * its end counts as a failure for the restart policy and the breaker, with {@code reason} in lastError and events.
+	 * A check of {@code checked}'s health failed for good (liveness, memory): it is
+	 * stopped through the ladder, and its end counts as a failure for the restart policy
+	 * and the breaker, with {@code reason} in lastError and events.
 	 */
 	void checkFailed(ChildProcess checked, String reason, StopTarget target, long nowNanos) {
 		this.table.assertHeld();
@@ -236,7 +244,10 @@ final class SupervisedChild {
 		advanceStop(nowNanos);
 	}
 
-	/** The adopted process {@code checked} is gone from {@code /proc}: whether it was still this child's. */
+	/**
+	 * The adopted process {@code checked} is gone from {@code /proc}: whether it was
+	 * still this child's.
+	 */
 	boolean adoptedGone(ChildProcess checked, long nowNanos, double random) {
 		this.table.assertHeld();
 		if (this.process != checked) {
@@ -246,7 +257,9 @@ final class SupervisedChild {
 		return true;
 	}
 
-	/** Resets backoff and breaker once the process has been up for {@code stable-after}. */
+	/**
+	 * Resets backoff and breaker once the process has been up for {@code stable-after}.
+	 */
 	void checkStable(long nowNanos) {
 		this.table.assertHeld();
 		ChildProcess current = this.process;
@@ -256,7 +269,8 @@ final class SupervisedChild {
 	}
 
 	/**
-	 * The process {@code pid} ended: completes a stop in progress, or applies the restart policy.
+	 * The process {@code pid} ended: completes a stop in progress, or applies the restart
+	 * policy.
 	 * @param random a draw in {@code [0, 1)} for the backoff's jitter
 	 */
 	void exited(long pid, ExitStatus status, long nowNanos, double random) {
@@ -295,7 +309,8 @@ final class SupervisedChild {
 	}
 
 	/**
-	 * Starts the stop ladder on the child's process, or ends a wanted launch or backoff at once.
+	 * Starts the stop ladder on the child's process, or ends a wanted launch or backoff
+	 * at once.
 	 * @return the outcome, completed when the stop is over
 	 */
 	CompletableFuture<StopOutcome> beginStop(@Nullable StopTarget target, long nowNanos) {
@@ -312,7 +327,8 @@ final class SupervisedChild {
 		if (this.stop == null) {
 			this.stop = StopLadder.begin(target, this.spec.stopSignal(), this.spec.stopTimeout(), nowNanos);
 		}
-		// An operator's stop: its end is STOPPED, even where a failed check began the ladder.
+		// An operator's stop: its end is STOPPED, even where a failed check began the
+		// ladder.
 		this.failedCheck = null;
 		CompletableFuture<StopOutcome> outcome = new CompletableFuture<>();
 		this.stopOutcome = outcome;
@@ -321,7 +337,10 @@ final class SupervisedChild {
 		return outcome;
 	}
 
-	/** Moves a stop on: SIGKILL after the timeout, {@code SURVIVED} after the grace, an adopted process's end. */
+	/**
+	 * Moves a stop on: SIGKILL after the timeout, {@code SURVIVED} after the grace, an
+	 * adopted process's end.
+	 */
 	void advanceStop(long nowNanos) {
 		this.table.assertHeld();
 		Stop pending = this.stop;
@@ -335,7 +354,8 @@ final class SupervisedChild {
 		ChildProcess current = this.process;
 		if (outcome == StopOutcome.EXITED || outcome == StopOutcome.KILLED) {
 			if (current != null && !current.adopted()) {
-				// Our own child: its reaped exit completes the stop, with its real status.
+				// Our own child: its reaped exit completes the stop, with its real
+				// status.
 				return;
 			}
 			if (current != null && this.failedCheck != null) {
@@ -374,7 +394,10 @@ final class SupervisedChild {
 		}
 	}
 
-	/** The child is being removed: nothing starts it again, and its stop is its last transition. */
+	/**
+	 * The child is being removed: nothing starts it again, and its stop is its last
+	 * transition.
+	 */
 	void retire() {
 		this.table.assertHeld();
 		this.removed = true;
@@ -404,7 +427,8 @@ final class SupervisedChild {
 	ChildSnapshot snapshot(long nowNanos) {
 		this.table.assertHeld();
 		ChildProcess current = this.process;
-		long uptime = (current != null) ? Math.max(0, Duration.ofNanos(nowNanos - current.startedNanos()).toSeconds()) : 0;
+		long uptime = (current != null) ? Math.max(0, Duration.ofNanos(nowNanos - current.startedNanos()).toSeconds())
+				: 0;
 		return new ChildSnapshot(name(), this.spec.kind(), this.state,
 				(current != null) ? this.command.pid(name(), current) : null,
 				(current != null) ? current.startedAt() : null, uptime, this.budget.restarts(), this.spec.port(),
@@ -413,16 +437,20 @@ final class SupervisedChild {
 				this.probes.liveness(current), this.spec.critical());
 	}
 
-	/** What is known of the command its current shepherd forked (see {@link ShepherdWatch}). */
+	/**
+	 * What is known of the command its current shepherd forked (see
+	 * {@link ShepherdWatch}).
+	 */
 	ShepherdedCommand command() {
 		this.table.assertHeld();
 		return this.command;
 	}
 
 	/**
-	 * Its shepherd was found stopped by a signal (see {@link ShepherdWatch}): the child is {@code STOPPING} until its
-	 * exit, which its restart policy then follows.
-	 * @return nothing while a stop is under way, else end the tree (first sight) or kill the shepherd (again)
+	 * Its shepherd was found stopped by a signal (see {@link ShepherdWatch}): the child
+	 * is {@code STOPPING} until its exit, which its restart policy then follows.
+	 * @return nothing while a stop is under way, else end the tree (first sight) or kill
+	 * the shepherd (again)
 	 */
 	ShepherdWatch.Action shepherdStopped() {
 		this.table.assertHeld();

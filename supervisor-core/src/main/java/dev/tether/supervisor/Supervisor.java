@@ -17,37 +17,42 @@ import dev.tether.supervisor.internal.identity.ProcessSignaller;
 import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
-import dev.tether.supervisor.output.CapturedOutput;
-import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.internal.spawn.Shepherd;
 import dev.tether.supervisor.internal.spawn.Spawner;
+import dev.tether.supervisor.output.CapturedOutput;
+import dev.tether.supervisor.registry.ChildRegistry;
 
 /**
- * Starts, stops, restarts and watches children: the public face of supervision and the owner of its lock.
+ * Starts, stops, restarts and watches children: the public face of supervision and the
+ * owner of its lock.
  * <p>
- * Data flows one way: a spec becomes a process ({@link ChildLauncher}), the reaper delivers its exit, the child's
- * state machine ({@link SupervisedChild}) decides what follows, and the registry records it ({@link RegistrySaver}).
- * {@link #tick()} applies what time makes due: restarts, readiness, startup timeouts, stop escalations, port
+ * Data flows one way: a spec becomes a process ({@link ChildLauncher}), the reaper
+ * delivers its exit, the child's state machine ({@link SupervisedChild}) decides what
+ * follows, and the registry records it ({@link RegistrySaver}). {@link #tick()} applies
+ * what time makes due: restarts, readiness, startup timeouts, stop escalations, port
  * reclaims, stable-after resets, the end of adopted processes.
- * <h2>The lock</h2>
- * One lock guards every child: the monitor of its {@link ChildTable}. Why one: transitions are short and never wait
- * on a process (stops are state, advanced by the tick), so one monitor keeps every snapshot consistent without
- * ordering rules between children.
+ * <h2>The lock</h2> One lock guards every child: the monitor of its {@link ChildTable}.
+ * Why one: transitions are short and never wait on a process (stops are state, advanced
+ * by the tick), so one monitor keeps every snapshot consistent without ordering rules
+ * between children.
  * <p>
- * Under it, briefly: a child's transitions (each of {@link SupervisedChild}'s asserts the lock); the hand-off
- * of a spawn to the spawner thread, so that an exit, applied under the lock, always finds its pid known (nothing on
- * the spawn path can block: log files are opened non-blocking); reads of {@code /proc/<pid>} of a process being
- * started, stopped or shown (its start time, a shepherd's command, whether it has ended); and signals through the
- * verified path, which reads the target's {@code /proc} entries first. Each is a bounded system call; none waits for
- * a process to do anything.
+ * Under it, briefly: a child's transitions (each of {@link SupervisedChild}'s asserts the
+ * lock); the hand-off of a spawn to the spawner thread, so that an exit, applied under
+ * the lock, always finds its pid known (nothing on the spawn path can block: log files
+ * are opened non-blocking); reads of {@code /proc/<pid>} of a process being started,
+ * stopped or shown (its start time, a shepherd's command, whether it has ended); and
+ * signals through the verified path, which reads the target's {@code /proc} entries
+ * first. Each is a bounded system call; none waits for a process to do anything.
  * <p>
- * Never under it: waiting for a process (an exit, the end of a stop, a port that accepts), inspecting a port (every
- * process's descriptors), a reconciliation's scan, the sweep of exited groups, writing the registry (the saver takes
- * the rows under this lock from inside its own lock, never the reverse), listeners (events are dispatched after the
- * lock is let go) and waiting for a shepherd's command.
+ * Never under it: waiting for a process (an exit, the end of a stop, a port that
+ * accepts), inspecting a port (every process's descriptors), a reconciliation's scan, the
+ * sweep of exited groups, writing the registry (the saver takes the rows under this lock
+ * from inside its own lock, never the reverse), listeners (events are dispatched after
+ * the lock is let go) and waiting for a shepherd's command.
  * <p>
- * The claims are asserted where assertions are on ({@code -ea}, as in the tests): every transition checks that the
- * lock is held, and every wait, registry write and dispatch to listeners that it is not.
+ * The claims are asserted where assertions are on ({@code -ea}, as in the tests): every
+ * transition checks that the lock is held, and every wait, registry write and dispatch to
+ * listeners that it is not.
  */
 public final class Supervisor implements AutoCloseable {
 
@@ -110,8 +115,8 @@ public final class Supervisor implements AutoCloseable {
 		this.launcher = new ChildLauncher(this.spawner, this.probe, this.owner,
 				Objects.requireNonNull(builder.logDirectory, "logDirectory"));
 		this.outbox = new EventOutbox(builder.listeners, this.children);
-		this.orphans = new OrphanStops(this.owner, this.probe, this.signaller, this.launcher.bootId(),
-				this::specOf, () -> {
+		this.orphans = new OrphanStops(this.owner, this.probe, this.signaller, this.launcher.bootId(), this::specOf,
+				() -> {
 					synchronized (this.children) {
 						return this.children.pids();
 					}
@@ -142,7 +147,10 @@ public final class Supervisor implements AutoCloseable {
 		return this.owner.installationId();
 	}
 
-	/** The instance id stamped into every child: one per state directory, kept across runs. */
+	/**
+	 * The instance id stamped into every child: one per state directory, kept across
+	 * runs.
+	 */
 	public String instanceId() {
 		return this.owner.instanceId();
 	}
@@ -152,20 +160,27 @@ public final class Supervisor implements AutoCloseable {
 		return this.spawner.parentDeathMechanism();
 	}
 
-	/** How children are spawned here: the method, and what this glibc offers for working directories and descriptors. */
+	/**
+	 * How children are spawned here: the method, and what this glibc offers for working
+	 * directories and descriptors.
+	 */
 	public SpawnFeatures spawnFeatures() {
 		return this.spawner.features();
 	}
 
 	/**
-	 * The native backend in force in this JVM: {@code ffm} (the Foreign Function and Memory API, JDK 22+), {@code jnr}
-	 * (JDK 17 to 21), or {@code none} (no libc bound: children are spawned by {@code ProcessBuilder}).
+	 * The native backend in force in this JVM: {@code ffm} (the Foreign Function and
+	 * Memory API, JDK 22+), {@code jnr} (JDK 17 to 21), or {@code none} (no libc bound:
+	 * children are spawned by {@code ProcessBuilder}).
 	 */
 	public String nativeBackend() {
 		return Posix.get().backend();
 	}
 
-	/** Whether identity can be verified here (else nothing of a previous run is ever signalled). */
+	/**
+	 * Whether identity can be verified here (else nothing of a previous run is ever
+	 * signalled).
+	 */
 	public boolean identityVerification() {
 		return this.probe.isAvailable();
 	}
@@ -175,14 +190,18 @@ public final class Supervisor implements AutoCloseable {
 		return Optional.ofNullable(this.lastReconciliation);
 	}
 
-	/** Why the registry could not be saved, while saving fails (a full disk); supervision carries on meanwhile. */
+	/**
+	 * Why the registry could not be saved, while saving fails (a full disk); supervision
+	 * carries on meanwhile.
+	 */
 	public Optional<String> registryProblem() {
 		return this.saver.problem();
 	}
 
 	/**
 	 * Adds a child, {@code STOPPED}.
-	 * @throws InvalidChildSpecException when the name is taken, or a {@code depends-on} names no child
+	 * @throws InvalidChildSpecException when the name is taken, or a {@code depends-on}
+	 * names no child
 	 * @throws IllegalStateException when the supervisor is closing
 	 */
 	public void register(ChildSpec spec) {
@@ -197,12 +216,14 @@ public final class Supervisor implements AutoCloseable {
 	}
 
 	/**
-	 * Adds a child while the supervisor runs, supervised exactly like one it was built with: registered, restarted,
-	 * reconciled after a crash, shown in every snapshot. It starts at once when its spec says {@code autostart}. Its
-	 * registry row is saved by the next {@link #tick()}, with every other add of that interval, as
+	 * Adds a child while the supervisor runs, supervised exactly like one it was built
+	 * with: registered, restarted, reconciled after a crash, shown in every snapshot. It
+	 * starts at once when its spec says {@code autostart}. Its registry row is saved by
+	 * the next {@link #tick()}, with every other add of that interval, as
 	 * {@link #startAutostart()} saves once for all its children.
 	 * @return the child as it stands once added (and started)
-	 * @throws InvalidChildSpecException when the name is taken, or a {@code depends-on} names no child
+	 * @throws InvalidChildSpecException when the name is taken, or a {@code depends-on}
+	 * names no child
 	 * @throws IllegalStateException when the supervisor is closing
 	 */
 	public ChildSnapshot add(ChildSpec spec) {
@@ -211,8 +232,9 @@ public final class Supervisor implements AutoCloseable {
 	}
 
 	/**
-	 * Stops a child through the stop ladder, as {@link #stop} does, then forgets it: no snapshot, no registry row,
-	 * no restart. Blocks the caller (holding no lock) meanwhile.
+	 * Stops a child through the stop ladder, as {@link #stop} does, then forgets it: no
+	 * snapshot, no registry row, no restart. Blocks the caller (holding no lock)
+	 * meanwhile.
 	 * @return how its process ended
 	 * @throws IllegalArgumentException when no child has that name
 	 * @throws IllegalStateException when other children depend on it (remove them first)
@@ -223,8 +245,8 @@ public final class Supervisor implements AutoCloseable {
 			child = this.children.require(name);
 			List<String> dependents = this.children.dependents(name);
 			if (!dependents.isEmpty()) {
-				throw new IllegalStateException("child '" + name + "' is not removed: " + dependents
-						+ " depend on it; remove them first");
+				throw new IllegalStateException(
+						"child '" + name + "' is not removed: " + dependents + " depend on it; remove them first");
 			}
 			child.retire();
 		}
@@ -239,13 +261,16 @@ public final class Supervisor implements AutoCloseable {
 	}
 
 	/**
-	 * Applies a new configuration, as supervisord's {@code update} does: children it names that are not supervised
-	 * are added (and started per {@code autostart}); configured children it no longer names are stopped and
-	 * removed; children whose settings changed are stopped and, if they were running, started with the new ones;
-	 * unchanged children keep their process. Children added with {@link #add} are left alone. The configuration is
-	 * checked whole first: an unusable one changes nothing. Blocks the caller (holding no lock) while stops run.
+	 * Applies a new configuration, as supervisord's {@code update} does: children it
+	 * names that are not supervised are added (and started per {@code autostart});
+	 * configured children it no longer names are stopped and removed; children whose
+	 * settings changed are stopped and, if they were running, started with the new ones;
+	 * unchanged children keep their process. Children added with {@link #add} are left
+	 * alone. The configuration is checked whole first: an unusable one changes nothing.
+	 * Blocks the caller (holding no lock) while stops run.
 	 * @param configured every configured child, as the new configuration has them
-	 * @throws InvalidChildSpecException naming the child and the setting, when nothing was changed
+	 * @throws InvalidChildSpecException naming the child and the setting, when nothing
+	 * was changed
 	 */
 	public UpdateReport update(List<ChildSpec> configured) {
 		UpdateReport report = this.reconfiguration.apply(configured);
@@ -270,25 +295,35 @@ public final class Supervisor implements AutoCloseable {
 		}
 	}
 
-	/** What one child's tree uses (see {@link ChildUsage}), if registered; sampled now or within half a second. */
+	/**
+	 * What one child's tree uses (see {@link ChildUsage}), if registered; sampled now or
+	 * within half a second.
+	 */
 	public Optional<ChildUsage> resources(String name) {
 		return this.resources.usage(name);
 	}
 
-	/** The sinks of one child's output (its file, its logger, what it wrote), if registered; one for its whole life. */
+	/**
+	 * The sinks of one child's output (its file, its logger, what it wrote), if
+	 * registered; one for its whole life.
+	 */
 	public Optional<CapturedOutput> output(String name) {
 		return Optional.ofNullable(specOf(name)).map(this.launcher::output);
 	}
 
-	/** The stdin and stdout of a {@link ChildSpec#stdio() stdio} child's latest process, once it was spawned. */
+	/**
+	 * The stdin and stdout of a {@link ChildSpec#stdio() stdio} child's latest process,
+	 * once it was spawned.
+	 */
 	public Optional<ChildStdio> stdio(String name) {
 		return this.launcher.stdio(name);
 	}
 
 	/**
-	 * Verifies what a previous run left behind and stops or adopts it (see {@link Reconciler}). Run it before the
-	 * first start. Starts asked for meanwhile wait until it is over, so that it can never mistake a child started
-	 * during it for an orphan.
+	 * Verifies what a previous run left behind and stops or adopts it (see
+	 * {@link Reconciler}). Run it before the first start. Starts asked for meanwhile wait
+	 * until it is over, so that it can never mistake a child started during it for an
+	 * orphan.
 	 */
 	public ReconciliationReport reconcile() {
 		try {
@@ -303,10 +338,15 @@ public final class Supervisor implements AutoCloseable {
 		}
 	}
 
-	/** Starts every child marked {@code autostart} that is not running; the registry is written once for all. */
+	/**
+	 * Starts every child marked {@code autostart} that is not running; the registry is
+	 * written once for all.
+	 */
 	public void startAutostart() {
 		synchronized (this.children) {
-			this.children.all().stream().filter((child) -> child.spec().autostart())
+			this.children.all()
+				.stream()
+				.filter((child) -> child.spec().autostart())
 				.forEach(SupervisedChild::requestStart);
 		}
 		this.launches.launchWanted();
@@ -314,16 +354,18 @@ public final class Supervisor implements AutoCloseable {
 	}
 
 	/**
-	 * Starts a child (an operator start: it also clears {@code FAILED} and the breaker). A child that is already
-	 * running is left as it is.
+	 * Starts a child (an operator start: it also clears {@code FAILED} and the breaker).
+	 * A child that is already running is left as it is.
 	 * @throws IllegalArgumentException when no child has that name
 	 */
 	public ChildSnapshot start(String name) {
 		return start(name, true);
 	}
 
-	// Why an add does not save: a save per add cost more than its spawn (1,000 adds ran at a third of the spawner's
-	// rate); until the next tick saves, its launcher ties the child to the JVM, and a restart finds it by its markers.
+	// Why an add does not save: a save per add cost more than its spawn (1,000 adds ran
+	// at a third of the spawner's
+	// rate); until the next tick saves, its launcher ties the child to the JVM, and a
+	// restart finds it by its markers.
 	private ChildSnapshot start(String name, boolean save) {
 		synchronized (this.children) {
 			this.children.require(name).requestStart();
@@ -336,7 +378,8 @@ public final class Supervisor implements AutoCloseable {
 			this.outbox.dispatch();
 		}
 		if (launched != null && launched.shepherdPid() != null && launched.pid() == null) {
-			// Why here, holding no lock: a shepherd forks its command within a moment of its own start.
+			// Why here, holding no lock: a shepherd forks its command within a moment of
+			// its own start.
 			Shepherd.awaitCommand(launched.shepherdPid());
 			launched = snapshot(name).orElseThrow();
 		}
@@ -344,8 +387,9 @@ public final class Supervisor implements AutoCloseable {
 	}
 
 	/**
-	 * Stops a child through the stop ladder: its stop signal (and SIGCONT) to its group, up to {@code stop-timeout},
-	 * then SIGKILL to the group, then the wait for its exit. Blocks the caller (holding no lock) meanwhile.
+	 * Stops a child through the stop ladder: its stop signal (and SIGCONT) to its group,
+	 * up to {@code stop-timeout}, then SIGKILL to the group, then the wait for its exit.
+	 * Blocks the caller (holding no lock) meanwhile.
 	 * @throws IllegalArgumentException when no child has that name
 	 */
 	public StopOutcome stop(String name) {
@@ -364,8 +408,9 @@ public final class Supervisor implements AutoCloseable {
 	}
 
 	/**
-	 * Stops every child, dependents before what they depend on ({@code depends-on}); children of one wave stop at
-	 * once (so a wave takes about its longest stop timeout, not their sum).
+	 * Stops every child, dependents before what they depend on ({@code depends-on});
+	 * children of one wave stop at once (so a wave takes about its longest stop timeout,
+	 * not their sum).
 	 */
 	public Map<String, StopOutcome> stopAll() {
 		List<String> names;
@@ -378,9 +423,10 @@ public final class Supervisor implements AutoCloseable {
 	}
 
 	/**
-	 * Applies what is due: restarts whose backoff has passed, readiness of children with a port, startup timeouts,
-	 * stop escalations, port reclaims, stable-after resets, due readiness and liveness probes (sent without waiting
-	 * for their answers), the end of adopted processes, stopped shepherds, remnants of exited groups and of killed
+	 * Applies what is due: restarts whose backoff has passed, readiness of children with
+	 * a port, startup timeouts, stop escalations, port reclaims, stable-after resets, due
+	 * readiness and liveness probes (sent without waiting for their answers), the end of
+	 * adopted processes, stopped shepherds, remnants of exited groups and of killed
 	 * shepherds' trees, and the registry. Never blocks on a child.
 	 */
 	public void tick() {
@@ -403,7 +449,10 @@ public final class Supervisor implements AutoCloseable {
 		publish();
 	}
 
-	/** Hands the events made meanwhile to the listeners, then saves the registry if anything changed. */
+	/**
+	 * Hands the events made meanwhile to the listeners, then saves the registry if
+	 * anything changed.
+	 */
 	private void publish() {
 		this.children.assertNotHeld();
 		this.outbox.dispatch();
@@ -418,8 +467,8 @@ public final class Supervisor implements AutoCloseable {
 	}
 
 	/**
-	 * Stops every child and any process that escaped its group, saves the registry (with no running rows) and
-	 * releases it. A second caller waits for the first to finish.
+	 * Stops every child and any process that escaped its group, saves the registry (with
+	 * no running rows) and releases it. A second caller waits for the first to finish.
 	 */
 	@Override
 	public void close() {

@@ -41,8 +41,9 @@ public final class SupervisorBuilder {
 	}
 
 	/**
-	 * The signal a child receives when the JVM dies (SIGTERM, 15, by default; 0 for none). Through the launcher it
-	 * is armed before the command executes; see {@link ParentDeathMechanism}.
+	 * The signal a child receives when the JVM dies (SIGTERM, 15, by default; 0 for
+	 * none). Through the launcher it is armed before the command executes; see
+	 * {@link ParentDeathMechanism}.
 	 */
 	public SupervisorBuilder parentDeathSignal(int signal) {
 		this.parentDeathSignal = signal;
@@ -50,8 +51,8 @@ public final class SupervisorBuilder {
 	}
 
 	/**
-	 * The private directory the parent-death launcher is compiled into or copied to (required; checked like the
-	 * state directory: ours, not writable by others).
+	 * The private directory the parent-death launcher is compiled into or copied to
+	 * (required; checked like the state directory: ours, not writable by others).
 	 */
 	public SupervisorBuilder launcherDirectory(Path launcherDirectory) {
 		this.launcherDirectory = launcherDirectory;
@@ -75,8 +76,9 @@ public final class SupervisorBuilder {
 	}
 
 	/**
-	 * The monotonic clock, in nanoseconds, that backoff, the breaker window, stable-after, startup and stop
-	 * timeouts are measured with ({@link System#nanoTime()} by default; a test can pass one it moves itself).
+	 * The monotonic clock, in nanoseconds, that backoff, the breaker window,
+	 * stable-after, startup and stop timeouts are measured with
+	 * ({@link System#nanoTime()} by default; a test can pass one it moves itself).
 	 */
 	public SupervisorBuilder clock(LongSupplier nanoTime) {
 		this.clock = nanoTime;

@@ -1,7 +1,8 @@
 package dev.tether.supervisor;
 
 /**
- * Receives child events. Called outside the supervisor's lock, so it may call back into the supervisor.
+ * Receives child events. Called outside the supervisor's lock, so it may call back into
+ * the supervisor.
  */
 @FunctionalInterface
 public interface SupervisorListener {

@@ -12,11 +12,12 @@ import dev.tether.supervisor.internal.ports.PortGuard;
 import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
- * The part of each tick that reads the world outside the supervisor's lock: whether a starting child's port accepts,
- * whether an adopted process is still there, what the shepherds are doing, whether a tree is above its max-memory.
- * The tick first records, under the lock, each child with the process it had ({@link Seen}); the checks then run
- * without the lock, and each result is applied under it to that same process only, so a later process is never
- * judged by an earlier check.
+ * The part of each tick that reads the world outside the supervisor's lock: whether a
+ * starting child's port accepts, whether an adopted process is still there, what the
+ * shepherds are doing, whether a tree is above its max-memory. The tick first records,
+ * under the lock, each child with the process it had ({@link Seen}); the checks then run
+ * without the lock, and each result is applied under it to that same process only, so a
+ * later process is never judged by an earlier check.
  */
 final class TickChecks {
 
@@ -61,7 +62,10 @@ final class TickChecks {
 		this.resources.sweep();
 	}
 
-	/** Ends the probes: those in flight complete as failed, and their results are no longer applied. */
+	/**
+	 * Ends the probes: those in flight complete as failed, and their results are no
+	 * longer applied.
+	 */
 	void close() {
 		this.probes.close();
 	}
@@ -72,8 +76,9 @@ final class TickChecks {
 			boolean accepts = port == null || PortGuard.acceptsConnections(port);
 			synchronized (this.lock) {
 				if (child.process() == process && port != null) {
-					child.probes().record(process, false, accepts,
-							accepts ? "port " + port + " accepts connections" : "port " + port + " refuses connections");
+					child.probes()
+						.record(process, false, accepts, accepts ? "port " + port + " accepts connections"
+								: "port " + port + " refuses connections");
 				}
 				child.readinessChecked(process, accepts, "accept connections on port " + port,
 						this.targets.apply(child, process), this.clock.getAsLong());
@@ -81,7 +86,10 @@ final class TickChecks {
 		});
 	}
 
-	/** Adopted processes are not our children: their end is seen as their absence (or a new start time) in /proc. */
+	/**
+	 * Adopted processes are not our children: their end is seen as their absence (or a
+	 * new start time) in /proc.
+	 */
 	private void applyEndOfAdopted(Map<SupervisedChild, ChildProcess> adopted) {
 		adopted.forEach((child, process) -> {
 			if (!this.probe.isRunning(process.pid(), process.startTime())) {

@@ -3,7 +3,8 @@ package dev.tether.supervisor;
 import java.nio.file.Path;
 
 /**
- * A directory Tether would write to or execute from can be changed by another user: Tether refuses to use it.
+ * A directory Tether would write to or execute from can be changed by another user:
+ * Tether refuses to use it.
  */
 public class UnsafeDirectoryException extends IllegalStateException {
 

@@ -35,14 +35,17 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The core's layering, as {@code docs/architecture.md} states it: a small public API, internals behind it that form
- * no cycle, and one path for every signal.
+ * The core's layering, as {@code docs/architecture.md} states it: a small public API,
+ * internals behind it that form no cycle, and one path for every signal.
  */
 class ArchitectureTests {
 
 	private static final String INTERNAL = "dev.tether.supervisor.internal..";
 
-	/** The root package's vocabulary, which internals may use: it depends on no internal package. */
+	/**
+	 * The root package's vocabulary, which internals may use: it depends on no internal
+	 * package.
+	 */
 	private static final Class<?>[] VALUE_TYPES = { ChildKind.class, ExitStatus.class, StopOutcome.class,
 			ParentDeathMechanism.class, OrphanPolicy.class, ReconciliationReport.class, SpawnFeatures.class,
 			SpawnException.class, UnsafeDirectoryException.class };
@@ -127,8 +130,8 @@ class ArchitectureTests {
 			.and()
 			.areTopLevelClasses()
 			.should()
-			.resideInAnyPackage("dev.tether.supervisor", "dev.tether.supervisor.output", "dev.tether.supervisor.registry",
-					INTERNAL)
+			.resideInAnyPackage("dev.tether.supervisor", "dev.tether.supervisor.output",
+					"dev.tether.supervisor.registry", INTERNAL)
 			.because("API lives in dev.tether.supervisor, .output and .registry (listed in docs/architecture.md); "
 					+ "everything else is package-private or under dev.tether.supervisor.internal")
 			.check(CORE);
@@ -167,8 +170,8 @@ class ArchitectureTests {
 	}
 
 	private static DescribedPredicate<JavaCall<?>> call(Class<?> owner, Set<String> names) {
-		return describe(owner.getSimpleName() + "." + names, (call) -> call.getTargetOwner().isEquivalentTo(owner)
-				&& names.contains(call.getName()));
+		return describe(owner.getSimpleName() + "." + names,
+				(call) -> call.getTargetOwner().isEquivalentTo(owner) && names.contains(call.getName()));
 	}
 
 }

@@ -21,15 +21,17 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Limits and the OOM score, applied by the launcher to real commands: visible in {@code /proc/<pid>/limits} and
- * {@code oom_score_adj}, enforced on the command, and never on its shepherd.
+ * Limits and the OOM score, applied by the launcher to real commands: visible in
+ * {@code /proc/<pid>/limits} and {@code oom_score_adj}, enforced on the command, and
+ * never on its shepherd.
  */
 @EnabledOnOs(OS.LINUX)
 class ChildLimitsTests {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(20);
 
-	// Opens /dev/null until the kernel refuses, then frees one descriptor for listing /proc/self/fd (which the
+	// Opens /dev/null until the kernel refuses, then frees one descriptor for listing
+	// /proc/self/fd (which the
 	// listing itself holds), writes how many were open, and waits.
 	private static final String OPEN_UNTIL_REFUSED = "import os, sys, time\n" + "fds = []\n" + "try:\n"
 			+ "    while len(fds) < 1000: fds.append(os.open('/dev/null', os.O_RDONLY))\n" + "except OSError:\n"
@@ -87,7 +89,8 @@ class ChildLimitsTests {
 
 	@Test
 	void theCommandCannotForkPastItsProcessLimit() throws Exception {
-		// Why another user: RLIMIT_NPROC counts the processes of the real uid, and root is never held to it.
+		// Why another user: RLIMIT_NPROC counts the processes of the real uid, and root
+		// is never held to it.
 		OtherUser.assumeAvailable();
 		String forks = "import os, time\n" + "n = 0\n" + "try:\n" + "    while n < 20:\n"
 				+ "        if os.fork() == 0:\n" + "            time.sleep(600)\n" + "            os._exit(0)\n"

@@ -20,13 +20,14 @@ import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What a child's tree uses, sampled from {@code /proc} for real processes, and {@code max-memory} restarting a tree
- * that keeps more.
+ * What a child's tree uses, sampled from {@code /proc} for real processes, and
+ * {@code max-memory} restarting a tree that keeps more.
  */
 @EnabledOnOs(OS.LINUX)
 class ChildResourcesTests {
 
-	// Why generous: the machine is shared; a memory restart takes two samples a second apart, then a stop.
+	// Why generous: the machine is shared; a memory restart takes two samples a second
+	// apart, then a stop.
 	private static final Duration DEADLINE = Duration.ofSeconds(30);
 
 	private static final String BUSY = "while :; do :; done";
@@ -36,24 +37,25 @@ class ChildResourcesTests {
 
 	@Test
 	void aTreeOfThreeCountsEveryProcessItsCpuAndItsMemory() throws Exception {
-		ChildSpec spec = ChildSpec.builder("busy",
-				List.of("/bin/sh", "-c", "sh -c '" + BUSY + "' & sh -c '" + BUSY + "' & wait"))
+		ChildSpec spec = ChildSpec
+			.builder("busy", List.of("/bin/sh", "-c", "sh -c '" + BUSY + "' & sh -c '" + BUSY + "' & wait"))
 			.build();
 		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
 			supervisor.supervisor().startAutostart();
 			long command = await().atMost(DEADLINE)
 				.until(() -> supervisor.supervisor().snapshot("busy").orElseThrow(),
 						(child) -> child.state() == ChildState.RUNNING && child.shepherdPid() != null
-								&& !child.pid().equals(child.shepherdPid())
-								&& children(child.pid()).size() == 2)
+								&& !child.pid().equals(child.shepherdPid()) && children(child.pid()).size() == 2)
 				.pid();
 			List<Long> tree = new ArrayList<>(children(command));
 			tree.add(command);
 			ChildUsage first = usage(supervisor);
 			long procFirst = cpuTicks(tree);
 			long start = System.nanoTime();
-			// Why a window of seconds, measured against /proc: a loaded machine may not give the two busy loops two
-			// cores, so the rate is compared with what the kernel counted for those processes over the same window.
+			// Why a window of seconds, measured against /proc: a loaded machine may not
+			// give the two busy loops two
+			// cores, so the rate is compared with what the kernel counted for those
+			// processes over the same window.
 			await("a window of 3 s").atMost(DEADLINE).until(() -> System.nanoTime() - start >= 3_000_000_000L);
 			ChildUsage second = usage(supervisor);
 			long procSecond = cpuTicks(tree);
@@ -77,8 +79,9 @@ class ChildResourcesTests {
 	@Test
 	void aTreeAboveMaxMemoryIsRestartedSayingWhyAndOneBelowIsLeftAlone() throws Exception {
 		// Writes 64 MB (so that every page is resident), then waits.
-		ChildSpec grows = ChildSpecs.restartedForever("grows", List.of("python3", "-c",
-				"import time\nb = b'x' * (64 * 1024 * 1024)\ntime.sleep(600)\n"), Duration.ofMillis(200));
+		ChildSpec grows = ChildSpecs.restartedForever("grows",
+				List.of("python3", "-c", "import time\nb = b'x' * (64 * 1024 * 1024)\ntime.sleep(600)\n"),
+				Duration.ofMillis(200));
 		grows = ChildSpec.builder(grows.name(), grows.command())
 			.restart(grows.restart())
 			.backoff(grows.backoff())
@@ -107,11 +110,10 @@ class ChildResourcesTests {
 
 	@Test
 	void aSigkillTetherDidNotSendIsNamedInLastExitAndOneOfItsOwnStopsIsNot() throws Exception {
-		ChildSpec killed = ChildSpec.builder("killed", List.of("sleep", "600"))
-			.restart(RestartPolicy.NEVER)
-			.build();
+		ChildSpec killed = ChildSpec.builder("killed", List.of("sleep", "600")).restart(RestartPolicy.NEVER).build();
 		// Why a trap: TERM is ignored, so the stop ladder ends it with its own SIGKILL.
-		ChildSpec stubborn = ChildSpec.builder("stubborn", List.of("/bin/sh", "-c", "trap '' TERM; sleep 600 & wait; wait"))
+		ChildSpec stubborn = ChildSpec
+			.builder("stubborn", List.of("/bin/sh", "-c", "trap '' TERM; sleep 600 & wait; wait"))
 			.restart(RestartPolicy.NEVER)
 			.stopTimeout(Duration.ofMillis(500))
 			.build();
@@ -126,8 +128,10 @@ class ChildResourcesTests {
 			ExitStatus exit = await().atMost(DEADLINE)
 				.until(() -> supervisor.supervisor().snapshot("killed").orElseThrow().lastExit(), (e) -> e != null);
 			assertThat(exit.signal()).isEqualTo(9);
-			// Why compared with the host's count: an OOM kill anywhere on this machine meanwhile reads the same. With
-			// none in the test's window (which holds the process's life) it must be "other"; with one (another build's
+			// Why compared with the host's count: an OOM kill anywhere on this machine
+			// meanwhile reads the same. With
+			// none in the test's window (which holds the process's life) it must be
+			// "other"; with one (another build's
 			// OomKillTests, say), either, depending on whether it came before the exit.
 			if (oomKills() == oomKillsBefore) {
 				assertThat(exit.killer()).isEqualTo(ExitStatus.OTHER);

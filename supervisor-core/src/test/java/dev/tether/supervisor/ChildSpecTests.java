@@ -33,17 +33,19 @@ class ChildSpecTests {
 
 	@Test
 	void aLargeMaxRestartsIsCheckedWithoutCountingEveryRestart() {
-		assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertThatExceptionOfType(InvalidChildSpecException.class)
-			.isThrownBy(() -> builder().maxRestarts(Integer.MAX_VALUE).build())
-			.satisfies((ex) -> assertThat(ex.setting()).isEqualTo("restart-window")));
-		assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertThat(builder().backoffInitial(Duration.ofMillis(10))
-			.backoffMax(Duration.ofSeconds(1))
-			.backoffMultiplier(1.0)
-			.backoffJitter(0.0)
-			.maxRestarts(1_000_000_000)
-			.restartWindow(ChildSpec.MAX_DURATION)
-			.build()
-			.maxRestarts()).isEqualTo(1_000_000_000));
+		assertTimeoutPreemptively(Duration.ofSeconds(5),
+				() -> assertThatExceptionOfType(InvalidChildSpecException.class)
+					.isThrownBy(() -> builder().maxRestarts(Integer.MAX_VALUE).build())
+					.satisfies((ex) -> assertThat(ex.setting()).isEqualTo("restart-window")));
+		assertTimeoutPreemptively(Duration.ofSeconds(5),
+				() -> assertThat(builder().backoffInitial(Duration.ofMillis(10))
+					.backoffMax(Duration.ofSeconds(1))
+					.backoffMultiplier(1.0)
+					.backoffJitter(0.0)
+					.maxRestarts(1_000_000_000)
+					.restartWindow(ChildSpec.MAX_DURATION)
+					.build()
+					.maxRestarts()).isEqualTo(1_000_000_000));
 	}
 
 }

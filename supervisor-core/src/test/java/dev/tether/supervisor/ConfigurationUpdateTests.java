@@ -20,8 +20,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link Supervisor#update} with real processes: exactly the difference is applied, unchanged children keep their
- * pid, children added at runtime are left alone, and an unusable configuration changes nothing.
+ * {@link Supervisor#update} with real processes: exactly the difference is applied,
+ * unchanged children keep their pid, children added at runtime are left alone, and an
+ * unusable configuration changes nothing.
  */
 @EnabledOnOs(OS.LINUX)
 class ConfigurationUpdateTests {
@@ -42,17 +43,19 @@ class ConfigurationUpdateTests {
 			int events = test.events().size();
 			UpdateReport report = supervisor
 				.update(List.of(sleeper("changed", "2"), sleeper("kept", "1"), sleeper("new", "1")));
-			assertThat(report).isEqualTo(new UpdateReport(List.of("new"), List.of("dropped"), List.of("changed"),
-					List.of("kept")));
+			assertThat(report)
+				.isEqualTo(new UpdateReport(List.of("new"), List.of("dropped"), List.of("changed"), List.of("kept")));
 			Map<String, Long> after = pids(supervisor, "changed", "kept", "new", "runtime");
 			assertThat(after.get("kept")).isEqualTo(before.get("kept"));
 			assertThat(after.get("runtime")).isEqualTo(before.get("runtime"));
 			assertThat(after.get("changed")).isNotEqualTo(before.get("changed"));
-			// Why wait: the shepherd has forked the command, which may not have run its exec yet.
+			// Why wait: the shepherd has forked the command, which may not have run its
+			// exec yet.
 			await().atMost(DEADLINE).until(() -> LiveProcesses.environ(after.get("changed")).contains("GENERATION=2"));
 			assertThat(supervisor.snapshot("dropped")).isEmpty();
 			await().atMost(DEADLINE)
-				.until(() -> !LiveProcesses.isAlive(before.get("dropped")) && !LiveProcesses.isAlive(before.get("changed")));
+				.until(() -> !LiveProcesses.isAlive(before.get("dropped"))
+						&& !LiveProcesses.isAlive(before.get("changed")));
 			assertThat(test.events().subList(events, test.events().size()))
 				.extracting((event) -> event.type() + " " + event.child().name())
 				.containsExactlyInAnyOrder("STOPPED changed", "STOPPED dropped", "REMOVED dropped", "STARTED changed",
@@ -70,7 +73,9 @@ class ConfigurationUpdateTests {
 			supervisor.add(sleeper("runtime", "1"));
 			Map<String, Long> before = pids(supervisor, "app", "db", "runtime");
 			int events = test.events().size();
-			ChildSpec dependsOnDropped = ChildSpec.builder("app", List.of("sleep", "600")).dependsOn(List.of("db")).build();
+			ChildSpec dependsOnDropped = ChildSpec.builder("app", List.of("sleep", "600"))
+				.dependsOn(List.of("db"))
+				.build();
 			assertThatExceptionOfType(InvalidChildSpecException.class)
 				.isThrownBy(() -> supervisor.update(List.of(dependsOnDropped)))
 				.withMessage("child 'app': depends-on names 'db', which is not a child");

@@ -9,19 +9,19 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.testsupport.Canary;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
-import dev.tether.supervisor.internal.identity.ChildMarkers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Two supervisors that share an installation id (two deployments of one application, or two contexts in one JVM)
- * each touch only their own instance's processes.
+ * Two supervisors that share an installation id (two deployments of one application, or
+ * two contexts in one JVM) each touch only their own instance's processes.
  */
 @EnabledOnOs(OS.LINUX)
 class InstanceIsolationTests {
@@ -72,7 +72,8 @@ class InstanceIsolationTests {
 				List.of(ChildSpec.builder("worker", List.of("sleep", "600")).build()))) {
 			long pid = test.supervisor().start("worker").pid();
 			String marker = ChildMarkers.INSTANCE_ENV + "=" + test.supervisor().instanceId();
-			// Why wait: the shepherd has forked the command, which may not have run its exec yet.
+			// Why wait: the shepherd has forked the command, which may not have run its
+			// exec yet.
 			await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.environ(pid).contains(marker));
 		}
 	}

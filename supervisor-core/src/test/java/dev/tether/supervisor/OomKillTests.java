@@ -20,10 +20,11 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * A child that the kernel's OOM killer ends says so in its {@code lastExit}: a real OOM kill, of a child that moves
- * itself into a memory cgroup of 32 MB made for the test and then writes 256 MB. Needs a memory controller this
- * process may write (cgroup v1's memory hierarchy, or v2 with the memory controller enabled for its children);
- * skipped, with the reason, where the machine has none.
+ * A child that the kernel's OOM killer ends says so in its {@code lastExit}: a real OOM
+ * kill, of a child that moves itself into a memory cgroup of 32 MB made for the test and
+ * then writes 256 MB. Needs a memory controller this process may write (cgroup v1's
+ * memory hierarchy, or v2 with the memory controller enabled for its children); skipped,
+ * with the reason, where the machine has none.
  */
 @EnabledOnOs(OS.LINUX)
 class OomKillTests {
@@ -59,15 +60,17 @@ class OomKillTests {
 			}
 		}
 		finally {
-			// Why awaited: a cgroup can be removed only once its last process is gone, which the kernel finishes
+			// Why awaited: a cgroup can be removed only once its last process is gone,
+			// which the kernel finishes
 			// after the exit was reported.
 			await().atMost(DEADLINE).until(() -> removed(cgroup));
 		}
 	}
 
 	/**
-	 * A new memory cgroup of {@link #LIMIT} below this process's own, or {@code null} where none can be made. Why
-	 * the swap limit too, where there is one: with swap, a v1 cgroup at its limit swaps instead of killing.
+	 * A new memory cgroup of {@link #LIMIT} below this process's own, or {@code null}
+	 * where none can be made. Why the swap limit too, where there is one: with swap, a v1
+	 * cgroup at its limit swaps instead of killing.
 	 */
 	private static @Nullable Path memoryCgroup() throws IOException {
 		for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {

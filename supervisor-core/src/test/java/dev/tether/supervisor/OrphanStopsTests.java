@@ -28,8 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What a killed shepherd leaves, swept with real processes: its tree is ended, the tree of the same child's current
- * process is spared.
+ * What a killed shepherd leaves, swept with real processes: its tree is ended, the tree
+ * of the same child's current process is spared.
  */
 @EnabledOnOs(OS.LINUX)
 class OrphanStopsTests {
@@ -43,8 +43,8 @@ class OrphanStopsTests {
 
 	@BeforeEach
 	void createSpawner() {
-		this.spawns = new TestSpawns(new Spawner(15, EnumSet.of(ParentDeathMechanism.LAUNCHER),
-				this.temp.resolve("launcher")), this.temp);
+		this.spawns = new TestSpawns(
+				new Spawner(15, EnumSet.of(ParentDeathMechanism.LAUNCHER), this.temp.resolve("launcher")), this.temp);
 	}
 
 	@AfterEach
@@ -64,7 +64,8 @@ class OrphanStopsTests {
 				probe.bootId().orElse(null), (name) -> null, () -> Set.of(current));
 		try {
 			Reaper.shared().signalGroupUnreaped(killed, 9);
-			ExitStatus exit = await().atMost(DEADLINE).until(() -> this.spawns.exitOf(killed), (status) -> status != null);
+			ExitStatus exit = await().atMost(DEADLINE)
+				.until(() -> this.spawns.exitOf(killed), (status) -> status != null);
 			await("the killed shepherd's command gone").atMost(DEADLINE)
 				.until(() -> !LiveProcesses.isAlive(readPid("old-command")));
 			assertThat(left).allMatch(LiveProcesses::isAlive);
@@ -81,16 +82,21 @@ class OrphanStopsTests {
 		}
 	}
 
-	/** Starts a child "tree" under a shepherd: a TERM-ignoring command, a grandchild and a daemon, each writing its pid. */
+	/**
+	 * Starts a child "tree" under a shepherd: a TERM-ignoring command, a grandchild and a
+	 * daemon, each writing its pid.
+	 */
 	private long tree(String prefix) throws SpawnException {
 		String script = "cd '" + this.temp + "'; trap '' TERM; echo $$ > " + prefix + "-command; sleep 600 & echo $! > "
-				+ prefix + "-grandchild; setsid sleep 600 & echo $! > " + prefix + "-daemon; while :; do sleep 0.05; done";
+				+ prefix + "-grandchild; setsid sleep 600 & echo $! > " + prefix
+				+ "-daemon; while :; do sleep 0.05; done";
 		return this.spawns.spawnShepherded("tree", "/bin/sh", "-c", script).pid();
 	}
 
 	private long awaitRunning(String file) {
 		long pid = await().atMost(DEADLINE).until(() -> readPid(file), (found) -> found > 0);
-		await().atMost(DEADLINE).until(() -> LiveProcesses.isRunning(pid, "sleep") || LiveProcesses.isRunning(pid, "sh"));
+		await().atMost(DEADLINE)
+			.until(() -> LiveProcesses.isRunning(pid, "sleep") || LiveProcesses.isRunning(pid, "sh"));
 		return pid;
 	}
 

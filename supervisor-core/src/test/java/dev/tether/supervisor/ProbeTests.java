@@ -21,9 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Readiness and liveness probes against real HTTP servers: a failing health path restarts its child after the
- * threshold, through the stop ladder and counted by the breaker; a probe that hangs times out without holding up
- * another child's probes or the tick; {@code readiness.http-get} holds a child in {@code STARTING} until it answers.
+ * Readiness and liveness probes against real HTTP servers: a failing health path restarts
+ * its child after the threshold, through the stop ladder and counted by the breaker; a
+ * probe that hangs times out without holding up another child's probes or the tick;
+ * {@code readiness.http-get} holds a child in {@code STARTING} until it answers.
  */
 @EnabledOnOs(OS.LINUX)
 class ProbeTests {
@@ -56,8 +57,8 @@ class ProbeTests {
 			ChildEvent restarting = await().atMost(DEADLINE)
 				.until(() -> test.events("api", ChildEvent.Type.RESTARTING), (events) -> !events.isEmpty())
 				.get(0);
-			assertThat(restarting.error())
-				.isEqualTo("failed its liveness probe (GET /health on port " + port + ") 3 times in a row; last: HTTP 500");
+			assertThat(restarting.error()).isEqualTo(
+					"failed its liveness probe (GET /health on port " + port + ") 3 times in a row; last: HTTP 500");
 			ExitStatus exit = test.events("api", ChildEvent.Type.EXITED).get(0).exit();
 			assertThat(Integer.valueOf(15).equals(exit.signal()) || Integer.valueOf(128 + 15).equals(exit.code()))
 				.as("stopped through the ladder by its stop signal (a JVM exits 143 on SIGTERM), not SIGKILL: " + exit)
@@ -90,9 +91,11 @@ class ProbeTests {
 			.build();
 		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), List.of(hung, healthy))) {
 			test.supervisor().startAutostart();
-			await().atMost(DEADLINE).until(() -> test.supervisor().snapshot("hung").orElseThrow().liveness() == null
-					&& test.supervisor().snapshot("hung").orElseThrow().state() == ChildState.RUNNING);
-			// While the hung probes wait out their timeouts, the healthy child's probes keep coming back.
+			await().atMost(DEADLINE)
+				.until(() -> test.supervisor().snapshot("hung").orElseThrow().liveness() == null
+						&& test.supervisor().snapshot("hung").orElseThrow().state() == ChildState.RUNNING);
+			// While the hung probes wait out their timeouts, the healthy child's probes
+			// keep coming back.
 			Set<Instant> healthyResults = new HashSet<>();
 			long slowestTickNanos = 0;
 			while (test.events("hung", ChildEvent.Type.RESTARTING).isEmpty()) {

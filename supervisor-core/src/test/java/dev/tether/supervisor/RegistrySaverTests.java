@@ -27,7 +27,10 @@ class RegistrySaverTests {
 		assertThat(registry.saves).as("nothing changed since the last save").hasSize(1);
 	}
 
-	/** A registry whose saves fail with an exception that carries no message, until told otherwise. */
+	/**
+	 * A registry whose saves fail with an exception that carries no message, until told
+	 * otherwise.
+	 */
 	private static final class FlakyRegistry implements ChildRegistry {
 
 		private final List<List<RegistryRow>> saves = new ArrayList<>();

@@ -20,14 +20,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The {@code /proc} files a sampled tree keeps open in this JVM are all closed when its child restarts, when it is
- * removed, when nobody samples it for a while, and when the supervisor closes; counted as this JVM's descriptors that
- * point into {@code /proc/<pid>/} of the tree's processes.
+ * The {@code /proc} files a sampled tree keeps open in this JVM are all closed when its
+ * child restarts, when it is removed, when nobody samples it for a while, and when the
+ * supervisor closes; counted as this JVM's descriptors that point into
+ * {@code /proc/<pid>/} of the tree's processes.
  */
 @EnabledOnOs(OS.LINUX)
 class ResourceFilesTests {
 
-	// Why generous: the machine is shared; the sweep runs once a second on a tick every 20 ms.
+	// Why generous: the machine is shared; the sweep runs once a second on a tick every
+	// 20 ms.
 	private static final Duration DEADLINE = Duration.ofSeconds(30);
 
 	/** A tree of two processes under its shepherd: the shell and its sleep. */
@@ -64,18 +66,20 @@ class ResourceFilesTests {
 	void aTreeNobodySamplesGivesItsFilesBackAndASampleOpensThemAgain() throws Exception {
 		ManualClock clock = new ManualClock();
 		ChildSpec spec = ChildSpec.builder("pair", PAIR).build();
-		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"),
-				TestRun.installationId("idle"), OrphanPolicy.STOP, List.of(spec), (builder) -> builder.clock(clock))) {
+		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), TestRun.installationId("idle"),
+				OrphanPolicy.STOP, List.of(spec), (builder) -> builder.clock(clock))) {
 			supervisor.supervisor().startAutostart();
 			List<Long> tree = sampledTree(supervisor.supervisor(), "pair");
 			int kept = openInto(tree);
 			assertThat(kept).isPositive();
 			clock.advance(ResourceWatch.IDLE.minus(ResourceWatch.SWEEP_PERIOD.multipliedBy(2)));
-			// Why a tick of our own: it returns once its sweep has run, the clock being past the sweep's period.
+			// Why a tick of our own: it returns once its sweep has run, the clock being
+			// past the sweep's period.
 			supervisor.supervisor().tick();
 			assertThat(openInto(tree)).as("kept before the idle bound").isEqualTo(kept);
 			clock.advance(ResourceWatch.SWEEP_PERIOD.multipliedBy(3));
-			// Why awaited: the ticker's own tick may hold this sweep, and return after ours.
+			// Why awaited: the ticker's own tick may hold this sweep, and return after
+			// ours.
 			supervisor.supervisor().tick();
 			await().atMost(DEADLINE).until(() -> openInto(tree) == 0);
 			assertThat(supervisor.supervisor().resources("pair").orElseThrow().processes()).isEqualTo(2);
@@ -95,7 +99,9 @@ class ResourceFilesTests {
 		assertThat(openInto(tree)).isZero();
 	}
 
-	/** Samples the child until its tree shows both processes; its pids, shepherd first. */
+	/**
+	 * Samples the child until its tree shows both processes; its pids, shepherd first.
+	 */
 	private static List<Long> sampledTree(Supervisor supervisor, String name) {
 		ChildSnapshot child = await().atMost(DEADLINE)
 			.until(() -> supervisor.snapshot(name).orElseThrow(),
@@ -109,7 +115,10 @@ class ResourceFilesTests {
 		return tree;
 	}
 
-	/** How many of this JVM's descriptors point into {@code /proc/<pid>/} of one of {@code pids}. */
+	/**
+	 * How many of this JVM's descriptors point into {@code /proc/<pid>/} of one of
+	 * {@code pids}.
+	 */
 	private static int openInto(List<Long> pids) throws IOException {
 		int count = 0;
 		try (DirectoryStream<Path> fds = Files.newDirectoryStream(Path.of("/proc/self/fd"))) {
@@ -134,7 +143,9 @@ class ResourceFilesTests {
 	private static List<Long> children(long pid) {
 		List<Long> children = new ArrayList<>();
 		try {
-			for (String child : Files.readString(Path.of("/proc/" + pid + "/task/" + pid + "/children")).trim().split(" ")) {
+			for (String child : Files.readString(Path.of("/proc/" + pid + "/task/" + pid + "/children"))
+				.trim()
+				.split(" ")) {
 				if (!child.isEmpty()) {
 					children.add(Long.parseLong(child));
 				}

@@ -27,13 +27,14 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Children added and removed while the supervisor runs, supervised exactly like configured ones: real processes,
- * the registry, and a second JVM killed with SIGKILL.
+ * Children added and removed while the supervisor runs, supervised exactly like
+ * configured ones: real processes, the registry, and a second JVM killed with SIGKILL.
  */
 @EnabledOnOs(OS.LINUX)
 class RuntimeChildrenTests {
 
-	// Why generous: the machines that run this are loaded, and fifty shepherded children are a hundred processes.
+	// Why generous: the machines that run this are loaded, and fifty shepherded children
+	// are a hundred processes.
 	private static final Duration DEADLINE = Duration.ofSeconds(30);
 
 	@TempDir
@@ -126,18 +127,21 @@ class RuntimeChildrenTests {
 		String marker = ChildMarkers.INSTALLATION_ENV + "=" + installation;
 		Path state = this.temp.resolve("state");
 		int children = 2;
-		// Why without shepherds: each child's daemon (its own session) then outlives the JVM, as an orphan that the
+		// Why without shepherds: each child's daemon (its own session) then outlives the
+		// JVM, as an orphan that the
 		// next start must find by its markers although no configuration names its child.
 		try (SecondJvm jvm = SecondJvm.start(TreeSupervisorJvm.class, this.temp.resolve("jvm.log"), installation,
 				state.toString(), Integer.toString(children), "false", TreeSupervisorJvm.TREE, "true", "true")) {
 			jvm.readUntil("STARTED");
 			await("every tree complete").atMost(DEADLINE)
-				.until(() -> LiveProcesses.withEnvironmentEntry(marker).stream()
+				.until(() -> LiveProcesses.withEnvironmentEntry(marker)
+					.stream()
 					.filter((pid) -> LiveProcesses.isRunning(pid, "sleep"))
 					.count() == 2 * children);
 			jvm.kill9();
 			await("each child's own process gone").atMost(DEADLINE)
-				.until(() -> LiveProcesses.withEnvironmentEntry(marker).stream()
+				.until(() -> LiveProcesses.withEnvironmentEntry(marker)
+					.stream()
 					.noneMatch((pid) -> LiveProcesses.isRunning(pid, "sh")));
 		}
 		try (TestSupervisor next = new TestSupervisor(state, installation, OrphanPolicy.STOP, List.of(), (builder) -> {

@@ -27,6 +27,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.slf4j.LoggerFactory;
 
+import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.testsupport.ChildSpecs;
 import dev.tether.supervisor.testsupport.JavaCommand;
 import dev.tether.supervisor.testsupport.LiveProcesses;
@@ -34,14 +35,14 @@ import dev.tether.supervisor.testsupport.SecondJvm;
 import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 import dev.tether.supervisor.testsupport.TreeSupervisorJvm;
-import dev.tether.supervisor.internal.identity.ChildMarkers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Children under shepherds, supervised for real: no descendant outlives its child or a supervisor killed with
- * SIGKILL, and {@code contain-descendants: false} keeps a child without one.
+ * Children under shepherds, supervised for real: no descendant outlives its child or a
+ * supervisor killed with SIGKILL, and {@code contain-descendants: false} keeps a child
+ * without one.
  */
 @EnabledOnOs(OS.LINUX)
 class ShepherdSupervisionTests {
@@ -62,7 +63,8 @@ class ShepherdSupervisionTests {
 			jvm.readUntil("STARTED");
 			// Per child: the shepherd, the shell, its background sleep and its daemon.
 			await("every tree complete").atMost(DEADLINE)
-				.until(() -> LiveProcesses.withEnvironmentEntry(marker).stream()
+				.until(() -> LiveProcesses.withEnvironmentEntry(marker)
+					.stream()
 					.filter((pid) -> LiveProcesses.isRunning(pid, "sleep"))
 					.count() == 2 * children);
 			assertThat(LiveProcesses.withEnvironmentEntry(marker)).hasSize(4 * children);
@@ -79,19 +81,22 @@ class ShepherdSupervisionTests {
 	void killNineOfTheSupervisorEndsTheTreeOfAShepherdItsCommandStopped() throws Exception {
 		String installation = TestRun.installationId("shepherd-stopped-kill9");
 		String marker = ChildMarkers.INSTALLATION_ENV + "=" + installation;
-		// Why no tick: the supervisor would notice the stopped shepherd and end its tree before the kill.
+		// Why no tick: the supervisor would notice the stopped shepherd and end its tree
+		// before the kill.
 		try (SecondJvm jvm = SecondJvm.start(TreeSupervisorJvm.class, this.temp.resolve("jvm.log"), installation,
 				this.temp.resolve("state").toString(), "1", "true", "sleep 600 & kill -STOP $PPID; wait", "false")) {
 			jvm.readUntil("STARTED");
 			// The shepherd, stopped; the shell and its background sleep.
 			await("the tree complete, its shepherd stopped").atMost(DEADLINE)
-				.until(() -> LiveProcesses.withEnvironmentEntry(marker).stream()
+				.until(() -> LiveProcesses.withEnvironmentEntry(marker)
+					.stream()
 					.map(LiveProcesses::stat)
 					.flatMap(Optional::stream)
 					.map((stat) -> stat.command() + ":" + stat.state())
 					.sorted()
-					.toList(), (tree) -> tree.size() == 3 && tree.contains("sleep:S") && tree.stream()
-						.anyMatch((process) -> process.endsWith(":T")));
+					.toList(),
+						(tree) -> tree.size() == 3 && tree.contains("sleep:S")
+								&& tree.stream().anyMatch((process) -> process.endsWith(":T")));
 			jvm.kill9();
 			await("every process of the tree gone").atMost(DEADLINE)
 				.until(() -> LiveProcesses.withEnvironmentEntry(marker).isEmpty());
@@ -109,10 +114,11 @@ class ShepherdSupervisionTests {
 		List<String> command = new ArrayList<>(List.of("unshare", "-p", "-f", "--mount-proc"));
 		command.addAll(JavaCommand.main(TreeSupervisorJvm.class, TestRun.installationId("pid-one"), state.toString(),
 				"1", Boolean.toString(containDescendants), script));
-		try (SecondJvm jvm = SecondJvm.start(new ProcessBuilder(command)
-			.redirectError(this.temp.resolve("jvm.log").toFile()))) {
+		try (SecondJvm jvm = SecondJvm
+			.start(new ProcessBuilder(command).redirectError(this.temp.resolve("jvm.log").toFile()))) {
 			jvm.readUntil("STARTED");
-			// The supervisor, PID 1 of its namespace, is the child of unshare; its SIGKILL ends the namespace.
+			// The supervisor, PID 1 of its namespace, is the child of unshare; its
+			// SIGKILL ends the namespace.
 			long supervisor = await().atMost(DEADLINE).until(() -> firstChild(jvm.pid()), (pid) -> pid > 0);
 			try {
 				await("every orphan ended").atMost(DEADLINE)
@@ -129,7 +135,10 @@ class ShepherdSupervisionTests {
 		}
 	}
 
-	/** Whether this machine lets the tests make a pid namespace (root, or user namespaces allowed). */
+	/**
+	 * Whether this machine lets the tests make a pid namespace (root, or user namespaces
+	 * allowed).
+	 */
 	static boolean canUnsharePidNamespace() {
 		try {
 			return new ProcessBuilder("unshare", "-p", "-f", "--mount-proc", "true").start()
@@ -152,10 +161,11 @@ class ShepherdSupervisionTests {
 
 	private static long zombieChildren(long pid) {
 		String children = readChildren(pid).strip();
-		return children.isEmpty() ? 0 : Arrays.stream(children.split("\\s+"))
-			.map(Long::valueOf)
-			.filter((child) -> LiveProcesses.stat(child).map((stat) -> stat.isZombie()).orElse(false))
-			.count();
+		return children.isEmpty() ? 0
+				: Arrays.stream(children.split("\\s+"))
+					.map(Long::valueOf)
+					.filter((child) -> LiveProcesses.stat(child).map((stat) -> stat.isZombie()).orElse(false))
+					.count();
 	}
 
 	private static String readChildren(long pid) {
@@ -243,8 +253,9 @@ class ShepherdSupervisionTests {
 			.build();
 		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
 			ChildSnapshot first = supervisor.supervisor().start("cleared");
-			await().atMost(DEADLINE).until(() -> LiveProcesses.environ(first.pid()).isEmpty()
-					&& LiveProcesses.isRunning(first.pid(), "sh"));
+			await().atMost(DEADLINE)
+				.until(() -> LiveProcesses.environ(first.pid()).isEmpty()
+						&& LiveProcesses.isRunning(first.pid(), "sh"));
 			ChildSnapshot second = supervisor.supervisor().restart("cleared");
 			assertThat(second.shepherdPid()).isNotEqualTo(first.shepherdPid());
 			assertThat(LiveProcesses.isAlive(first.shepherdPid())).isFalse();
@@ -301,22 +312,25 @@ class ShepherdSupervisionTests {
 	}
 
 	/**
-	 * Runs a child whose shell starts a grandchild and {@code daemon}, records the three pids, runs {@code stopper}
-	 * (one of them stops its shepherd), until the child has {@code EXITED} saying why and its whole tree is gone.
+	 * Runs a child whose shell starts a grandchild and {@code daemon}, records the three
+	 * pids, runs {@code stopper} (one of them stops its shepherd), until the child has
+	 * {@code EXITED} saying why and its whole tree is gone.
 	 */
 	private StoppedShepherd runUntilExited(String name, String daemon, String stopper) throws Exception {
 		Path work = this.temp.resolve("work");
 		Files.createDirectories(work);
-		ChildSpec spec = ChildSpec.builder(name, List.of("sh", "-c", "sleep 600 & echo $! >> grandchildren; "
-				+ daemon + " & echo $! >> daemons; echo $$ >> commands; " + stopper
-				+ "while :; do sleep 0.05; done"))
+		ChildSpec spec = ChildSpec
+			.builder(name, List.of("sh", "-c",
+					"sleep 600 & echo $! >> grandchildren; " + daemon + " & echo $! >> daemons; echo $$ >> commands; "
+							+ stopper + "while :; do sleep 0.05; done"))
 			.workingDirectory(work)
 			.autostart(false)
 			.restart(RestartPolicy.NEVER)
 			.build();
 		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
 			long shepherd = supervisor.supervisor().start(name).shepherdPid();
-			// Why the pids alone: the tree may be gone already, as it should be soon after it stopped its shepherd.
+			// Why the pids alone: the tree may be gone already, as it should be soon
+			// after it stopped its shepherd.
 			List<Long> tree = awaitPids(work, 1);
 			ChildSnapshot exited = await("the stopped shepherd noticed and its tree ended").atMost(DEADLINE)
 				.until(() -> supervisor.supervisor().snapshot(name).orElseThrow(),
@@ -357,18 +371,25 @@ class ShepherdSupervisionTests {
 		}
 	}
 
-	/** The command, grandchild and daemon of the {@code start}th start, once all three run. */
+	/**
+	 * The command, grandchild and daemon of the {@code start}th start, once all three
+	 * run.
+	 */
 	private static List<Long> awaitTree(Path work, int start) {
 		List<Long> tree = awaitPids(work, start);
 		await().atMost(DEADLINE).until(() -> tree.stream().allMatch(LiveProcesses::isAlive));
 		return tree;
 	}
 
-	/** The pids of the command, grandchild and daemon of the {@code start}th start, once all three are written. */
+	/**
+	 * The pids of the command, grandchild and daemon of the {@code start}th start, once
+	 * all three are written.
+	 */
 	private static List<Long> awaitPids(Path work, int start) {
 		List<Path> files = List.of(work.resolve("commands"), work.resolve("grandchildren"), work.resolve("daemons"));
 		return await().atMost(DEADLINE)
-			.until(() -> files.stream().map(ShepherdSupervisionTests::pids)
+			.until(() -> files.stream()
+				.map(ShepherdSupervisionTests::pids)
 				.filter((pids) -> pids.size() >= start)
 				.map((pids) -> pids.get(start - 1))
 				.toList(), (pids) -> pids.size() == files.size());

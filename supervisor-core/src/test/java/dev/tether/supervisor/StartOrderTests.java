@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code depends-on} with real processes: a chain starts from its end and stops from its head; a cycle or an
- * unknown name is refused naming it.
+ * {@code depends-on} with real processes: a chain starts from its end and stops from its
+ * head; a cycle or an unknown name is refused naming it.
  */
 @EnabledOnOs(OS.LINUX)
 class StartOrderTests {
@@ -83,7 +83,8 @@ class StartOrderTests {
 
 	@Test
 	void aDependencysRestartRestartsOnlyTheDependentsThatAskForIt() throws Exception {
-		List<ChildSpec> specs = List.of(ChildSpecs.restartedForever("db", List.of("sleep", "600"), Duration.ofMillis(100)),
+		List<ChildSpec> specs = List.of(
+				ChildSpecs.restartedForever("db", List.of("sleep", "600"), Duration.ofMillis(100)),
 				ChildSpec.builder("bound", List.of("sleep", "600"))
 					.dependsOn(List.of("db"))
 					.restartWithDependencies(true)
@@ -93,8 +94,10 @@ class StartOrderTests {
 		try (TestSupervisor test = new TestSupervisor(this.temp, specs)) {
 			test.supervisor().startAutostart();
 			await().atMost(DEADLINE)
-				.until(() -> test.supervisor().snapshots().stream().allMatch((c) -> c.state() == ChildState.RUNNING
-						&& c.pid() != null));
+				.until(() -> test.supervisor()
+					.snapshots()
+					.stream()
+					.allMatch((c) -> c.state() == ChildState.RUNNING && c.pid() != null));
 			long db = test.supervisor().snapshot("db").orElseThrow().pid();
 			long bound = test.supervisor().snapshot("bound").orElseThrow().pid();
 			long loose = test.supervisor().snapshot("loose").orElseThrow().pid();

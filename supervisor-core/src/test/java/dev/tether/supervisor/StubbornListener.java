@@ -10,7 +10,8 @@ import sun.misc.Signal;
 import dev.tether.supervisor.testsupport.JavaCommand;
 
 /**
- * A process that listens on a port and ignores SIGTERM, so that only SIGKILL ends it: {@code StubbornListener <port>}.
+ * A process that listens on a port and ignores SIGTERM, so that only SIGKILL ends it:
+ * {@code StubbornListener <port>}.
  */
 public final class StubbornListener {
 

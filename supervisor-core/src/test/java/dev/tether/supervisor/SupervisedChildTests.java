@@ -17,12 +17,13 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
- * One child's state machine on its own: no process is spawned or signalled (the pid it is given does not exist),
- * and time moves only when the test moves it.
+ * One child's state machine on its own: no process is spawned or signalled (the pid it is
+ * given does not exist), and time moves only when the test moves it.
  */
 class SupervisedChildTests {
 
-	// Why a pid that cannot exist: the state machine only records it; nothing here may signal a real process.
+	// Why a pid that cannot exist: the state machine only records it; nothing here may
+	// signal a real process.
 	private static final long PID = 4_000_000_123L;
 
 	private final ManualClock clock = new ManualClock();
@@ -84,12 +85,14 @@ class SupervisedChildTests {
 			held.requestStart();
 			assertThat(held.launch().claim()).isTrue();
 			assertThat(held.launch().stillWanted()).isTrue();
-			assertThat(held.portFree(new PortClaim.HeldByOther("port 8080 is held by pid 42 (not ours)"),
-					(identity) -> {
+			assertThat(
+					held.portFree(new PortClaim.HeldByOther("port 8080 is held by pid 42 (not ours)"), (identity) -> {
 						throw new AssertionError("nothing of ours holds the port");
-					}, this.clock.getAsLong())).isFalse();
+					}, this.clock.getAsLong()))
+				.isFalse();
 			assertThat(held.state()).isEqualTo(ChildState.FAILED);
-			assertThat(held.snapshot(this.clock.getAsLong()).lastError()).isEqualTo("port 8080 is held by pid 42 (not ours)");
+			assertThat(held.snapshot(this.clock.getAsLong()).lastError())
+				.isEqualTo("port 8080 is held by pid 42 (not ours)");
 			free.requestStart();
 			assertThat(free.launch().claim()).isTrue();
 			assertThat(free.portFree(new PortClaim.Free(), (identity) -> {
@@ -100,9 +103,8 @@ class SupervisedChildTests {
 
 	@Test
 	void aStopSendsItsSignalThenSigkillAfterTheTimeoutAndEndsWithTheReapedExit() {
-		SupervisedChild child = child(ChildSpec.builder("stubborn", List.of("true"))
-			.stopSignal(15)
-			.stopTimeout(Duration.ofSeconds(2)));
+		SupervisedChild child = child(
+				ChildSpec.builder("stubborn", List.of("true")).stopSignal(15).stopTimeout(Duration.ofSeconds(2)));
 		RecordingTarget target = new RecordingTarget();
 		synchronized (this.table) {
 			start(child);
@@ -211,7 +213,10 @@ class SupervisedChildTests {
 		return child;
 	}
 
-	/** Wants a launch, claims it and records a spawn of {@link #PID}, as the supervisor does under its lock. */
+	/**
+	 * Wants a launch, claims it and records a spawn of {@link #PID}, as the supervisor
+	 * does under its lock.
+	 */
 	private void start(SupervisedChild child) {
 		child.requestStart();
 		if (child.state() != ChildState.STARTING) {

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.ports.PortGuard;
 import dev.tether.supervisor.registry.FileChildRegistry;
@@ -27,14 +28,13 @@ import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.ObservedRegistry;
 import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
-import dev.tether.supervisor.internal.identity.ChildMarkers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The supervisor's lock is never held while a process takes its time, and its public operations are safe to call
- * from many threads at once.
+ * The supervisor's lock is never held while a process takes its time, and its public
+ * operations are safe to call from many threads at once.
  */
 @EnabledOnOs(OS.LINUX)
 class SupervisorLockingTests {
@@ -67,9 +67,11 @@ class SupervisorLockingTests {
 		try (TestSupervisor test = new TestSupervisor(this.temp, this.installation, OrphanPolicy.STOP, List.of(spec),
 				(builder) -> builder.clock(clock))) {
 			test.supervisor().start("stubborn");
-			// Why wait: a stop signal that lands before the trap is set would simply end the child.
+			// Why wait: a stop signal that lands before the trap is set would simply end
+			// the child.
 			await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(ready));
-			CompletableFuture<StopOutcome> stop = CompletableFuture.supplyAsync(() -> test.supervisor().stop("stubborn"));
+			CompletableFuture<StopOutcome> stop = CompletableFuture
+				.supplyAsync(() -> test.supervisor().stop("stubborn"));
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> test.supervisor().snapshot("stubborn").orElseThrow().state() == ChildState.STOPPING);
 			assertAnswersAtOnce(test.supervisor());
@@ -99,9 +101,10 @@ class SupervisorLockingTests {
 				.until(() -> test.supervisor().snapshot("server").orElseThrow().state() == ChildState.BACKOFF);
 			this.orphan = startOrphanOnPort(port, new Owner(this.installation, test.supervisor().instanceId()));
 			clock.advance(Duration.ofSeconds(1));
-			await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.stat(this.orphan.pid())
-				.map((stat) -> test.supervisor().snapshot("server").orElseThrow().state() == ChildState.STARTING)
-				.orElse(false));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> LiveProcesses.stat(this.orphan.pid())
+					.map((stat) -> test.supervisor().snapshot("server").orElseThrow().state() == ChildState.STARTING)
+					.orElse(false));
 			assertAnswersAtOnce(test.supervisor());
 			assertThat(this.orphan.isAlive()).isTrue();
 			clock.advance(Duration.ofSeconds(10));
@@ -119,7 +122,10 @@ class SupervisorLockingTests {
 		return process;
 	}
 
-	/** The 95th percentile of 200 snapshot calls, spread over a second, is within {@link #ANSWER_WITHIN}. */
+	/**
+	 * The 95th percentile of 200 snapshot calls, spread over a second, is within
+	 * {@link #ANSWER_WITHIN}.
+	 */
 	private static void assertAnswersAtOnce(Supervisor supervisor) throws InterruptedException {
 		long[] nanos = new long[200];
 		for (int i = 0; i < nanos.length; i++) {
@@ -156,12 +162,15 @@ class SupervisorLockingTests {
 			pool.shutdown();
 			assertThat(test.supervisor().stop("contended")).isIn(StopOutcome.EXITED, StopOutcome.NOT_RUNNING);
 			await().atMost(Duration.ofSeconds(10))
-				.until(() -> test.events("contended", ChildEvent.Type.STARTED).size()
-						== test.events("contended", ChildEvent.Type.STOPPED).size()
-								+ test.events("contended", ChildEvent.Type.EXITED).size());
-			// The process each start made: its shepherd where there is one (the command's pid may not be known yet).
-			List<Long> pids = test.events("contended", ChildEvent.Type.STARTED).stream()
-				.map((event) -> (event.child().shepherdPid() != null) ? event.child().shepherdPid() : event.child().pid())
+				.until(() -> test.events("contended", ChildEvent.Type.STARTED)
+					.size() == test.events("contended", ChildEvent.Type.STOPPED).size()
+							+ test.events("contended", ChildEvent.Type.EXITED).size());
+			// The process each start made: its shepherd where there is one (the command's
+			// pid may not be known yet).
+			List<Long> pids = test.events("contended", ChildEvent.Type.STARTED)
+				.stream()
+				.map((event) -> (event.child().shepherdPid() != null) ? event.child().shepherdPid()
+						: event.child().pid())
 				.toList();
 			assertThat(pids).doesNotHaveDuplicates();
 			await().atMost(Duration.ofSeconds(10)).until(() -> pids.stream().noneMatch(LiveProcesses::isAlive));

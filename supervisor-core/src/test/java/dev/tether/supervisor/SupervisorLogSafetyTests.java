@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A FIFO at a child's log path fails that child's start, named, and nothing else waits on it: the other children
- * keep being restarted and the supervisor keeps answering.
+ * A FIFO at a child's log path fails that child's start, named, and nothing else waits on
+ * it: the other children keep being restarted and the supervisor keeps answering.
  */
 @EnabledOnOs(OS.LINUX)
 class SupervisorLogSafetyTests {
@@ -35,16 +35,18 @@ class SupervisorLogSafetyTests {
 		ChildSpec steady = restarting("steady", "exit 1");
 		try (TestSupervisor test = new TestSupervisor(this.state, List.of(trickster, steady))) {
 			test.supervisor().startAutostart();
-			// Why a restart may still succeed first: one that comes before the first run's pipes are read to their
+			// Why a restart may still succeed first: one that comes before the first
+			// run's pipes are read to their
 			// end finds its file still open.
-			await().atMost(DEADLINE).until(() -> test.supervisor().snapshot("trickster").orElseThrow().state()
-					== ChildState.FAILED);
+			await().atMost(DEADLINE)
+				.until(() -> test.supervisor().snapshot("trickster").orElseThrow().state() == ChildState.FAILED);
 			assertThat(Files.isRegularFile(log)).isFalse();
 			assertThat(test.supervisor().snapshot("trickster").orElseThrow().lastError())
 				.isEqualTo("cannot open the log file of child 'trickster': " + log
 						+ " is not a regular file (a FIFO, a socket or a device), which is never opened as a log");
 			int restarts = test.supervisor().snapshot("steady").orElseThrow().restarts();
-			await().atMost(DEADLINE).until(() -> test.supervisor().snapshot("steady").orElseThrow().restarts() > restarts);
+			await().atMost(DEADLINE)
+				.until(() -> test.supervisor().snapshot("steady").orElseThrow().restarts() > restarts);
 		}
 	}
 
@@ -55,7 +57,8 @@ class SupervisorLogSafetyTests {
 		ChildSpec planted = ChildSpec.builder("planted", List.of("sh", "-c", "echo secret")).logFile(log).build();
 		try (TestSupervisor test = new TestSupervisor(this.state, List.of(planted, restarting("steady", "exit 1")))) {
 			test.supervisor().startAutostart();
-			await().atMost(DEADLINE).until(() -> test.supervisor().snapshot("planted").orElseThrow().lastError() != null);
+			await().atMost(DEADLINE)
+				.until(() -> test.supervisor().snapshot("planted").orElseThrow().lastError() != null);
 			assertThat(test.supervisor().snapshot("planted").orElseThrow().state()).isEqualTo(ChildState.FAILED);
 			assertThat(test.supervisor().snapshot("planted").orElseThrow().lastError())
 				.isEqualTo("cannot open the log file of child 'planted': " + log

@@ -46,7 +46,8 @@ class SupervisorOutputTests {
 
 	@Test
 	void aShepherdedChildsDescendantsWriteIntoTheSamePipes() throws Exception {
-		ChildSpec spec = ChildSpec.builder("family", List.of("sh", "-c", "echo parent; (echo grandchild &); exec sleep 600"))
+		ChildSpec spec = ChildSpec
+			.builder("family", List.of("sh", "-c", "echo parent; (echo grandchild &); exec sleep 600"))
 			.containDescendants(true)
 			.build();
 		try (TestSupervisor test = new TestSupervisor(this.state, List.of(spec))) {

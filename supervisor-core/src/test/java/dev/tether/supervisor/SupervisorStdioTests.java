@@ -23,8 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A child whose stdin and stdout are the JVM's pipes (an MCP stdio server), with real children: its stderr still
- * goes to its sinks, every process has its own pipes, and nothing is lost or reordered.
+ * A child whose stdin and stdout are the JVM's pipes (an MCP stdio server), with real
+ * children: its stderr still goes to its sinks, every process has its own pipes, and
+ * nothing is lost or reordered.
  */
 @EnabledOnOs(OS.LINUX)
 class SupervisorStdioTests {
@@ -44,7 +45,8 @@ class SupervisorStdioTests {
 			ChildStdio stdio = test.supervisor().stdio("echo").orElseThrow();
 			BufferedReader replies = new BufferedReader(new InputStreamReader(stdio.stdout(), StandardCharsets.UTF_8));
 			OutputStream requests = stdio.stdin();
-			CompletableFuture<List<String>> read = CompletableFuture.supplyAsync(() -> replies.lines().limit(2000).toList());
+			CompletableFuture<List<String>> read = CompletableFuture
+				.supplyAsync(() -> replies.lines().limit(2000).toList());
 			for (int i = 0; i < 2000; i++) {
 				requests.write(("line-" + i + "\n").getBytes(StandardCharsets.UTF_8));
 			}
@@ -70,15 +72,15 @@ class SupervisorStdioTests {
 		try (TestSupervisor test = new TestSupervisor(this.state, List.of(spec))) {
 			test.supervisor().startAutostart();
 			ChildStdio first = test.supervisor().stdio("echo").orElseThrow();
-			// Why awaited: under a shepherd the pid shown is the command's, known once the shepherd has forked it.
+			// Why awaited: under a shepherd the pid shown is the command's, known once
+			// the shepherd has forked it.
 			long pid = await().atMost(DEADLINE)
 				.until(() -> test.supervisor().snapshot("echo").orElseThrow().pid(), Objects::nonNull);
 			new ProcessBuilder("kill", "-9", Long.toString(pid)).start().waitFor();
 			assertThat(first.stdout().read()).as("end of the first process's stdout").isEqualTo(-1);
-			await().atMost(DEADLINE).until(() -> {
-				return test.supervisor().stdio("echo").orElseThrow() != first
-						&& test.supervisor().snapshot("echo").orElseThrow().state() == ChildState.RUNNING;
-			});
+			await().atMost(DEADLINE)
+				.until(() -> test.supervisor().stdio("echo").orElseThrow() != first
+						&& test.supervisor().snapshot("echo").orElseThrow().state() == ChildState.RUNNING);
 			ChildStdio second = test.supervisor().stdio("echo").orElseThrow();
 			second.stdin().write("again\n".getBytes(StandardCharsets.UTF_8));
 			second.stdin().flush();

@@ -10,13 +10,13 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.ObservedRegistry;
 import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
-import dev.tether.supervisor.internal.identity.ChildMarkers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -31,7 +31,10 @@ class SupervisorTests {
 		return TestRun.installationId("supervisor");
 	}
 
-	/** The pid of the child's command once it is known (under a shepherd, a moment after the start). */
+	/**
+	 * The pid of the child's command once it is known (under a shepherd, a moment after
+	 * the start).
+	 */
 	private static long runningPid(TestSupervisor test, String name) {
 		return await().atMost(Duration.ofSeconds(10))
 			.until(() -> test.supervisor().snapshot(name).orElseThrow().pid(), (pid) -> pid != null);
@@ -96,35 +99,42 @@ class SupervisorTests {
 				Duration delay = test.events("crasher", ChildEvent.Type.RESTARTING).get(restart - 1).restartDelay();
 				long base = 100L << (restart - 1);
 				assertThat(delay.toMillis()).isBetween(base * 8 / 10, base * 12 / 10);
-				// Nothing restarts while the clock has not passed the backoff, however many ticks run.
+				// Nothing restarts while the clock has not passed the backoff, however
+				// many ticks run.
 				clock.advance(delay.minusMillis(1));
-				await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5))
+				await().during(Duration.ofMillis(200))
+					.atMost(Duration.ofSeconds(5))
 					.until(() -> test.events("crasher", ChildEvent.Type.STARTED).size() == expected);
 				clock.advance(Duration.ofMillis(1));
 				await().atMost(Duration.ofSeconds(10))
 					.until(() -> test.events("crasher", ChildEvent.Type.STARTED).size() == expected + 1);
 			}
-			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("crasher", ChildEvent.Type.FAILED).size() == 1);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> test.events("crasher", ChildEvent.Type.FAILED).size() == 1);
 			ChildSnapshot failed = test.events("crasher", ChildEvent.Type.FAILED).get(0).child();
 			assertThat(failed.state()).isEqualTo(ChildState.FAILED);
 			assertThat(failed.restarts()).isEqualTo(3);
 			assertThat(failed.lastError()).contains("restarted 3 times");
 			assertThat(failed.lastExit().code()).isEqualTo(3);
 			clock.advance(Duration.ofMinutes(5));
-			await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5))
+			await().during(Duration.ofMillis(200))
+				.atMost(Duration.ofSeconds(5))
 				.until(() -> test.events("crasher", ChildEvent.Type.STARTED).size() == 4);
 		}
 	}
 
 	@Test
 	void anOperatorStartClearsFailed() throws Exception {
-		ChildSpec spec = child("crasher", "sh", "-c", "exit 3").restart(RestartPolicy.ON_FAILURE).maxRestarts(0)
+		ChildSpec spec = child("crasher", "sh", "-c", "exit 3").restart(RestartPolicy.ON_FAILURE)
+			.maxRestarts(0)
 			.build();
 		try (TestSupervisor test = new TestSupervisor(this.temp, List.of(spec))) {
 			test.supervisor().start("crasher");
-			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("crasher", ChildEvent.Type.FAILED).size() == 1);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> test.events("crasher", ChildEvent.Type.FAILED).size() == 1);
 			test.supervisor().start("crasher");
-			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("crasher", ChildEvent.Type.STARTED).size() == 2);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> test.events("crasher", ChildEvent.Type.STARTED).size() == 2);
 		}
 	}
 
@@ -140,18 +150,22 @@ class SupervisorTests {
 		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), installation(), OrphanPolicy.STOP,
 				List.of(spec), (builder) -> builder.clock(clock))) {
 			test.supervisor().start("settles");
-			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("settles", ChildEvent.Type.RESTARTING).size() == 1);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> test.events("settles", ChildEvent.Type.RESTARTING).size() == 1);
 			clock.advance(Duration.ofMillis(200));
-			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("settles", ChildEvent.Type.STARTED).size() == 2);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> test.events("settles", ChildEvent.Type.STARTED).size() == 2);
 			long pid = runningPid(test, "settles");
 			await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
 			clock.advance(Duration.ofSeconds(30));
 			test.supervisor().tick();
 			ProcessHandle.of(pid).orElseThrow().destroyForcibly();
-			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("settles", ChildEvent.Type.RESTARTING).size() == 2);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> test.events("settles", ChildEvent.Type.RESTARTING).size() == 2);
 			List<ChildEvent> restarting = test.events("settles", ChildEvent.Type.RESTARTING);
 			assertThat(restarting.get(0).restartDelay()).isEqualTo(Duration.ofMillis(200));
-			// Past stable-after, a new crash backs off from the initial delay again, not initial * multiplier.
+			// Past stable-after, a new crash backs off from the initial delay again, not
+			// initial * multiplier.
 			assertThat(restarting.get(1).restartDelay()).isEqualTo(Duration.ofMillis(200));
 		}
 	}
@@ -166,14 +180,16 @@ class SupervisorTests {
 		try (TestSupervisor test = new TestSupervisor(this.temp, installation(), OrphanPolicy.STOP, List.of(spec),
 				(builder) -> builder.clock(clock))) {
 			ProcessHandle.of(test.supervisor().start("unstable").pid()).orElseThrow().destroyForcibly();
-			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("unstable", ChildEvent.Type.RESTARTING).size() == 1);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> test.events("unstable", ChildEvent.Type.RESTARTING).size() == 1);
 			clock.advance(Duration.ofMillis(200));
-			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("unstable", ChildEvent.Type.STARTED).size() == 2);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> test.events("unstable", ChildEvent.Type.STARTED).size() == 2);
 			clock.advance(Duration.ofSeconds(29));
 			test.supervisor().tick();
-			ProcessHandle.of(runningPid(test, "unstable")).orElseThrow()
-				.destroyForcibly();
-			await().atMost(Duration.ofSeconds(10)).until(() -> test.events("unstable", ChildEvent.Type.RESTARTING).size() == 2);
+			ProcessHandle.of(runningPid(test, "unstable")).orElseThrow().destroyForcibly();
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> test.events("unstable", ChildEvent.Type.RESTARTING).size() == 2);
 			assertThat(test.events("unstable", ChildEvent.Type.RESTARTING).get(1).restartDelay())
 				.isEqualTo(Duration.ofMillis(800));
 		}
@@ -198,15 +214,18 @@ class SupervisorTests {
 			ChildSnapshot stopped = test.supervisor().snapshot("stubborn").orElseThrow();
 			assertThat(stopped.state()).isEqualTo(ChildState.STOPPED);
 			assertThat(stopped.pid()).isNull();
-			assertThat(test.events("stubborn", ChildEvent.Type.STOPPED).get(0).stopOutcome()).isEqualTo(StopOutcome.KILLED);
+			assertThat(test.events("stubborn", ChildEvent.Type.STOPPED).get(0).stopOutcome())
+				.isEqualTo(StopOutcome.KILLED);
 		}
 	}
 
 	@Test
 	void childFrozenBySigstopStillGetsItsGracefulStop() throws Exception {
-		// A default-action TERM ends even a stopped process; a TERM handler only runs once the process continues.
+		// A default-action TERM ends even a stopped process; a TERM handler only runs
+		// once the process continues.
 		Path ready = this.temp.resolve("ready");
-		ChildSpec spec = child("frozen", "sh", "-c", "trap 'exit 0' TERM; touch " + ready + "; while :; do sleep 1; done")
+		ChildSpec spec = child("frozen", "sh", "-c",
+				"trap 'exit 0' TERM; touch " + ready + "; while :; do sleep 1; done")
 			.stopTimeout(Duration.ofSeconds(15))
 			.build();
 		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
@@ -241,12 +260,13 @@ class SupervisorTests {
 
 	@Test
 	void childThatClearsItsEnvironmentIsStillStoppedAndRestarted() throws Exception {
-		// Our own unreaped child is proven ours by the kernel, not by markers it may have wiped.
+		// Our own unreaped child is proven ours by the kernel, not by markers it may have
+		// wiped.
 		try (TestSupervisor test = new TestSupervisor(this.temp,
 				List.of(child("bare", "sh", "-c", "exec env -i /bin/sleep 600").build()))) {
 			long first = test.supervisor().start("bare").pid();
-			await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(first, "sleep")
-					&& LiveProcesses.environ(first).isEmpty());
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> LiveProcesses.isRunning(first, "sleep") && LiveProcesses.environ(first).isEmpty());
 			long second = test.supervisor().restart("bare").pid();
 			assertThat(second).isNotEqualTo(first);
 			await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(first));
@@ -291,7 +311,8 @@ class SupervisorTests {
 		try (TestSupervisor test = new TestSupervisor(this.temp,
 				List.of(child("a", "sleep", "600").build(), child("b", "sleep", "600").kind(ChildKind.MCP).build()))) {
 			test.supervisor().startAutostart();
-			// Why wait: under a shepherd, the command's pid is known once the shepherd has forked it.
+			// Why wait: under a shepherd, the command's pid is known once the shepherd
+			// has forked it.
 			long first = await().atMost(Duration.ofSeconds(10))
 				.until(() -> test.supervisor().snapshot("a").orElseThrow().pid(), Objects::nonNull);
 			long second = test.supervisor().restart("a").pid();
@@ -299,22 +320,26 @@ class SupervisorTests {
 			long other = await().atMost(Duration.ofSeconds(10))
 				.until(() -> test.supervisor().snapshot("b").orElseThrow().pid(), Objects::nonNull);
 			test.close();
-			await().atMost(Duration.ofSeconds(10)).until(() -> !LiveProcesses.isAlive(second) && !LiveProcesses.isAlive(other));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> !LiveProcesses.isAlive(second) && !LiveProcesses.isAlive(other));
 			assertThat(test.supervisor().snapshots()).allMatch((s) -> s.state() == ChildState.STOPPED);
 		}
 	}
 
 	@Test
 	void daemonThatLeftItsGroupAndSessionIsStoppedAtClose() throws Exception {
-		// The forker exits only once its daemon is in a session of its own, so the daemon is not a group remnant.
+		// The forker exits only once its daemon is in a session of its own, so the daemon
+		// is not a group remnant.
 		Path detached = this.temp.resolve("detached");
-		TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), List.of(child("forker", "sh", "-c",
-				"setsid sh -c 'touch " + detached + "; exec sleep 600' </dev/null >/dev/null 2>&1 & "
-						+ "while [ ! -f " + detached + " ]; do sleep 0.01; done; exit 0")
-			.restart(RestartPolicy.NEVER)
-			// Why: under a shepherd the daemon would end with the forker; this is the stop at close without one.
-			.containDescendants(false)
-			.build()));
+		TestSupervisor test = new TestSupervisor(this.temp.resolve("state"),
+				List.of(child("forker", "sh", "-c",
+						"setsid sh -c 'touch " + detached + "; exec sleep 600' </dev/null >/dev/null 2>&1 & "
+								+ "while [ ! -f " + detached + " ]; do sleep 0.01; done; exit 0")
+					.restart(RestartPolicy.NEVER)
+					// Why: under a shepherd the daemon would end with the forker; this is
+					// the stop at close without one.
+					.containDescendants(false)
+					.build()));
 		long forker = test.supervisor().start("forker").pid();
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> test.supervisor().snapshot("forker").orElseThrow().state() == ChildState.EXITED);

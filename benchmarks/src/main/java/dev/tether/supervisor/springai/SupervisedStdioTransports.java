@@ -7,8 +7,9 @@ import io.modelcontextprotocol.spec.McpClientTransport;
 import dev.tether.supervisor.Supervisor;
 
 /**
- * The module's stdio transport over a supervised child, for the benchmarks: the one Spring AI's client gets from
- * {@code TetherMcpAutoConfiguration}, without an application context around it.
+ * The module's stdio transport over a supervised child, for the benchmarks: the one
+ * Spring AI's client gets from {@code TetherMcpAutoConfiguration}, without an application
+ * context around it.
  */
 public final class SupervisedStdioTransports {
 

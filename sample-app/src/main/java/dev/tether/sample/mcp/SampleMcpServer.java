@@ -23,9 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sample's MCP servers, on the MCP Java SDK, without Spring: {@code stdio} serves the tool {@code now} over its
- * stdin and stdout; {@code http <port>} serves the tool {@code echo} over streamable HTTP at
- * {@code http://127.0.0.1:<port>/mcp}. The application runs them as its own children, from its own classpath.
+ * The sample's MCP servers, on the MCP Java SDK, without Spring: {@code stdio} serves the
+ * tool {@code now} over its stdin and stdout; {@code http <port>} serves the tool
+ * {@code echo} over streamable HTTP at {@code http://127.0.0.1:<port>/mcp}. The
+ * application runs them as its own children, from its own classpath.
  */
 public final class SampleMcpServer {
 
@@ -36,10 +37,12 @@ public final class SampleMcpServer {
 	}
 
 	public static void main(String[] args) throws Exception {
-		// Why: stdout is the stdio server's MCP channel; anything a library prints there goes to stderr instead.
+		// Why: stdout is the stdio server's MCP channel; anything a library prints there
+		// goes to stderr instead.
 		PrintStream channel = new PrintStream(new FileOutputStream(FileDescriptor.out), true);
 		System.setOut(System.err);
-		// Why: without Spring Boot's logging set-up, Logback logs everything at DEBUG (each MCP message).
+		// Why: without Spring Boot's logging set-up, Logback logs everything at DEBUG
+		// (each MCP message).
 		((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).setLevel(Level.INFO);
 		String mode = (args.length > 0) ? args[0] : "";
 		switch (mode) {
@@ -60,7 +63,8 @@ public final class SampleMcpServer {
 				new FileInputStream(FileDescriptor.in), channel);
 		McpServer.sync(transport).serverInfo("sample-clock", "1.0").tools(now()).build();
 		System.err.println("clock: serving MCP over stdio as pid " + ProcessHandle.current().pid());
-		// Why: the SDK reads stdin on a daemon thread; the server lives until Tether stops it.
+		// Why: the SDK reads stdin on a daemon thread; the server lives until Tether
+		// stops it.
 		new CountDownLatch(1).await();
 	}
 
@@ -78,7 +82,8 @@ public final class SampleMcpServer {
 		Tomcat.addServlet(context, "mcp", transport).setAsyncSupported(true);
 		context.addServletMappingDecoded("/*", "mcp");
 		tomcat.start();
-		System.err.println("tools: serving MCP on http://127.0.0.1:" + port + "/mcp as pid " + ProcessHandle.current().pid());
+		System.err
+			.println("tools: serving MCP on http://127.0.0.1:" + port + "/mcp as pid " + ProcessHandle.current().pid());
 		tomcat.getServer().await();
 	}
 

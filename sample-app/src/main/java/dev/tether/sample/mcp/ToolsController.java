@@ -4,8 +4,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.ai.tool.definition.ToolDefinition;
@@ -16,10 +14,12 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The tools of the supervised MCP servers, through Spring AI's {@link ToolCallbackProvider}: {@code GET /tools}
- * lists them, {@code POST /tools/{name}} (a JSON object of arguments as body) calls one.
+ * The tools of the supervised MCP servers, through Spring AI's
+ * {@link ToolCallbackProvider}: {@code GET /tools} lists them, {@code POST /tools/{name}}
+ * (a JSON object of arguments as body) calls one.
  */
 @RestController
 class ToolsController {
@@ -34,7 +34,10 @@ class ToolsController {
 
 	@GetMapping("/tools")
 	List<Map<String, Object>> list() {
-		return Arrays.stream(this.tools.getToolCallbacks()).map(ToolCallback::getToolDefinition).map(this::describe).toList();
+		return Arrays.stream(this.tools.getToolCallbacks())
+			.map(ToolCallback::getToolDefinition)
+			.map(this::describe)
+			.toList();
 	}
 
 	@PostMapping("/tools/{name}")
@@ -42,7 +45,8 @@ class ToolsController {
 		ToolCallback tool = Arrays.stream(this.tools.getToolCallbacks())
 			.filter((callback) -> callback.getToolDefinition().name().equals(name))
 			.findFirst()
-			.orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no tool '" + name + "' (GET /tools)"));
+			.orElseThrow(
+					() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no tool '" + name + "' (GET /tools)"));
 		String input = this.json.writeValueAsString((arguments != null) ? arguments : Map.of());
 		return Map.of("tool", name, "result", tool.call(input));
 	}

@@ -11,8 +11,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Scenario 6: bad configuration and a bad state directory fail startup with a message naming what is wrong, and
- * lose nothing.
+ * Scenario 6: bad configuration and a bad state directory fail startup with a message
+ * naming what is wrong, and lose nothing.
  */
 class BadInputIT extends FaultScenarioSupport {
 
@@ -45,8 +45,8 @@ class BadInputIT extends FaultScenarioSupport {
 
 	@Test
 	void missingWorkingDirectory() throws Exception {
-		assertThat(failsToStart("nodir", "broken:\n  command: [\"sleep\", \"1\"]\n  working-directory: "
-				+ this.temp.resolve("nowhere") + "\n"))
+		assertThat(failsToStart("nodir",
+				"broken:\n  command: [\"sleep\", \"1\"]\n  working-directory: " + this.temp.resolve("nowhere") + "\n"))
 			.contains("Property: supervisor.children.broken.working-directory");
 	}
 
@@ -74,8 +74,8 @@ class BadInputIT extends FaultScenarioSupport {
 	void corruptRegistryIsMovedAsideAndTheAppStarts(String content) throws Exception {
 		Files.createDirectories(state());
 		Files.writeString(state().resolve("registry.json"), content);
-		try (SampleAppProcess app = SampleAppProcess.started(config("corrupt", "ok:\n  command: [\"sleep\", \"600\"]\n"),
-				log("corrupt"))) {
+		try (SampleAppProcess app = SampleAppProcess
+			.started(config("corrupt", "ok:\n  command: [\"sleep\", \"600\"]\n"), log("corrupt"))) {
 			assertThat(app.output()).contains("moved aside");
 		}
 		try (var entries = Files.list(state())) {
@@ -87,8 +87,8 @@ class BadInputIT extends FaultScenarioSupport {
 	@Test
 	void directoryInPlaceOfTheRegistryIsMovedAsideAndTheAppStarts() throws Exception {
 		Files.createDirectories(state().resolve("registry.json").resolve("inside"));
-		try (SampleAppProcess app = SampleAppProcess.started(config("corrupt", "ok:\n  command: [\"sleep\", \"600\"]\n"),
-				log("corrupt-directory"))) {
+		try (SampleAppProcess app = SampleAppProcess
+			.started(config("corrupt", "ok:\n  command: [\"sleep\", \"600\"]\n"), log("corrupt-directory"))) {
 			assertThat(app.output()).contains("moved aside");
 		}
 	}

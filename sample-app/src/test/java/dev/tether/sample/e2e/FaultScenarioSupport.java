@@ -17,9 +17,10 @@ import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.TestRun;
 
 /**
- * What every fault scenario shares: a private state directory and an installation id of this test run, and a
- * configuration file of its own. After each scenario the run's leak check (applied to every test) fails it if a
- * process of the run, or a descendant of the test JVM, is still alive.
+ * What every fault scenario shares: a private state directory and an installation id of
+ * this test run, and a configuration file of its own. After each scenario the run's leak
+ * check (applied to every test) fails it if a process of the run, or a descendant of the
+ * test JVM, is still alive.
  */
 abstract class FaultScenarioSupport {
 
@@ -36,7 +37,10 @@ abstract class FaultScenarioSupport {
 		return this.temp.resolve(name + ".log");
 	}
 
-	/** A configuration file: the common settings, then the scenario's {@code supervisor.children} block. */
+	/**
+	 * A configuration file: the common settings, then the scenario's
+	 * {@code supervisor.children} block.
+	 */
 	Path config(String name, String children) throws IOException {
 		return config(name, children, "");
 	}
@@ -77,7 +81,9 @@ abstract class FaultScenarioSupport {
 		return LiveProcesses.withEnvironmentEntry(ChildMarkers.INSTALLATION_ENV + "=" + this.installation);
 	}
 
-	/** Live processes of this scenario's installation that carry the marker of one child. */
+	/**
+	 * Live processes of this scenario's installation that carry the marker of one child.
+	 */
 	List<Long> oursNamed(String child) {
 		return ours().stream()
 			.filter((pid) -> LiveProcesses.environ(pid).contains(ChildKind.AGENT.nameKey() + "=" + child))

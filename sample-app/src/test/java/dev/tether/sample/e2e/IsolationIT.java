@@ -19,17 +19,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Scenarios 7–9: two instances on one state directory, a reused pid in the registry, and a foreign port holder.
- * In each, what is not ours is never signalled (a recording canary stands in for it).
+ * Scenarios 7–9: two instances on one state directory, a reused pid in the registry, and
+ * a foreign port holder. In each, what is not ours is never signalled (a recording canary
+ * stands in for it).
  */
 class IsolationIT extends FaultScenarioSupport {
 
 	@Test
 	void secondInstanceOnTheSameStateDirectoryFailsFastAndTouchesNothing() throws Exception {
 		Path record = this.temp.resolve("worker.record");
-		// Why JSON: a YAML flow sequence that carries the canary's script with its quotes and newlines escaped.
+		// Why JSON: a YAML flow sequence that carries the canary's script with its quotes
+		// and newlines escaped.
 		String command = JsonMapper.builder().build().writeValueAsString(Canary.command(record));
-		// Why a short stop timeout: the canary ignores TERM, so the first app's stop of it waits for the SIGKILL.
+		// Why a short stop timeout: the canary ignores TERM, so the first app's stop of
+		// it waits for the SIGKILL.
 		Path config = config("two", "worker:\n  command: " + command + "\n  stop-timeout: 1s\n");
 		try (SampleAppProcess first = SampleAppProcess.started(config, log("first"))) {
 			await().atMost(Duration.ofSeconds(30)).until(() -> first.state("worker").equals("RUNNING"));
@@ -54,8 +57,8 @@ class IsolationIT extends FaultScenarioSupport {
 			Files.createDirectories(state());
 			Files.writeString(state().resolve("registry.json"),
 					JsonMapper.builder().build().writeValueAsString(Map.of("version", 1, "rows", List.of(row))));
-			try (SampleAppProcess app = SampleAppProcess.started(config("reuse", "worker:\n  command: [\"sleep\", \"600\"]\n"),
-					log("reuse"))) {
+			try (SampleAppProcess app = SampleAppProcess
+				.started(config("reuse", "worker:\n  command: [\"sleep\", \"600\"]\n"), log("reuse"))) {
 				JsonNode report = app.json("/actuator/children").get("reconciliation");
 				assertThat(report.get("notOurs").asInt()).isEqualTo(1);
 				assertThat(report.get("stopped").asInt()).isZero();

@@ -14,11 +14,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Scenarios 1–3: the app killed with SIGKILL, children that escape their group, and a SIGTERM shutdown.
+ * Scenarios 1–3: the app killed with SIGKILL, children that escape their group, and a
+ * SIGTERM shutdown.
  */
 class KillAndStopIT extends FaultScenarioSupport {
 
-	// Why generous: the parent-death signal is immediate, but a loaded machine may take a while to run the exits.
+	// Why generous: the parent-death signal is immediate, but a loaded machine may take a
+	// while to run the exits.
 	private static final Duration CHILDREN_GONE = Duration.ofSeconds(10);
 
 	private static final String WITHOUT_SHEPHERDS = "defaults:\n  contain-descendants: false";
@@ -30,7 +32,8 @@ class KillAndStopIT extends FaultScenarioSupport {
 			String command = (i % 4 == 0) ? "[\"sh\", \"-c\", \"sleep 600 & exec sleep 600\"]" : "[\"sleep\", \"600\"]";
 			children.append("c").append(i).append(":\n  command: ").append(command).append('\n');
 		}
-		// Why without shepherds: this is the containment by process group alone, as with contain-descendants false.
+		// Why without shepherds: this is the containment by process group alone, as with
+		// contain-descendants false.
 		Path config = config("kill9", children.toString(), WITHOUT_SHEPHERDS);
 		List<Long> direct;
 		try (SampleAppProcess app = SampleAppProcess.started(config, log("kill9-first"))) {
@@ -57,7 +60,8 @@ class KillAndStopIT extends FaultScenarioSupport {
 	void killMinus9EndsEveryProcessOfEveryTreeUnderShepherdsWithoutANextStart() throws Exception {
 		StringBuilder children = new StringBuilder();
 		for (int i = 0; i < 10; i++) {
-			children.append("c").append(i)
+			children.append("c")
+				.append(i)
 				.append(":\n  command: [\"sh\", \"-c\", \"sleep 600 & setsid sleep 600 & wait\"]\n");
 		}
 		try (SampleAppProcess app = SampleAppProcess.started(config("kill9-shepherds", children.toString()),
@@ -79,14 +83,16 @@ class KillAndStopIT extends FaultScenarioSupport {
 				  restart: never
 				""", WITHOUT_SHEPHERDS);
 		try (SampleAppProcess app = SampleAppProcess.started(config, log("daemons-stop"))) {
-			await().atMost(Duration.ofSeconds(30)).until(() -> ours().size() == 1 && app.state("forker").equals("EXITED"));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> ours().size() == 1 && app.state("forker").equals("EXITED"));
 			long daemon = ours().get(0);
 			app.terminate();
 			assertThat(app.awaitExit(Duration.ofSeconds(30))).isTrue();
 			await().atMost(CHILDREN_GONE).until(() -> !LiveProcesses.isAlive(daemon));
 		}
 		try (SampleAppProcess app = SampleAppProcess.started(config, log("daemons-kill"))) {
-			await().atMost(Duration.ofSeconds(30)).until(() -> ours().size() == 1 && app.state("forker").equals("EXITED"));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> ours().size() == 1 && app.state("forker").equals("EXITED"));
 			long daemon = ours().get(0);
 			app.kill9();
 			assertThat(LiveProcesses.isAlive(daemon)).as("a daemon that left its session outlives a SIGKILL").isTrue();
@@ -115,7 +121,8 @@ class KillAndStopIT extends FaultScenarioSupport {
 			long started = System.nanoTime();
 			app.terminate();
 			assertThat(app.awaitExit(Duration.ofSeconds(30))).as(app::output).isTrue();
-			// Within the largest stop timeout (5 s), plus a margin for the JVM's own shutdown on a loaded machine.
+			// Within the largest stop timeout (5 s), plus a margin for the JVM's own
+			// shutdown on a loaded machine.
 			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5 + 10));
 			assertThat(witness.resolve("polite")).exists();
 			assertThat(witness.resolve("stubborn")).exists();

@@ -6,14 +6,14 @@ import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The packaged sample as shipped: its MCP servers are the jar started again (through Spring Boot's launcher), one
- * over stdio and one over streamable HTTP, and {@code /tools} lists and calls their tools through Spring AI's client.
+ * The packaged sample as shipped: its MCP servers are the jar started again (through
+ * Spring Boot's launcher), one over stdio and one over streamable HTTP, and
+ * {@code /tools} lists and calls their tools through Spring AI's client.
  */
 class McpHostIT extends FaultScenarioSupport {
 
@@ -32,7 +32,8 @@ class McpHostIT extends FaultScenarioSupport {
 			long clock = app.child("clock").get("pid").asLong();
 			assertThat(app.post("/tools/now", "{}").get("result").asString()).contains("(pid " + clock + ")");
 			assertThat(app.child("tools").get("details").get("mcp").get("session").asString()).isEqualTo("initialized");
-			// Per MCP server its shepherd and its JVM, and the greeter's two, once the greeter runs.
+			// Per MCP server its shepherd and its JVM, and the greeter's two, once the
+			// greeter runs.
 			await().atMost(Duration.ofSeconds(60)).until(() -> ours().size() == 6);
 			app.kill9();
 			await("every supervised process gone").atMost(Duration.ofSeconds(30))

@@ -15,19 +15,18 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.awaitility.Awaitility;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import org.awaitility.Awaitility;
 
 import dev.tether.supervisor.testsupport.JavaCommand;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.SecondJvm;
 
 /**
- * The packaged sample app ({@code java -jar}) as a real process, with a configuration of the scenario's own. It
- * binds a port the kernel picks ({@code server.port=0}) and the port is read from the web server's start line in its
- * log; nothing guesses a free port.
+ * The packaged sample app ({@code java -jar}) as a real process, with a configuration of
+ * the scenario's own. It binds a port the kernel picks ({@code server.port=0}) and the
+ * port is read from the web server's start line in its log; nothing guesses a free port.
  */
 final class SampleAppProcess implements AutoCloseable {
 
@@ -52,14 +51,16 @@ final class SampleAppProcess implements AutoCloseable {
 		this.logStart = logStart;
 	}
 
-	/** Starts the app with {@code config} as its only configuration file; returns at once. */
+	/**
+	 * Starts the app with {@code config} as its only configuration file; returns at once.
+	 */
 	static SampleAppProcess start(Path config, Path log) throws IOException {
 		return start(List.of("--spring.config.location=file:" + config), log);
 	}
 
 	/**
-	 * Starts the app with the configuration it ships ({@code application.yml} in the jar), {@code properties} on
-	 * top, and waits until it is ready.
+	 * Starts the app with the configuration it ships ({@code application.yml} in the
+	 * jar), {@code properties} on top, and waits until it is ready.
 	 */
 	static SampleAppProcess startedAsShipped(List<String> properties, Path log) throws IOException {
 		return awaitReadyOrClose(start(properties, log));
@@ -75,7 +76,10 @@ final class SampleAppProcess implements AutoCloseable {
 		return new SampleAppProcess(SecondJvm.start(builder), log, logStart);
 	}
 
-	/** Starts the app and waits until its endpoint answers and its startup reconciliation has run. */
+	/**
+	 * Starts the app and waits until its endpoint answers and its startup reconciliation
+	 * has run.
+	 */
 	static SampleAppProcess started(Path config, Path log) throws IOException {
 		return awaitReadyOrClose(start(config, log));
 	}
@@ -104,7 +108,10 @@ final class SampleAppProcess implements AutoCloseable {
 			.until(this::reconciled);
 	}
 
-	/** Whether the endpoint answers and the startup reconciliation (run when the app is ready) has happened. */
+	/**
+	 * Whether the endpoint answers and the startup reconciliation (run when the app is
+	 * ready) has happened.
+	 */
 	private boolean reconciled() {
 		if (reportedPort() < 0) {
 			return false;
@@ -127,7 +134,10 @@ final class SampleAppProcess implements AutoCloseable {
 		return this.port;
 	}
 
-	/** The port of this start's web server, from its start line in the log, or -1 before it has started. */
+	/**
+	 * The port of this start's web server, from its start line in the log, or -1 before
+	 * it has started.
+	 */
 	private int reportedPort() {
 		String output = output();
 		Matcher matcher = STARTED_ON_PORT.matcher(output.substring((int) Math.min(this.logStart, output.length())));
@@ -198,7 +208,10 @@ final class SampleAppProcess implements AutoCloseable {
 
 	/** The pids of the children that have one. */
 	List<Long> childPids() throws IOException {
-		return children().stream().filter((child) -> !child.get("pid").isNull()).map((c) -> c.get("pid").asLong()).toList();
+		return children().stream()
+			.filter((child) -> !child.get("pid").isNull())
+			.map((c) -> c.get("pid").asLong())
+			.toList();
 	}
 
 	/** How many children are in {@code state}. */
@@ -217,8 +230,9 @@ final class SampleAppProcess implements AutoCloseable {
 	}
 
 	/**
-	 * The CPU time (user + system, in clock ticks) of the supervisor's own threads ({@code supervisor-*}: spawner,
-	 * reaper, tick), leaving out the web server, the JIT and the collector, which serve the test's HTTP polling.
+	 * The CPU time (user + system, in clock ticks) of the supervisor's own threads
+	 * ({@code supervisor-*}: spawner, reaper, tick), leaving out the web server, the JIT
+	 * and the collector, which serve the test's HTTP polling.
 	 */
 	long supervisorCpuTicks() {
 		long ticks = 0;

@@ -8,8 +8,8 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a supervisor captured of one child's output: where it goes, how much has passed, and its last lines. Given
- * by {@code Supervisor.output(name)}.
+ * What a supervisor captured of one child's output: where it goes, how much has passed,
+ * and its last lines. Given by {@code Supervisor.output(name)}.
  */
 public interface CapturedOutput {
 
@@ -25,25 +25,31 @@ public interface CapturedOutput {
 	/** The bytes of output received from the child, over its whole life. */
 	long bytes();
 
-	/** The lines of output received from the child, over its whole life (a cut line counts once per piece). */
+	/**
+	 * The lines of output received from the child, over its whole life (a cut line counts
+	 * once per piece).
+	 */
 	long lines();
 
 	/**
-	 * Reads the last lines of the child's log file and of its rotated files, oldest first, under the rules its
-	 * writer keeps (no link followed, regular files only).
+	 * Reads the last lines of the child's log file and of its rotated files, oldest
+	 * first, under the rules its writer keeps (no link followed, regular files only).
 	 * @param lines how many lines at most
 	 * @param maxBytes how many bytes at most
-	 * @return the lines, each ending with a newline; empty when the file is off or not written yet
+	 * @return the lines, each ending with a newline; empty when the file is off or not
+	 * written yet
 	 * @throws IOException naming the file that could not be read
 	 */
 	byte[] lastLines(int lines, int maxBytes) throws IOException;
 
 	/**
-	 * Opens the child's current log file to read, under the rules its writer keeps: no link followed, regular files
-	 * of this process's user only, and an open that never waits (a FIFO is refused, not opened). The caller closes
-	 * it.
-	 * @return the file, positioned at its start; empty when the file is off or not written yet
-	 * @throws IOException naming the file when it cannot be read, or is not one a log may be
+	 * Opens the child's current log file to read, under the rules its writer keeps: no
+	 * link followed, regular files of this process's user only, and an open that never
+	 * waits (a FIFO is refused, not opened). The caller closes it.
+	 * @return the file, positioned at its start; empty when the file is off or not
+	 * written yet
+	 * @throws IOException naming the file when it cannot be read, or is not one a log may
+	 * be
 	 */
 	Optional<SeekableByteChannel> openLog() throws IOException;
 

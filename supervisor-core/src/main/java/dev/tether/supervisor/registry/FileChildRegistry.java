@@ -27,9 +27,10 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.tether.supervisor.internal.files.PrivateDirectory;
 
 /**
- * The default registry: {@code <state-directory>/registry.json}, written atomically (temporary file, fsync, rename,
- * fsync of the directory) with mode 0600, under an exclusive lock on {@code registry.lock} held for the
- * supervisor's life. A file that does not parse is moved aside, never deleted.
+ * The default registry: {@code <state-directory>/registry.json}, written atomically
+ * (temporary file, fsync, rename, fsync of the directory) with mode 0600, under an
+ * exclusive lock on {@code registry.lock} held for the supervisor's life. A file that
+ * does not parse is moved aside, never deleted.
  */
 public final class FileChildRegistry implements ChildRegistry {
 
@@ -67,10 +68,13 @@ public final class FileChildRegistry implements ChildRegistry {
 	}
 
 	/**
-	 * Opens the registry of a state directory, creating it (mode 0700) if needed, and takes its lock.
+	 * Opens the registry of a state directory, creating it (mode 0700) if needed, and
+	 * takes its lock.
 	 * @throws RegistryLockedException when another supervisor holds it
-	 * @throws UnsafeDirectoryException when another user could change the directory or one above it
-	 * @throws IllegalStateException naming the directory when it cannot be created or written
+	 * @throws UnsafeDirectoryException when another user could change the directory or
+	 * one above it
+	 * @throws IllegalStateException naming the directory when it cannot be created or
+	 * written
 	 */
 	public static FileChildRegistry open(Path stateDirectory) {
 		Path directory = stateDirectory.toAbsolutePath().normalize();
@@ -78,8 +82,8 @@ public final class FileChildRegistry implements ChildRegistry {
 			PrivateDirectory.check(directory);
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("cannot check the owners and modes of state directory " + directory + ": "
-					+ describe(ex), ex);
+			throw new IllegalStateException(
+					"cannot check the owners and modes of state directory " + directory + ": " + describe(ex), ex);
 		}
 		try {
 			if (!Files.isDirectory(directory)) {
@@ -92,13 +96,15 @@ public final class FileChildRegistry implements ChildRegistry {
 		}
 		FileChannel channel;
 		try {
-			// Why no links: a link planted as the lock would have the supervisor truncate whatever it points to.
+			// Why no links: a link planted as the lock would have the supervisor truncate
+			// whatever it points to.
 			channel = FileChannel.open(directory.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.READ,
 					StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("cannot open " + directory.resolve(LOCK) + ": the state directory "
-					+ directory + " is not writable, or the lock is a symbolic link (never followed): " + describe(ex), ex);
+					+ directory + " is not writable, or the lock is a symbolic link (never followed): " + describe(ex),
+					ex);
 		}
 		FileLock lock;
 		try {
@@ -106,13 +112,16 @@ public final class FileChildRegistry implements ChildRegistry {
 			if (lock == null) {
 				String holder = readHolder(channel);
 				channel.close();
-				// Why compare pids: the lock is per JVM, so a second supervisor in this JVM (a second Spring context,
-				// e.g. a cached test context) reads its own pid as the holder and must be told it is not another process.
+				// Why compare pids: the lock is per JVM, so a second supervisor in this
+				// JVM (a second Spring context,
+				// e.g. a cached test context) reads its own pid as the holder and must be
+				// told it is not another process.
 				boolean sameJvm = holder.equals(Long.toString(ProcessHandle.current().pid()));
 				throw new RegistryLockedException(directory, holder, sameJvm);
 			}
 			channel.truncate(0);
-			channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+			channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)),
+					0);
 			channel.force(true);
 			removeStaleTemporary(directory);
 		}
@@ -130,13 +139,15 @@ public final class FileChildRegistry implements ChildRegistry {
 	}
 
 	/**
-	 * Why: a supervisor killed in the middle of a save leaves its half-written temporary file; the registry itself is
-	 * whole (the rename never happened), and the next save must not trip over the leftover.
+	 * Why: a supervisor killed in the middle of a save leaves its half-written temporary
+	 * file; the registry itself is whole (the rename never happened), and the next save
+	 * must not trip over the leftover.
 	 */
 	private static void removeStaleTemporary(Path directory) throws IOException {
 		Path temporary = directory.resolve(TEMPORARY);
 		if (Files.deleteIfExists(temporary)) {
-			logger.warn("Removed {}, left by a save that was interrupted; {} is intact", temporary, directory.resolve(FILE));
+			logger.warn("Removed {}, left by a save that was interrupted; {} is intact", temporary,
+					directory.resolve(FILE));
 		}
 	}
 
@@ -204,8 +215,8 @@ public final class FileChildRegistry implements ChildRegistry {
 			Files.move(this.file, aside);
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("registry " + this.file + " is corrupt and cannot be moved aside: "
-					+ describe(ex), ex);
+			throw new IllegalStateException(
+					"registry " + this.file + " is corrupt and cannot be moved aside: " + describe(ex), ex);
 		}
 		this.movedAside = aside;
 		logger.warn("Registry {} was not a readable registry; moved aside to {}. Live children are still found by "
@@ -219,7 +230,8 @@ public final class FileChildRegistry implements ChildRegistry {
 			byte[] content = JSON.writerWithDefaultPrettyPrinter()
 				.writeValueAsBytes(new RegistryFile(VERSION, List.copyOf(rows)));
 			Files.deleteIfExists(temporary);
-			Files.createFile(temporary, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+			Files.createFile(temporary,
+					PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
 			try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
 				ByteBuffer buffer = ByteBuffer.wrap(content);
 				while (buffer.hasRemaining()) {

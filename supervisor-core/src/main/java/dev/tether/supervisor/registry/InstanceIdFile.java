@@ -12,9 +12,10 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
- * The instance id of a state directory: a random id written once to {@code <state-directory>/instance-id} and read
- * by every later run, so the orphans of earlier runs of this instance are recognised and those of any other
- * instance (even with the same installation id) never are.
+ * The instance id of a state directory: a random id written once to
+ * {@code <state-directory>/instance-id} and read by every later run, so the orphans of
+ * earlier runs of this instance are recognised and those of any other instance (even with
+ * the same installation id) never are.
  */
 final class InstanceIdFile {
 
@@ -29,8 +30,10 @@ final class InstanceIdFile {
 	}
 
 	/**
-	 * Reads the instance id, creating it on first use. Call it holding the state directory's lock.
-	 * @throws IOException naming the file when it cannot be read or written, or holds something else than an id
+	 * Reads the instance id, creating it on first use. Call it holding the state
+	 * directory's lock.
+	 * @throws IOException naming the file when it cannot be read or written, or holds
+	 * something else than an id
 	 */
 	static String readOrCreate(Path directory) throws IOException {
 		Path file = directory.resolve(FILE);
@@ -59,8 +62,9 @@ final class InstanceIdFile {
 	}
 
 	/**
-	 * The file's text, read no further than an id could reach. Why a bound: a huge file planted or grown there must
-	 * fail with its name, not with an {@code OutOfMemoryError} that names nothing.
+	 * The file's text, read no further than an id could reach. Why a bound: a huge file
+	 * planted or grown there must fail with its name, not with an
+	 * {@code OutOfMemoryError} that names nothing.
 	 */
 	private static String readPrefix(Path file) throws IOException {
 		byte[] bytes;

@@ -12,11 +12,13 @@ import tools.jackson.core.JsonToken;
 import tools.jackson.core.exc.StreamReadException;
 
 /**
- * Reads {@code registry.json} token by token. Why not data binding: its first use in a JVM introspects the row
- * type and builds deserializers, and reconciliation reads the file once, at startup, in a cold JVM; reading the
- * tokens about halves the load of 1,000 rows (see docs/benchmarks.md). Unknown properties are skipped (a newer writer
- * may add some); anything else that is not a registry of this version is an error, so the file is moved aside.
- * The row's nullness is kept: {@code startTime}, {@code bootId}, {@code spawnedAt} and {@code port} may be null.
+ * Reads {@code registry.json} token by token. Why not data binding: its first use in a
+ * JVM introspects the row type and builds deserializers, and reconciliation reads the
+ * file once, at startup, in a cold JVM; reading the tokens about halves the load of 1,000
+ * rows (see docs/benchmarks.md). Unknown properties are skipped (a newer writer may add
+ * some); anything else that is not a registry of this version is an error, so the file is
+ * moved aside. The row's nullness is kept: {@code startTime}, {@code bootId},
+ * {@code spawnedAt} and {@code port} may be null.
  */
 final class RegistryFileReader {
 
@@ -25,8 +27,9 @@ final class RegistryFileReader {
 
 	/**
 	 * The rows of a registry of this version.
-	 * @throws JacksonException when the content is not well-formed JSON, or not a registry of this version (another
-	 * version, a row without one of its required properties, a value of the wrong type, a malformed time)
+	 * @throws JacksonException when the content is not well-formed JSON, or not a
+	 * registry of this version (another version, a row without one of its required
+	 * properties, a value of the wrong type, a malformed time)
 	 */
 	static List<RegistryRow> read(JsonParser parser, int version) {
 		expect(parser, parser.nextToken() == JsonToken.START_OBJECT, "a registry is an object");
@@ -42,7 +45,8 @@ final class RegistryFileReader {
 			}
 		}
 		expect(parser, parser.nextToken() == null, "nothing may follow the registry");
-		expect(parser, foundVersion != null && foundVersion == version, "version " + foundVersion + " is not " + version);
+		expect(parser, foundVersion != null && foundVersion == version,
+				"version " + foundVersion + " is not " + version);
 		expect(parser, rows != null, "rows are missing");
 		return rows;
 	}
@@ -87,8 +91,10 @@ final class RegistryFileReader {
 				default -> parser.skipChildren();
 			}
 		}
-		expect(parser, name != null && kind != null && installationId != null && state != null && pid != null
-				&& pgid != null && restarts != null, "a row needs its name, kind, installationId, state, pid, pgid and restarts");
+		expect(parser,
+				name != null && kind != null && installationId != null && state != null && pid != null && pgid != null
+						&& restarts != null,
+				"a row needs its name, kind, installationId, state, pid, pgid and restarts");
 		expect(parser, fitsInt(restarts) && (port == null || fitsInt(port)), "restarts and port fit an int");
 		return new RegistryRow(name, kind, installationId, pid, pgid, startTime, bootId, state, spawnedAt,
 				restarts.intValue(), (port != null) ? port.intValue() : null);

@@ -118,7 +118,8 @@ class FileChildRegistryTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "/proc/self/tether-state", "/proc/self" })
 	void unwritableStateDirectoryIsAClearErrorNamingIt(String directory) {
-		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> FileChildRegistry.open(Path.of(directory)))
+		assertThatExceptionOfType(IllegalStateException.class)
+			.isThrownBy(() -> FileChildRegistry.open(Path.of(directory)))
 			.withMessageContaining(directory);
 	}
 
@@ -128,7 +129,8 @@ class FileChildRegistryTests {
 		int lastSaved;
 		try (SecondJvm saver = SecondJvm.start(RegistrySaverJvm.class, this.temp.resolve("saver.log"),
 				state.toString())) {
-			// Why 20 saves: the JVM is then saving in a tight loop, so the kill lands in the middle of one.
+			// Why 20 saves: the JVM is then saving in a tight loop, so the kill lands in
+			// the middle of one.
 			lastSaved = Integer.parseInt(saver.readUntilCount("SAVED", 20));
 			saver.kill9();
 		}

@@ -11,7 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIOException;
 
 /**
- * The instance id file: created once, read back, and refused by name when it holds anything else, however large.
+ * The instance id file: created once, read back, and refused by name when it holds
+ * anything else, however large.
  */
 class InstanceIdFileTests {
 
@@ -28,7 +29,8 @@ class InstanceIdFileTests {
 	@Test
 	void aHugeFileIsRefusedByNameWithoutBeingRead() throws Exception {
 		Path file = this.temp.resolve("instance-id");
-		// Why sparse: three gigabytes that take no room on disk, and once read whole would not fit in any heap.
+		// Why sparse: three gigabytes that take no room on disk, and once read whole
+		// would not fit in any heap.
 		try (RandomAccessFile huge = new RandomAccessFile(file.toFile(), "rw")) {
 			huge.setLength(3L * 1024 * 1024 * 1024);
 		}

@@ -6,8 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A second JVM that saves a registry of 2000 rows again and again, each save with one more restart on every row,
- * printing {@code SAVED <n>} after each, until it is killed. Argument: the state directory.
+ * A second JVM that saves a registry of 2000 rows again and again, each save with one
+ * more restart on every row, printing {@code SAVED <n>} after each, until it is killed.
+ * Argument: the state directory.
  */
 public final class RegistrySaverJvm {
 

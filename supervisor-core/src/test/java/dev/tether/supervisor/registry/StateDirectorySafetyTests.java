@@ -14,15 +14,15 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.tether.supervisor.internal.files.PrivateDirectory;
 import dev.tether.supervisor.UnsafeDirectoryException;
+import dev.tether.supervisor.internal.files.PrivateDirectory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * A state directory that another user could change is refused, and the files in it are never reached through a
- * symbolic link.
+ * A state directory that another user could change is refused, and the files in it are
+ * never reached through a symbolic link.
  */
 @EnabledOnOs(OS.LINUX)
 class StateDirectorySafetyTests {

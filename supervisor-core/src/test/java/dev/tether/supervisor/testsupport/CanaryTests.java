@@ -18,8 +18,8 @@ import dev.tether.supervisor.internal.os.Posix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * The canaries see what "still alive" cannot: a signal that does not kill, and a stop.
@@ -33,8 +33,10 @@ class CanaryTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "TERM", "HUP", "INT", "USR1", "CONT" })
 	void shellCanaryRecordsASignalThatDoesNotKillIt(String signal) throws Exception {
-		// Why: a shell cannot trap a signal ignored when it started, and this JVM's children inherit what it ignores
-		// (nohup ignores HUP; a background job of a shell without job control ignores INT).
+		// Why: a shell cannot trap a signal ignored when it started, and this JVM's
+		// children inherit what it ignores
+		// (nohup ignores HUP; a background job of a shell without job control ignores
+		// INT).
 		assumeFalse(ignoredByThisJvm(signal), () -> "SIG" + signal + " is ignored by this JVM, so by its children too");
 		try (Canary canary = Canary.child(this.temp, Map.of())) {
 			new ProcessBuilder("kill", "-" + signal, Long.toString(canary.pid())).start().waitFor();
@@ -47,7 +49,8 @@ class CanaryTests {
 	@Test
 	void orphanCanaryRecordsASignal() throws Exception {
 		try (Canary canary = Canary.orphan(this.temp, Map.of())) {
-			assertThat(LiveProcesses.stat(canary.pid()).orElseThrow().ppid()).isNotEqualTo(ProcessHandle.current().pid());
+			assertThat(LiveProcesses.stat(canary.pid()).orElseThrow().ppid())
+				.isNotEqualTo(ProcessHandle.current().pid());
 			new ProcessBuilder("kill", "-TERM", Long.toString(canary.pid())).start().waitFor();
 			await().atMost(Duration.ofSeconds(10)).until(() -> canary.signals().contains("TERM"));
 		}
@@ -66,7 +69,8 @@ class CanaryTests {
 	void stoppedCanaryIsNotUntouched() throws Exception {
 		try (Canary canary = Canary.child(this.temp, Map.of())) {
 			new ProcessBuilder("kill", "-STOP", Long.toString(canary.pid())).start().waitFor();
-			await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.stat(canary.pid()).orElseThrow().state() == 'T');
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> LiveProcesses.stat(canary.pid()).orElseThrow().state() == 'T');
 			assertThat(canary.signals()).isEmpty();
 			assertThatExceptionOfType(AssertionError.class).isThrownBy(canary::assertUntouched);
 		}

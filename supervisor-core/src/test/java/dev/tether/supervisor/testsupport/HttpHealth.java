@@ -13,10 +13,10 @@ import com.sun.net.httpserver.HttpServer;
 /**
  * An HTTP server for probes.
  * <ul>
- * <li>{@code HttpHealth <port> <file>}: every path answers 200 while {@code <file>} does not exist, 500 once it
- * does.</li>
- * <li>{@code HttpHealth <port> --hang}: the port accepts connections (the kernel's backlog) but nothing is ever read
- * or answered.</li>
+ * <li>{@code HttpHealth <port> <file>}: every path answers 200 while {@code <file>} does
+ * not exist, 500 once it does.</li>
+ * <li>{@code HttpHealth <port> --hang}: the port accepts connections (the kernel's
+ * backlog) but nothing is ever read or answered.</li>
  * </ul>
  */
 public final class HttpHealth {
@@ -47,7 +47,9 @@ public final class HttpHealth {
 		return JavaCommand.main(HttpHealth.class, Integer.toString(port), failing.toString());
 	}
 
-	/** The command of a server on {@code port} that accepts connections and never answers. */
+	/**
+	 * The command of a server on {@code port} that accepts connections and never answers.
+	 */
 	public static List<String> hanging(int port) {
 		return JavaCommand.main(HttpHealth.class, Integer.toString(port), "--hang");
 	}

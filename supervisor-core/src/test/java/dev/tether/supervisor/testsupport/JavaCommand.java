@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The command line of a short-lived helper JVM: this JDK's {@code java}, tuned to start fast, granting native access
- * on JDK 22+, then the arguments.
+ * The command line of a short-lived helper JVM: this JDK's {@code java}, tuned to start
+ * fast, granting native access on JDK 22+, then the arguments.
  */
 public final class JavaCommand {
 
@@ -19,7 +19,8 @@ public final class JavaCommand {
 		command.add("-Xshare:auto");
 		command.add("-XX:TieredStopAtLevel=1");
 		if (Runtime.version().feature() >= 22) {
-			// Why: as the test JVM itself (Surefire's argLine), a helper JVM grants Tether's FFM backend native
+			// Why: as the test JVM itself (Surefire's argLine), a helper JVM grants
+			// Tether's FFM backend native
 			// access, so that no warning of the JDK's mixes with the lines a test reads.
 			command.add("--enable-native-access=ALL-UNNAMED");
 		}

@@ -18,18 +18,22 @@ import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.internal.identity.ProcStat;
 
 /**
- * The one leak check of every suite (unit, integration, end to end, and {@code .ci/run} through {@link #main}).
+ * The one leak check of every suite (unit, integration, end to end, and {@code .ci/run}
+ * through {@link #main}).
  * <p>
  * Its scope is this run only: processes carrying an installation id that starts with
- * {@link TestRun#installationPrefix()}, and descendants of this JVM (which also catches children that dropped the
- * markers, e.g. by {@code exec env -i}). A process outside that scope is never reported nor touched, so another
- * build or a real Tether application on the same host is safe. It also reports {@code supervisor-*} threads left
- * running (the JVM-wide {@code supervisor-reaper} and the output pump, {@code supervisor-output} and its workers,
- * serve the whole JVM by design and are not among them).
+ * {@link TestRun#installationPrefix()}, and descendants of this JVM (which also catches
+ * children that dropped the markers, e.g. by {@code exec env -i}). A process outside that
+ * scope is never reported nor touched, so another build or a real Tether application on
+ * the same host is safe. It also reports {@code supervisor-*} threads left running (the
+ * JVM-wide {@code supervisor-reaper} and the output pump, {@code supervisor-output} and
+ * its workers, serve the whole JVM by design and are not among them).
  */
 public final class LeakCheck {
 
-	/** The threads that legitimately outlive every supervisor: they serve the whole JVM. */
+	/**
+	 * The threads that legitimately outlive every supervisor: they serve the whole JVM.
+	 */
 	private static final Pattern SHARED_THREADS = Pattern.compile("supervisor-reaper|supervisor-output(-\\d+)?");
 
 	private final String installationPrefix;
@@ -46,11 +50,13 @@ public final class LeakCheck {
 		return new LeakCheck(TestRun.installationPrefix(), ProcessHandle.current().pid());
 	}
 
-	/** What is in scope and alive now; a later {@link #leakedSince} reports what appeared after it. */
+	/**
+	 * What is in scope and alive now; a later {@link #leakedSince} reports what appeared
+	 * after it.
+	 */
 	public Baseline baseline() {
 		List<ScopedProcess> processes = scan();
-		return new Baseline(
-				processes.stream().map(ScopedProcess::identity).collect(Collectors.toSet()),
+		return new Baseline(processes.stream().map(ScopedProcess::identity).collect(Collectors.toSet()),
 				processes.stream()
 					.map(ScopedProcess::installation)
 					.flatMap(Optional::stream)
@@ -59,22 +65,30 @@ public final class LeakCheck {
 	}
 
 	/**
-	 * Processes in scope that are alive now and were not at the baseline, leaving out those of an installation that
-	 * already had live processes then (a longer-lived owner, such as a cached application context, holds those).
+	 * Processes in scope that are alive now and were not at the baseline, leaving out
+	 * those of an installation that already had live processes then (a longer-lived
+	 * owner, such as a cached application context, holds those).
 	 */
 	public List<ScopedProcess> leakedSince(Baseline baseline) {
 		return scan().stream()
 			.filter((process) -> !baseline.processes().contains(process.identity()))
-			.filter((process) -> process.installation().map((id) -> !baseline.installations().contains(id)).orElse(true))
+			.filter((
+					process) -> process.installation().map((id) -> !baseline.installations().contains(id)).orElse(true))
 			.toList();
 	}
 
-	/** {@code supervisor-*} threads (other than the shared ones) alive now that were not at the baseline. */
+	/**
+	 * {@code supervisor-*} threads (other than the shared ones) alive now that were not
+	 * at the baseline.
+	 */
 	public List<Thread> threadsLeakedSince(Baseline baseline) {
 		return supervisorThreads().stream().filter((thread) -> !baseline.threads().contains(thread.getId())).toList();
 	}
 
-	/** Kills a leaked process with SIGKILL if it is still the very process that was found (same start time). */
+	/**
+	 * Kills a leaked process with SIGKILL if it is still the very process that was found
+	 * (same start time).
+	 */
 	public static void kill(ScopedProcess leaked) {
 		if (LiveProcesses.isAlive(leaked.pid(), leaked.startTime())) {
 			ProcessHandle.of(leaked.pid()).ifPresent(ProcessHandle::destroyForcibly);
@@ -116,8 +130,9 @@ public final class LeakCheck {
 			boolean marked = own.filter((id) -> id.startsWith(this.installationPrefix)).isPresent();
 			boolean descendant = isDescendant(stat, stats);
 			if (marked || descendant) {
-				inScope.add(new ScopedProcess(stat.pid(), stat.startTime(), nearestInstallation(stat, stats, installations),
-						marked ? "carries " + own.get() : "descendant of the test JVM"));
+				inScope.add(
+						new ScopedProcess(stat.pid(), stat.startTime(), nearestInstallation(stat, stats, installations),
+								marked ? "carries " + own.get() : "descendant of the test JVM"));
 			}
 		}
 		return inScope;
@@ -160,16 +175,18 @@ public final class LeakCheck {
 	}
 
 	/**
-	 * For {@code .ci/run} after the build: {@code LeakCheck <run-id>} lists, then kills, the processes still carrying
-	 * an installation id of that run, and exits 1 if there were any. Waits up to 10 s for them to go first (a
-	 * child's parent-death signal is asynchronous).
+	 * For {@code .ci/run} after the build: {@code LeakCheck <run-id>} lists, then kills,
+	 * the processes still carrying an installation id of that run, and exits 1 if there
+	 * were any. Waits up to 10 s for them to go first (a child's parent-death signal is
+	 * asynchronous).
 	 */
 	public static void main(String[] args) throws InterruptedException {
 		if (args.length != 1 || !args[0].matches("[a-z0-9]{1,16}")) {
 			System.err.println("usage: LeakCheck <run-id of 1 to 16 [a-z0-9]>");
 			System.exit(2);
 		}
-		// Why no descendants here: every JVM of the build has ended; only the markers of the run remain to look for.
+		// Why no descendants here: every JVM of the build has ended; only the markers of
+		// the run remain to look for.
 		LeakCheck check = new LeakCheck("test-" + args[0] + "-", ProcessHandle.current().pid());
 		Baseline nothing = new Baseline(Set.of(), Set.of(), Set.of());
 		long deadline = System.nanoTime() + 10_000_000_000L;
@@ -191,7 +208,10 @@ public final class LeakCheck {
 	public record Baseline(Set<String> processes, Set<String> installations, Set<Long> threads) {
 	}
 
-	/** A process in scope; {@code installation} is its own or its nearest marked ancestor's. */
+	/**
+	 * A process in scope; {@code installation} is its own or its nearest marked
+	 * ancestor's.
+	 */
 	public record ScopedProcess(long pid, long startTime, Optional<String> installation, String why) {
 
 		String identity() {

@@ -9,15 +9,16 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.internal.identity.Owner;
-import dev.tether.supervisor.ChildKind;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The leak check sees this run's processes, including children without markers, and nothing else.
+ * The leak check sees this run's processes, including children without markers, and
+ * nothing else.
  */
 @EnabledOnOs(OS.LINUX)
 class LeakCheckTests {
@@ -36,7 +37,8 @@ class LeakCheckTests {
 		try {
 			await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(child.pid(), "sleep"));
 			assertThat(LiveProcesses.environ(child.pid())).isEmpty();
-			assertThat(this.check.leakedSince(baseline)).extracting(LeakCheck.ScopedProcess::pid).containsExactly(child.pid());
+			assertThat(this.check.leakedSince(baseline)).extracting(LeakCheck.ScopedProcess::pid)
+				.containsExactly(child.pid());
 		}
 		finally {
 			child.destroyForcibly();

@@ -16,13 +16,15 @@ import sun.misc.Signal;
  * A process that listens on a port and accepts connections until it is killed.
  * <ul>
  * <li>{@code Listen <port>}: a child that must listen on a port it is told.</li>
- * <li>{@code Listen --record <file>}: a listening {@link Canary}: it binds a port the kernel picks, handles every
- * signal the JVM lets it handle by appending its name to the file, and writes {@code READY <pid> <port>} there.</li>
+ * <li>{@code Listen --record <file>}: a listening {@link Canary}: it binds a port the
+ * kernel picks, handles every signal the JVM lets it handle by appending its name to the
+ * file, and writes {@code READY <pid> <port>} there.</li>
  * </ul>
  */
 public final class Listen {
 
-	// Why these: the signals a JVM lets an application handle; the others (QUIT, USR1, SEGV, ...) are the VM's own.
+	// Why these: the signals a JVM lets an application handle; the others (QUIT, USR1,
+	// SEGV, ...) are the VM's own.
 	private static final List<String> HANDLED = List.of("HUP", "INT", "TERM", "USR2", "ALRM", "CONT", "TSTP", "TTIN",
 			"TTOU", "WINCH", "PWR", "URG", "PIPE", "XCPU", "XFSZ", "VTALRM", "PROF", "IO", "SYS", "TRAP", "ABRT");
 
@@ -73,8 +75,9 @@ public final class Listen {
 	}
 
 	/**
-	 * A port nothing listens on at this moment. Only for a test that needs a port before anything may listen on it;
-	 * wherever a process can bind port 0 and report its port, let it.
+	 * A port nothing listens on at this moment. Only for a test that needs a port before
+	 * anything may listen on it; wherever a process can bind port 0 and report its port,
+	 * let it.
 	 */
 	public static int unusedPort() throws IOException {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

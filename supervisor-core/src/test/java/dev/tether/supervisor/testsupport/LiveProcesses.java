@@ -13,8 +13,8 @@ import dev.tether.supervisor.internal.identity.ProcParsers;
 import dev.tether.supervisor.internal.identity.ProcStat;
 
 /**
- * What tests read of real processes through {@code /proc}. A zombie counts as dead: PID 1 on these machines reaps
- * orphans lazily.
+ * What tests read of real processes through {@code /proc}. A zombie counts as dead: PID 1
+ * on these machines reaps orphans lazily.
  */
 public final class LiveProcesses {
 

@@ -18,16 +18,18 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Runs the {@link LeakCheck} after each test and after each class, naming the test: a process of this run (or a
- * descendant of this JVM) that appeared during the test and is still alive, or a {@code supervisor-*} thread that
- * appeared and is still running, fails it; leaked processes are then killed so that the next test starts clean.
- * Temporary directories named {@code tether*} that a class leaves in the JVM's temporary directory are reported.
- * Registered for every test class through JUnit's extension auto-detection.
+ * Runs the {@link LeakCheck} after each test and after each class, naming the test: a
+ * process of this run (or a descendant of this JVM) that appeared during the test and is
+ * still alive, or a {@code supervisor-*} thread that appeared and is still running, fails
+ * it; leaked processes are then killed so that the next test starts clean. Temporary
+ * directories named {@code tether*} that a class leaves in the JVM's temporary directory
+ * are reported. Registered for every test class through JUnit's extension auto-detection.
  */
-public class NoLeakedChildrenExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
-		AfterEachCallback {
+public class NoLeakedChildrenExtension
+		implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
 
-	// Why 10 s: a stop or a parent-death signal is asynchronous, and the machines that run this are loaded.
+	// Why 10 s: a stop or a parent-death signal is asynchronous, and the machines that
+	// run this are loaded.
 	private static final Duration GRACE = Duration.ofSeconds(10);
 
 	private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace
@@ -54,7 +56,10 @@ public class NoLeakedChildrenExtension implements BeforeAllCallback, AfterAllCal
 		String test = context.getRequiredTestClass().getSimpleName() + "." + context.getDisplayName();
 		assertNoLeakedProcesses(test, baseline);
 		try {
-			Awaitility.await().pollDelay(Duration.ZERO).atMost(GRACE).until(() -> this.check.threadsLeakedSince(baseline).isEmpty());
+			Awaitility.await()
+				.pollDelay(Duration.ZERO)
+				.atMost(GRACE)
+				.until(() -> this.check.threadsLeakedSince(baseline).isEmpty());
 		}
 		catch (ConditionTimeoutException ex) {
 			throw new AssertionError(test + " left threads running: "
@@ -70,7 +75,8 @@ public class NoLeakedChildrenExtension implements BeforeAllCallback, AfterAllCal
 		Set<Path> left = temporaryDirectories();
 		left.removeAll(before);
 		if (!left.isEmpty()) {
-			// Why only reported: another build on this host writes to the same temporary directory, so a new entry
+			// Why only reported: another build on this host writes to the same temporary
+			// directory, so a new entry
 			// cannot be attributed to this class for certain.
 			System.err.println("[leak check] " + testClass + " may have left temporary directories: " + left);
 		}

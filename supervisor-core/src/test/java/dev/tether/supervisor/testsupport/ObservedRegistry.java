@@ -7,8 +7,8 @@ import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
 
 /**
- * A real registry whose saves fail while {@link #failing} is set (as on a full disk, which a test cannot make
- * portably) and which counts how often it is closed.
+ * A real registry whose saves fail while {@link #failing} is set (as on a full disk,
+ * which a test cannot make portably) and which counts how often it is closed.
  */
 public final class ObservedRegistry implements ChildRegistry {
 
@@ -22,7 +22,10 @@ public final class ObservedRegistry implements ChildRegistry {
 		this.delegate = delegate;
 	}
 
-	/** Makes every save fail with "No space left on device" until called with {@code false}. */
+	/**
+	 * Makes every save fail with "No space left on device" until called with
+	 * {@code false}.
+	 */
 	public void failSaves(boolean failing) {
 		this.failing = failing;
 	}

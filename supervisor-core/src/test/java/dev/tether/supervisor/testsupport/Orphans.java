@@ -1,8 +1,8 @@
 package dev.tether.supervisor.testsupport;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -10,14 +10,15 @@ import java.util.Map;
 
 import org.awaitility.Awaitility;
 
+import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.internal.identity.Owner;
-import dev.tether.supervisor.ChildKind;
 
 /**
- * Makes processes that are not children of the test JVM (their parent shell exits at once), as a crashed
- * supervisor would leave them; ends whatever is left at {@link #close()}. For an orphan that must never be
- * signalled, use a {@link Canary#orphan} instead.
+ * Makes processes that are not children of the test JVM (their parent shell exits at
+ * once), as a crashed supervisor would leave them; ends whatever is left at
+ * {@link #close()}. For an orphan that must never be signalled, use a
+ * {@link Canary#orphan} instead.
  */
 public final class Orphans implements AutoCloseable {
 
@@ -30,16 +31,18 @@ public final class Orphans implements AutoCloseable {
 	}
 
 	/**
-	 * An orphan carrying the markers of a child that does not lead a group (it stays in the group of its exited
-	 * parent shell), as a child's own child that inherited the environment does.
+	 * An orphan carrying the markers of a child that does not lead a group (it stays in
+	 * the group of its exited parent shell), as a child's own child that inherited the
+	 * environment does.
 	 */
 	public long markedGroupMember(Owner owner, String name) throws IOException, InterruptedException {
 		return start(ChildMarkers.stamp(Map.of(), Map.of(), owner, ChildKind.AGENT, name), "sleep 600");
 	}
 
 	/**
-	 * An orphan carrying the markers of a child, leading its own session and group, that wipes its environment (an
-	 * {@code exec env -i}: same pid, same start time) once {@code trigger} exists.
+	 * An orphan carrying the markers of a child, leading its own session and group, that
+	 * wipes its environment (an {@code exec env -i}: same pid, same start time) once
+	 * {@code trigger} exists.
 	 */
 	public long markedThenWiped(Owner owner, String name, Path trigger) throws IOException, InterruptedException {
 		return start(ChildMarkers.stamp(Map.of(), Map.of(), owner, ChildKind.AGENT, name),

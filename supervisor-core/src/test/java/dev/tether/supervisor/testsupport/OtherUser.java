@@ -9,9 +9,10 @@ import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * Processes of another user of the machine, for the hostile cases: {@code setpriv --reuid=N --regid=N
- * --clear-groups}, which needs root. Where this JVM is not root or has no {@code setpriv}, the test is skipped, and
- * the reason printed.
+ * Processes of another user of the machine, for the hostile cases:
+ * {@code setpriv --reuid=N --regid=N
+ * --clear-groups}, which needs root. Where this JVM is not root or has no
+ * {@code setpriv}, the test is skipped, and the reason printed.
  */
 public final class OtherUser {
 
@@ -20,7 +21,10 @@ public final class OtherUser {
 	private OtherUser() {
 	}
 
-	/** Skips the calling test, saying why, unless processes can be run as another user here. */
+	/**
+	 * Skips the calling test, saying why, unless processes can be run as another user
+	 * here.
+	 */
 	public static void assumeAvailable() throws IOException {
 		boolean root = Files.readAllLines(Path.of("/proc/self/status"))
 			.stream()
@@ -31,10 +35,13 @@ public final class OtherUser {
 		}
 	}
 
-	/** The command line that runs {@code command} as {@code uid}, with that gid and no supplementary groups. */
+	/**
+	 * The command line that runs {@code command} as {@code uid}, with that gid and no
+	 * supplementary groups.
+	 */
 	public static List<String> command(int uid, List<String> command) {
-		List<String> line = new ArrayList<>(List.of(SETPRIV.toString(), "--reuid=" + uid, "--regid=" + uid,
-				"--clear-groups", "--"));
+		List<String> line = new ArrayList<>(
+				List.of(SETPRIV.toString(), "--reuid=" + uid, "--regid=" + uid, "--clear-groups", "--"));
 		line.addAll(command);
 		return line;
 	}

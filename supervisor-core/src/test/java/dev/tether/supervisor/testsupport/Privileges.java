@@ -7,8 +7,9 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * What this JVM may give its children. Where it has {@code CAP_SYS_RESOURCE} every limit and OOM score is its to give,
- * so a test of a refused value is skipped, and the reason printed.
+ * What this JVM may give its children. Where it has {@code CAP_SYS_RESOURCE} every limit
+ * and OOM score is its to give, so a test of a refused value is skipped, and the reason
+ * printed.
  */
 public final class Privileges {
 
@@ -29,7 +30,10 @@ public final class Privileges {
 		Assumptions.assumeFalse(privileged, "this JVM has CAP_SYS_RESOURCE");
 	}
 
-	/** The hard limit of a row of this JVM's {@code /proc/self/limits} ({@code Max open files}, ...). */
+	/**
+	 * The hard limit of a row of this JVM's {@code /proc/self/limits}
+	 * ({@code Max open files}, ...).
+	 */
 	public static String hardLimit(String row) throws IOException {
 		for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
 			if (line.startsWith(row + " ")) {

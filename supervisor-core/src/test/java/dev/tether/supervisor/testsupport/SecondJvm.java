@@ -11,7 +11,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A JVM a test starts and may kill: its process, the {@code KEY value} lines it prints, SIGTERM, SIGKILL.
+ * A JVM a test starts and may kill: its process, the {@code KEY value} lines it prints,
+ * SIGTERM, SIGKILL.
  */
 public final class SecondJvm implements AutoCloseable {
 
@@ -42,7 +43,10 @@ public final class SecondJvm implements AutoCloseable {
 		return this.process;
 	}
 
-	/** Reads printed lines until one for each key has come (or the JVM ends); the last value of a key wins. */
+	/**
+	 * Reads printed lines until one for each key has come (or the JVM ends); the last
+	 * value of a key wins.
+	 */
 	public Map<String, String> readUntil(String... keys) throws IOException {
 		Map<String, String> values = new HashMap<>();
 		String line;
@@ -55,7 +59,10 @@ public final class SecondJvm implements AutoCloseable {
 		return values;
 	}
 
-	/** Reads printed lines until {@code count} of them have started with {@code key}; returns their last value. */
+	/**
+	 * Reads printed lines until {@code count} of them have started with {@code key};
+	 * returns their last value.
+	 */
 	public String readUntilCount(String key, int count) throws IOException {
 		String value = null;
 		int seen = 0;

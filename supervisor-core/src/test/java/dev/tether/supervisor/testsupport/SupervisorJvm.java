@@ -8,15 +8,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import dev.tether.supervisor.registry.FileChildRegistry;
+import dev.tether.supervisor.ChildEvent;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.Supervisor;
-import dev.tether.supervisor.ChildEvent;
+import dev.tether.supervisor.registry.FileChildRegistry;
 
 /**
- * A second JVM running a real {@link Supervisor}, ticked every 20 ms, over one child in a restart loop (it lives
- * 200 ms, fails, and is restarted after a 20 ms backoff, forever). Prints {@code STARTED <pid>} for every start,
- * then waits to be killed.
+ * A second JVM running a real {@link Supervisor}, ticked every 20 ms, over one child in a
+ * restart loop (it lives 200 ms, fails, and is restarted after a 20 ms backoff, forever).
+ * Prints {@code STARTED <pid>} for every start, then waits to be killed.
  * <p>
  * Arguments: {@code <installation-id> <state-directory>}.
  */

@@ -13,11 +13,13 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * This test run: its id, the installation ids that carry it, and a private directory removed when the JVM ends.
+ * This test run: its id, the installation ids that carry it, and a private directory
+ * removed when the JVM ends.
  * <p>
- * The id comes from the {@value #RUN_ENV} environment variable ({@code .ci/run} exports one for every JVM of a
- * build), else it is random for this JVM. Every installation id a test uses starts with {@link #installationPrefix()}
- * so that the leak check looks at this run's processes only, never at another build's or an application's.
+ * The id comes from the {@value #RUN_ENV} environment variable ({@code .ci/run} exports
+ * one for every JVM of a build), else it is random for this JVM. Every installation id a
+ * test uses starts with {@link #installationPrefix()} so that the leak check looks at
+ * this run's processes only, never at another build's or an application's.
  */
 public final class TestRun {
 
@@ -57,8 +59,9 @@ public final class TestRun {
 	}
 
 	/**
-	 * A subdirectory of the run's private directory (mode 0700, one per JVM, removed when the JVM ends), created if
-	 * needed. Why: a fixed name in the shared temporary directory collides between users and parallel builds.
+	 * A subdirectory of the run's private directory (mode 0700, one per JVM, removed when
+	 * the JVM ends), created if needed. Why: a fixed name in the shared temporary
+	 * directory collides between users and parallel builds.
 	 */
 	public static Path directory(String name) {
 		try {

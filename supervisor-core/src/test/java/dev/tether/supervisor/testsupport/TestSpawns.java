@@ -10,6 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.awaitility.Awaitility;
 
+import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.ExitStatus;
+import dev.tether.supervisor.SpawnException;
 import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.output.ChildOutput;
@@ -17,12 +20,10 @@ import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.spawn.SpawnRequest;
 import dev.tether.supervisor.internal.spawn.SpawnedChild;
 import dev.tether.supervisor.internal.spawn.Spawner;
-import dev.tether.supervisor.ChildKind;
-import dev.tether.supervisor.ExitStatus;
-import dev.tether.supervisor.SpawnException;
 
 /**
- * Spawns marked test children through a {@link Spawner} and ends every one of them at {@link #close()}.
+ * Spawns marked test children through a {@link Spawner} and ends every one of them at
+ * {@link #close()}.
  */
 public final class TestSpawns implements AutoCloseable {
 
@@ -75,7 +76,10 @@ public final class TestSpawns implements AutoCloseable {
 		return spawnCaptured(output, false, command);
 	}
 
-	/** Spawns a child whose output is read through pipes, under a shepherd if {@code containDescendants}. */
+	/**
+	 * Spawns a child whose output is read through pipes, under a shepherd if
+	 * {@code containDescendants}.
+	 */
 	public SpawnedChild spawnCaptured(ChildOutput output, boolean containDescendants, String... command)
 			throws SpawnException {
 		return spawn(new SpawnRequest(List.of(command), environment(ChildKind.AGENT, output.child()), null,
@@ -103,7 +107,9 @@ public final class TestSpawns implements AutoCloseable {
 		return this.exits.get(pid);
 	}
 
-	/** How many times an exit was delivered for a pid: 1 once it has exited, never more. */
+	/**
+	 * How many times an exit was delivered for a pid: 1 once it has exited, never more.
+	 */
 	public int deliveriesOf(long pid) {
 		return this.deliveries.getOrDefault(pid, 0);
 	}

@@ -8,16 +8,16 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.ChildEvent;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.OrphanPolicy;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorBuilder;
+import dev.tether.supervisor.registry.FileChildRegistry;
 
 /**
- * A supervisor over a temporary state directory, ticked every 20 ms, that records its events and stops every child
- * at {@link #close()}.
+ * A supervisor over a temporary state directory, ticked every 20 ms, that records its
+ * events and stops every child at {@link #close()}.
  */
 public final class TestSupervisor implements AutoCloseable {
 
@@ -34,9 +34,8 @@ public final class TestSupervisor implements AutoCloseable {
 	private final FileChildRegistry registry;
 
 	public TestSupervisor(Path stateDirectory, List<ChildSpec> children) {
-		this(stateDirectory, TestRun.installationId("supervisor"), OrphanPolicy.STOP,
-				children, (builder) -> {
-				});
+		this(stateDirectory, TestRun.installationId("supervisor"), OrphanPolicy.STOP, children, (builder) -> {
+		});
 	}
 
 	public TestSupervisor(Path stateDirectory, String installationId, OrphanPolicy policy, List<ChildSpec> children,
@@ -93,7 +92,8 @@ public final class TestSupervisor implements AutoCloseable {
 		this.ticker.shutdown();
 		this.ticker.awaitTermination(5, TimeUnit.SECONDS);
 		this.supervisor.close();
-		// Why: a customizer may have given the supervisor a registry of its own; this one is released either way.
+		// Why: a customizer may have given the supervisor a registry of its own; this one
+		// is released either way.
 		this.registry.close();
 	}
 

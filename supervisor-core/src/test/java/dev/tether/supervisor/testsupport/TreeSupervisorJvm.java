@@ -8,24 +8,30 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorBuilder;
+import dev.tether.supervisor.registry.FileChildRegistry;
 
 /**
- * A second JVM running a real {@link Supervisor}, ticked every 20 ms (unless told not to), over children that run
- * one shell script (by default {@link #TREE}: each leaves a background grandchild and a daemon in a session of its
- * own). Prints {@code STARTED} once every child is running, then waits to be killed.
+ * A second JVM running a real {@link Supervisor}, ticked every 20 ms (unless told not
+ * to), over children that run one shell script (by default {@link #TREE}: each leaves a
+ * background grandchild and a daemon in a session of its own). Prints {@code STARTED}
+ * once every child is running, then waits to be killed.
  * <p>
- * Arguments: {@code <installation-id> <state-directory> <children> [<contain-descendants> <script> [<tick>
- * [<added-at-runtime> [<stdio>]]]]}: with {@code added-at-runtime} {@code true}, the supervisor is built without
- * children and each is added once it runs ({@link Supervisor#add}); with {@code stdio} {@code true}, each child's
- * stdin and stdout are pipes to this JVM, which never reads them.
+ * Arguments:
+ * {@code <installation-id> <state-directory> <children> [<contain-descendants> <script> [<tick>
+ * [<added-at-runtime> [<stdio>]]]]}: with {@code added-at-runtime} {@code true}, the
+ * supervisor is built without children and each is added once it runs
+ * ({@link Supervisor#add}); with {@code stdio} {@code true}, each child's stdin and
+ * stdout are pipes to this JVM, which never reads them.
  */
 public final class TreeSupervisorJvm {
 
-	/** The command of every child: a grandchild, a daemon in a new session, then waiting for both. */
+	/**
+	 * The command of every child: a grandchild, a daemon in a new session, then waiting
+	 * for both.
+	 */
 	public static final String TREE = "sleep 600 & setsid sleep 600 & wait";
 
 	private TreeSupervisorJvm() {

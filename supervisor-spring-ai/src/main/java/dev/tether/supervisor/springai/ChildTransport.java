@@ -23,10 +23,11 @@ import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
 
 /**
- * An MCP client transport to a supervised child. A session lives as long as one process of the child: a call while
- * the child is not {@code RUNNING} fails at once, naming the child and its state; when a new process is
- * {@code RUNNING} the client is told that its session is gone ({@link McpTransportSessionNotFoundException}), and
- * initialises a new one over {@link #connect}, without the application doing anything.
+ * An MCP client transport to a supervised child. A session lives as long as one process
+ * of the child: a call while the child is not {@code RUNNING} fails at once, naming the
+ * child and its state; when a new process is {@code RUNNING} the client is told that its
+ * session is gone ({@link McpTransportSessionNotFoundException}), and initialises a new
+ * one over {@link #connect}, without the application doing anything.
  */
 abstract class ChildTransport implements McpClientTransport {
 
@@ -43,7 +44,10 @@ abstract class ChildTransport implements McpClientTransport {
 	private volatile Consumer<Throwable> exceptionHandler = (ex) -> {
 	};
 
-	/** The process the current session talks to (its start), or {@code null} before the first connection. */
+	/**
+	 * The process the current session talks to (its start), or {@code null} before the
+	 * first connection.
+	 */
 	private volatile @Nullable Instant connected;
 
 	/** The process a new session was asked for, so that it is asked once. */
@@ -67,7 +71,10 @@ abstract class ChildTransport implements McpClientTransport {
 	/** Sends over the connection that {@link #open} made. */
 	abstract Mono<Void> send(JSONRPCMessage message);
 
-	/** Whether the connection still works (a stdio connection ends with its process's stdout). */
+	/**
+	 * Whether the connection still works (a stdio connection ends with its process's
+	 * stdout).
+	 */
 	abstract boolean live();
 
 	/** Ends the connection. */
@@ -111,8 +118,9 @@ abstract class ChildTransport implements McpClientTransport {
 	}
 
 	/**
-	 * The supervisor's view of the child after a tick: wakes a connection waiting for it to be ready, and asks the
-	 * client for a new session when a new process is {@code RUNNING}.
+	 * The supervisor's view of the child after a tick: wakes a connection waiting for it
+	 * to be ready, and asks the client for a new session when a new process is
+	 * {@code RUNNING}.
 	 */
 	final void observed(ChildSnapshot child) {
 		synchronized (this.running) {
@@ -127,16 +135,23 @@ abstract class ChildTransport implements McpClientTransport {
 		}
 	}
 
-	/** What the client asked to be told of transport errors (each SDK transport underneath reports to it too). */
+	/**
+	 * What the client asked to be told of transport errors (each SDK transport underneath
+	 * reports to it too).
+	 */
 	final Consumer<Throwable> clientExceptionHandler() {
 		return this.exceptionHandler;
 	}
 
-	/** Tells the client that its session is gone: pending calls fail now, and the next one initialises again. */
+	/**
+	 * Tells the client that its session is gone: pending calls fail now, and the next one
+	 * initialises again.
+	 */
 	final void sessionEnded(String why) {
 		logger.info("MCP server '{}' {}", this.name, why);
 		Consumer<Throwable> handler = this.exceptionHandler;
-		// Why another thread: the client re-initialises at once, and neither the tick nor a pipe reader may wait on it.
+		// Why another thread: the client re-initialises at once, and neither the tick nor
+		// a pipe reader may wait on it.
 		Schedulers.boundedElastic()
 			.schedule(() -> handler.accept(new McpTransportSessionNotFoundException(
 					"MCP server '" + this.name + "' (a supervised child) " + why)));
@@ -147,7 +162,9 @@ abstract class ChildTransport implements McpClientTransport {
 			.orElseThrow(() -> new McpTransportException("MCP server '" + this.name + "' is no longer supervised"));
 	}
 
-	/** The child once it has left {@code STARTING}, or as it is at its startup timeout. */
+	/**
+	 * The child once it has left {@code STARTING}, or as it is at its startup timeout.
+	 */
 	private ChildSnapshot awaitStarted() {
 		long deadline = System.nanoTime() + this.startupTimeout.toNanos();
 		ChildSnapshot child = snapshot();
@@ -158,7 +175,8 @@ abstract class ChildTransport implements McpClientTransport {
 					break;
 				}
 				try {
-					// Why bounded: the tick wakes this; the bound only covers a tick that ends without a change.
+					// Why bounded: the tick wakes this; the bound only covers a tick that
+					// ends without a change.
 					this.running.wait(Math.max(1, Math.min(left / 1_000_000, 1000)));
 				}
 				catch (InterruptedException ex) {

@@ -15,9 +15,10 @@ import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.Supervisor;
 
 /**
- * MCP over HTTP to a supervised child's port on 127.0.0.1, through the MCP Java SDK's streamable-HTTP or SSE client
- * transport. Why a new SDK transport for each process: the SDK's transports keep what the previous server told them
- * (a session id, an SSE message endpoint), which a restarted server does not know.
+ * MCP over HTTP to a supervised child's port on 127.0.0.1, through the MCP Java SDK's
+ * streamable-HTTP or SSE client transport. Why a new SDK transport for each process: the
+ * SDK's transports keep what the previous server told them (a session id, an SSE message
+ * endpoint), which a restarted server does not know.
  */
 final class HttpChildTransport extends ChildTransport {
 

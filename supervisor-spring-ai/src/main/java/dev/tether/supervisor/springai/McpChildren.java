@@ -13,7 +13,6 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTransport;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
@@ -25,8 +24,9 @@ import dev.tether.supervisor.boot.SupervisorStartup;
 import dev.tether.supervisor.boot.actuate.ChildDetailsContributor;
 
 /**
- * The supervised MCP servers, each with its transport: started when Spring AI's client asks for its connections,
- * told of each tick, described in the endpoint and in health, and disconnected when the context closes.
+ * The supervised MCP servers, each with its transport: started when Spring AI's client
+ * asks for its connections, told of each tick, described in the endpoint and in health,
+ * and disconnected when the context closes.
  */
 final class McpChildren implements ChildDetailsContributor, DisposableBean {
 
@@ -52,9 +52,10 @@ final class McpChildren implements ChildDetailsContributor, DisposableBean {
 	}
 
 	/**
-	 * Starts every MCP server, reconciling first (once), and hands their transports to Spring AI. Why here: Spring
-	 * AI's client asks for its connections while the context refreshes, before the application is ready, and
-	 * initialises them at once; a child started now is left as it is by the autostart at ready.
+	 * Starts every MCP server, reconciling first (once), and hands their transports to
+	 * Spring AI. Why here: Spring AI's client asks for its connections while the context
+	 * refreshes, before the application is ready, and initialises them at once; a child
+	 * started now is left as it is by the autostart at ready.
 	 */
 	List<NamedClientMcpTransport> connections() {
 		List<NamedClientMcpTransport> connections = new ArrayList<>();
@@ -82,8 +83,8 @@ final class McpChildren implements ChildDetailsContributor, DisposableBean {
 				&& child.state() == ChildState.RUNNING;
 		Map<String, Object> mcp = new LinkedHashMap<>();
 		mcp.put("transport", transport.type().id());
-		mcp.put("session", initialized ? "initialized" : (child.state() == ChildState.RUNNING) ? "not-initialized"
-				: "down");
+		mcp.put("session",
+				initialized ? "initialized" : (child.state() == ChildState.RUNNING) ? "not-initialized" : "down");
 		Integer count = (initialized && client != null) ? toolCount(child, client) : null;
 		if (count != null) {
 			mcp.put("tools", count);
@@ -93,10 +94,7 @@ final class McpChildren implements ChildDetailsContributor, DisposableBean {
 
 	private @Nullable McpSyncClient client(String name) {
 		List<McpSyncClient> all = this.clients.getIfAvailable(List::of);
-		return all.stream()
-			.filter((client) -> name.equals(client.getClientInfo().title()))
-			.findFirst()
-			.orElse(null);
+		return all.stream().filter((client) -> name.equals(client.getClientInfo().title())).findFirst().orElse(null);
 	}
 
 	private @Nullable Integer toolCount(ChildSnapshot child, McpSyncClient client) {
@@ -115,7 +113,10 @@ final class McpChildren implements ChildDetailsContributor, DisposableBean {
 		}
 	}
 
-	/** Ends every connection: each reading thread ends, and no session outlives the context. */
+	/**
+	 * Ends every connection: each reading thread ends, and no session outlives the
+	 * context.
+	 */
 	@Override
 	public void destroy() {
 		this.transports.values().forEach((transport) -> {

@@ -3,7 +3,8 @@ package dev.tether.supervisor.springai;
 import java.util.Locale;
 
 /**
- * How Spring AI's MCP client talks to a supervised MCP server ({@code supervisor.children.<name>.mcp.transport}).
+ * How Spring AI's MCP client talks to a supervised MCP server
+ * ({@code supervisor.children.<name>.mcp.transport}).
  */
 public enum McpTransportType {
 
@@ -13,10 +14,16 @@ public enum McpTransportType {
 	/** Streamable HTTP at {@code http://127.0.0.1:<port><mcp.path>}. */
 	STREAMABLE_HTTP,
 
-	/** HTTP with server-sent events at {@code http://127.0.0.1:<port>}, its SSE endpoint at {@code mcp.path}. */
+	/**
+	 * HTTP with server-sent events at {@code http://127.0.0.1:<port>}, its SSE endpoint
+	 * at {@code mcp.path}.
+	 */
 	SSE;
 
-	/** The form used in configuration and in the endpoint: {@code stdio}, {@code streamable-http} or {@code sse}. */
+	/**
+	 * The form used in configuration and in the endpoint: {@code stdio},
+	 * {@code streamable-http} or {@code sse}.
+	 */
 	public String id() {
 		return name().toLowerCase(Locale.ROOT).replace('_', '-');
 	}

@@ -26,9 +26,10 @@ import dev.tether.supervisor.ChildStdio;
 import dev.tether.supervisor.Supervisor;
 
 /**
- * MCP over a supervised child's stdin and stdout ({@link ChildStdio}): one message a line, as the MCP Java SDK's own
- * stdio transport writes them. One thread per live connection reads the child's stdout, in order; its stderr goes
- * to the child's output sinks.
+ * MCP over a supervised child's stdin and stdout ({@link ChildStdio}): one message a
+ * line, as the MCP Java SDK's own stdio transport writes them. One thread per live
+ * connection reads the child's stdout, in order; its stderr goes to the child's output
+ * sinks.
  */
 final class StdioChildTransport extends ChildTransport {
 
@@ -114,14 +115,18 @@ final class StdioChildTransport extends ChildTransport {
 
 		private volatile boolean closing;
 
-		/** The ids of the requests sent and not yet answered: answered with an error if the process ends first. */
+		/**
+		 * The ids of the requests sent and not yet answered: answered with an error if
+		 * the process ends first.
+		 */
 		private final Set<Object> pending = ConcurrentHashMap.newKeySet();
 
 		Connection(ChildStdio stdio, Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
 			this.stdio = stdio;
 			this.handler = handler;
 			this.reader = new Thread(this::read, "tether-mcp-" + name());
-			// Why a daemon: a connection must never keep the JVM alive; the child dies with the JVM by design.
+			// Why a daemon: a connection must never keep the JVM alive; the child dies
+			// with the JVM by design.
 			this.reader.setDaemon(true);
 		}
 
@@ -149,13 +154,15 @@ final class StdioChildTransport extends ChildTransport {
 				logger.info("MCP server '{}' closed its stdout (its process ended); calls fail until it is RUNNING "
 						+ "again", name());
 			}
-			// Why answered here: a call waiting for a reply that can never come would wait for the client's request
+			// Why answered here: a call waiting for a reply that can never come would
+			// wait for the client's request
 			// timeout; it fails now, naming the child.
 			for (Object id : List.copyOf(this.pending)) {
 				this.pending.remove(id);
-				handle(McpSchema.JSONRPCResponse.error(id, new McpSchema.JSONRPCResponse.JSONRPCError(
-						McpSchema.ErrorCodes.INTERNAL_ERROR, "MCP server '" + name() + "' (a supervised child) ended "
-								+ "before it answered; its session ends with its process")));
+				handle(McpSchema.JSONRPCResponse.error(id,
+						new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR,
+								"MCP server '" + name() + "' (a supervised child) ended "
+										+ "before it answered; its session ends with its process")));
 			}
 		}
 
@@ -165,7 +172,8 @@ final class StdioChildTransport extends ChildTransport {
 				message = McpSchema.deserializeJsonRpcMessage(StdioChildTransport.this.json, line);
 			}
 			catch (IOException | RuntimeException ex) {
-				// Why not fatal: a server may print a stray line to stdout; MCP's own stdio transport skips it too.
+				// Why not fatal: a server may print a stray line to stdout; MCP's own
+				// stdio transport skips it too.
 				logger.warn("MCP server '{}' wrote a line that is not JSON-RPC to its stdout: {}", name(), line);
 				return;
 			}
@@ -183,7 +191,8 @@ final class StdioChildTransport extends ChildTransport {
 		synchronized void write(JSONRPCMessage message) {
 			try {
 				String text = StdioChildTransport.this.json.writeValueAsString(message);
-				// Why: one message a line; JSON never needs a raw line break, so any is escaped.
+				// Why: one message a line; JSON never needs a raw line break, so any is
+				// escaped.
 				text = text.replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n");
 				if (message instanceof McpSchema.JSONRPCRequest request) {
 					this.pending.add(request.id());
@@ -193,8 +202,8 @@ final class StdioChildTransport extends ChildTransport {
 				stdin.flush();
 			}
 			catch (IOException ex) {
-				throw new McpTransportException("MCP server '" + name() + "' cannot be written to (its process ended): "
-						+ ex.getMessage(), ex);
+				throw new McpTransportException(
+						"MCP server '" + name() + "' cannot be written to (its process ended): " + ex.getMessage(), ex);
 			}
 		}
 

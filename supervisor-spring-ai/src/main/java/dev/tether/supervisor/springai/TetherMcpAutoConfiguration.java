@@ -9,7 +9,6 @@ import java.util.Set;
 
 import io.modelcontextprotocol.client.McpSyncClient;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.ai.mcp.client.common.autoconfigure.McpClientAutoConfiguration;
 import org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTransport;
 import org.springframework.ai.mcp.client.common.autoconfigure.properties.McpStdioClientProperties;
@@ -33,8 +32,9 @@ import dev.tether.supervisor.boot.SupervisorStartup;
 import dev.tether.supervisor.boot.SupervisorTickObserver;
 
 /**
- * Hands the supervised MCP servers ({@code supervisor.children.<name>.mcp.transport}) to Spring AI's MCP client, as
- * named connections. Only where Spring AI's MCP client is on the classpath.
+ * Hands the supervised MCP servers ({@code supervisor.children.<name>.mcp.transport}) to
+ * Spring AI's MCP client, as named connections. Only where Spring AI's MCP client is on
+ * the classpath.
  */
 @AutoConfiguration(after = SupervisorAutoConfiguration.class, before = McpClientAutoConfiguration.class)
 @ConditionalOnClass({ NamedClientMcpTransport.class, McpSyncClient.class })
@@ -44,7 +44,10 @@ public final class TetherMcpAutoConfiguration {
 
 	private static final String PREFIX = "supervisor.children.";
 
-	/** A child with an MCP transport is an MCP server; over stdio its stdin and stdout are the client's pipes. */
+	/**
+	 * A child with an MCP transport is an MCP server; over stdio its stdin and stdout are
+	 * the client's pipes.
+	 */
 	@Bean
 	ChildSpecCustomizer tetherMcpChildSpecCustomizer(TetherMcpProperties properties) {
 		return (name, builder) -> {
@@ -60,7 +63,8 @@ public final class TetherMcpAutoConfiguration {
 			SupervisorProperties supervisorProperties, ObjectProvider<McpStdioClientProperties> springAiStdio,
 			ObjectProvider<List<McpSyncClient>> clients) {
 		Map<String, ChildTransport> transports = new LinkedHashMap<>();
-		// Why both: a child without an MCP setting of its own may inherit one, and one without a command is an error.
+		// Why both: a child without an MCP setting of its own may inherit one, and one
+		// without a command is an error.
 		Set<String> names = new LinkedHashSet<>(supervisorProperties.getChildren().keySet());
 		names.addAll(properties.getChildren().keySet());
 		for (String name : names) {
@@ -73,9 +77,9 @@ public final class TetherMcpAutoConfiguration {
 						"is set, but no child '" + name + "' is supervised (set " + PREFIX + name + ".command)", null));
 			McpStdioClientProperties stdio = springAiStdio.getIfAvailable();
 			if (stdio != null && stdio.getConnections().containsKey(name)) {
-				throw new InvalidSupervisorConfigurationException(PREFIX + name + ".mcp.transport",
-						"and spring.ai.mcp.client.stdio.connections." + name + " both configure the MCP server '"
-								+ name + "': remove the second, Tether runs it",
+				throw new InvalidSupervisorConfigurationException(
+						PREFIX + name + ".mcp.transport", "and spring.ai.mcp.client.stdio.connections." + name
+								+ " both configure the MCP server '" + name + "': remove the second, Tether runs it",
 						null);
 			}
 			Duration startupTimeout = startupTimeout(name, supervisorProperties);
@@ -99,7 +103,10 @@ public final class TetherMcpAutoConfiguration {
 		return children.connections();
 	}
 
-	/** Why lazily: the tick's observers are made with the supervision lifecycle, which the MCP children need. */
+	/**
+	 * Why lazily: the tick's observers are made with the supervision lifecycle, which the
+	 * MCP children need.
+	 */
 	@Bean
 	SupervisorTickObserver tetherMcpTickObserver(ObjectProvider<McpChildren> children) {
 		return (duration) -> children.ifAvailable(McpChildren::ticked);

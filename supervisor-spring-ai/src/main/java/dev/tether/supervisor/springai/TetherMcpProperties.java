@@ -4,13 +4,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The MCP settings of supervised children: {@code supervisor.children.<name>.mcp.*}, each of which may also be set
- * once under {@code supervisor.defaults.mcp.*}. The rest of a child's settings are the starter's, which ignores
- * these.
+ * The MCP settings of supervised children: {@code supervisor.children.<name>.mcp.*}, each
+ * of which may also be set once under {@code supervisor.defaults.mcp.*}. The rest of a
+ * child's settings are the starter's, which ignores these.
  */
 @ConfigurationProperties("supervisor")
 public class TetherMcpProperties {
@@ -37,7 +36,10 @@ public class TetherMcpProperties {
 		this.defaults = defaults;
 	}
 
-	/** One child's MCP settings over the defaults: its transport, or {@code null} when it is not an MCP server. */
+	/**
+	 * One child's MCP settings over the defaults: its transport, or {@code null} when it
+	 * is not an MCP server.
+	 */
 	@Nullable McpTransportType transport(String name) {
 		Child child = this.children.get(name);
 		McpTransportType own = (child != null) ? child.getMcp().getTransport() : null;
@@ -73,12 +75,16 @@ public class TetherMcpProperties {
 		static final String DEFAULT_PATH = "/mcp";
 
 		/**
-		 * How the MCP client talks to the child: stdio (its stdin and stdout), streamable-http or sse (its port).
-		 * Unset: the child is not handed to the MCP client.
+		 * How the MCP client talks to the child: stdio (its stdin and stdout),
+		 * streamable-http or sse (its port). Unset: the child is not handed to the MCP
+		 * client.
 		 */
 		private @Nullable McpTransportType transport;
 
-		/** The HTTP path of the MCP endpoint (streamable-http), or of the SSE endpoint (sse). */
+		/**
+		 * The HTTP path of the MCP endpoint (streamable-http), or of the SSE endpoint
+		 * (sse).
+		 */
 		private @Nullable String path;
 
 		public @Nullable McpTransportType getTransport() {

@@ -21,8 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code kill -9} of an application that hosts an MCP stdio server which never exits on its own (a periodic timer
- * keeps it alive after its stdin closes) and runs under {@code sh -c}, so that it has a grandchild.
+ * {@code kill -9} of an application that hosts an MCP stdio server which never exits on
+ * its own (a periodic timer keeps it alive after its stdin closes) and runs under
+ * {@code sh -c}, so that it has a grandchild.
  */
 @EnabledOnOs(OS.LINUX)
 class ApplicationKilledTests {
@@ -58,23 +59,28 @@ class ApplicationKilledTests {
 			ready(jvm);
 			jvm.kill9();
 			await("the JVM is gone").atMost(DEADLINE).until(() -> !jvm.process().isAlive());
-			// Why a grace period, not a wait for a state: the server is given the time it would need to notice that
+			// Why a grace period, not a wait for a state: the server is given the time it
+			// would need to notice that
 			// its stdin closed; it never does, and survival is the absence of an event.
 			await().pollDelay(Duration.ofSeconds(3)).atMost(DEADLINE).until(() -> true);
 			assertThat(LiveProcesses.withEnvironmentEntry("FIXTURE_RUN=" + run)).as("survivors").isNotEmpty();
 		}
 		finally {
-			// Why here: nothing else would ever end them; each carries this run's marker in its environment.
+			// Why here: nothing else would ever end them; each carries this run's marker
+			// in its environment.
 			for (long pid : LiveProcesses.withEnvironmentEntry("FIXTURE_RUN=" + run)) {
 				new ProcessBuilder("kill", "-9", Long.toString(pid)).start().waitFor();
 			}
 		}
 	}
 
-	/** A second JVM hosting the fixture server ({@link McpHostJvm}), its output in {@code jvm.log}. */
+	/**
+	 * A second JVM hosting the fixture server ({@link McpHostJvm}), its output in
+	 * {@code jvm.log}.
+	 */
 	private SecondJvm host(String installation, String runner, String run) throws IOException {
-		return SecondJvm.start(new ProcessBuilder(JavaCommand.main(McpHostJvm.class,
-				this.temp.resolve("state").toString(), installation, runner, run))
+		return SecondJvm.start(new ProcessBuilder(
+				JavaCommand.main(McpHostJvm.class, this.temp.resolve("state").toString(), installation, runner, run))
 			.redirectErrorStream(true)
 			.redirectOutput(this.temp.resolve("jvm.log").toFile()));
 	}
@@ -82,7 +88,8 @@ class ApplicationKilledTests {
 	/** The server's pid, once the host printed it. */
 	private String ready(SecondJvm jvm) throws IOException {
 		Path log = this.temp.resolve("jvm.log");
-		await("the application is ready").atMost(DEADLINE).until(() -> readyLine(log) != null || !jvm.process().isAlive());
+		await("the application is ready").atMost(DEADLINE)
+			.until(() -> readyLine(log) != null || !jvm.process().isAlive());
 		String pid = readyLine(log);
 		assertThat(pid).as("READY in %s", LiveProcesses.readIfPresent(log)).isNotNull();
 		return pid;

@@ -14,8 +14,8 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The MCP rows of {@code docs/configuration.md} against this module's generated metadata: every property is
- * documented, with its default.
+ * The MCP rows of {@code docs/configuration.md} against this module's generated metadata:
+ * every property is documented, with its default.
  */
 class McpConfigurationDocumentationTests {
 

@@ -17,8 +17,9 @@ import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 
 /**
- * An MCP server over stdio with two tools, {@code echo} and {@code pid}, built on the MCP Java SDK. Like the servers
- * behind the orphan reports it never exits on its own: a periodic timer keeps it alive after its stdin closes.
+ * An MCP server over stdio with two tools, {@code echo} and {@code pid}, built on the MCP
+ * Java SDK. Like the servers behind the orphan reports it never exits on its own: a
+ * periodic timer keeps it alive after its stdin closes.
  */
 public final class McpFixtureServer {
 
@@ -26,7 +27,8 @@ public final class McpFixtureServer {
 	}
 
 	public static void main(String[] args) throws Exception {
-		// Why: stdout is the MCP channel; anything a library prints there (a logger's console) goes to stderr.
+		// Why: stdout is the MCP channel; anything a library prints there (a logger's
+		// console) goes to stderr.
 		PrintStream channel = new PrintStream(new FileOutputStream(FileDescriptor.out), true);
 		System.setOut(System.err);
 		ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();

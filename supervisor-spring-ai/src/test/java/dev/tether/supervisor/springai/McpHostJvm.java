@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 import io.modelcontextprotocol.client.McpSyncClient;
-
 import org.springframework.ai.mcp.client.common.autoconfigure.McpClientAutoConfiguration;
 import org.springframework.ai.mcp.client.common.autoconfigure.McpToolCallbackAutoConfiguration;
 import org.springframework.ai.mcp.client.common.autoconfigure.StdioTransportAutoConfiguration;
@@ -20,12 +19,14 @@ import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
 import dev.tether.supervisor.testsupport.JavaCommand;
 
 /**
- * A second JVM: an application whose MCP server ({@link McpFixtureServer} under {@code sh -c}) is run either by
- * Tether ({@code tether}) or by Spring AI's own stdio connection ({@code spring-ai}). Prints {@code READY <pid>}
- * (the server's pid, from its {@code pid} tool) once the application is ready, then waits to be killed.
+ * A second JVM: an application whose MCP server ({@link McpFixtureServer} under
+ * {@code sh -c}) is run either by Tether ({@code tether}) or by Spring AI's own stdio
+ * connection ({@code spring-ai}). Prints {@code READY <pid>} (the server's pid, from its
+ * {@code pid} tool) once the application is ready, then waits to be killed.
  * <p>
- * Arguments: {@code <state-directory> <installation-id> <tether|spring-ai> <fixture-run>}; the server's environment
- * carries {@code FIXTURE_RUN=<fixture-run>}.
+ * Arguments:
+ * {@code <state-directory> <installation-id> <tether|spring-ai> <fixture-run>}; the
+ * server's environment carries {@code FIXTURE_RUN=<fixture-run>}.
  */
 public final class McpHostJvm {
 
@@ -46,8 +47,7 @@ public final class McpHostJvm {
 			properties.add("spring.ai.mcp.client.stdio.connections.fixture.args[1]=" + server);
 			properties.add("spring.ai.mcp.client.stdio.connections.fixture.env.FIXTURE_RUN=" + args[3]);
 		}
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(Host.class)
-			.web(WebApplicationType.NONE)
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(Host.class).web(WebApplicationType.NONE)
 			.properties(properties.toArray(String[]::new))
 			.run();
 		McpSyncClient client = (McpSyncClient) context.getBean("mcpSyncClients", List.class).get(0);
@@ -55,7 +55,8 @@ public final class McpHostJvm {
 			.name("pid")
 			.arguments(Map.of())
 			.build());
-		System.out.println("READY " + ((io.modelcontextprotocol.spec.McpSchema.TextContent) result.content().get(0)).text());
+		System.out
+			.println("READY " + ((io.modelcontextprotocol.spec.McpSchema.TextContent) result.content().get(0)).text());
 		System.out.flush();
 		new CountDownLatch(1).await();
 	}

@@ -17,7 +17,8 @@ import dev.tether.supervisor.boot.actuate.SupervisorHealthAutoConfiguration;
 import dev.tether.supervisor.testsupport.JavaCommand;
 
 /**
- * Applications that host supervised MCP servers, for tests: Tether, Spring AI's MCP client and this module.
+ * Applications that host supervised MCP servers, for tests: Tether, Spring AI's MCP
+ * client and this module.
  */
 final class McpHosts {
 
@@ -26,17 +27,18 @@ final class McpHosts {
 
 	static ApplicationContextRunner runner(Path state, String installation) {
 		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(SupervisorAutoConfiguration.class, TetherMcpAutoConfiguration.class,
-					StdioTransportAutoConfiguration.class, McpClientAutoConfiguration.class,
-					McpToolCallbackAutoConfiguration.class, SupervisorEndpointAutoConfiguration.class,
-					SupervisorHealthAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(SupervisorAutoConfiguration.class,
+					TetherMcpAutoConfiguration.class, StdioTransportAutoConfiguration.class,
+					McpClientAutoConfiguration.class, McpToolCallbackAutoConfiguration.class,
+					SupervisorEndpointAutoConfiguration.class, SupervisorHealthAutoConfiguration.class))
 			.withPropertyValues("supervisor.state-directory=" + state, "supervisor.installation-id=" + installation,
 					"supervisor.reap-interval=50ms", "management.endpoints.web.exposure.include=children");
 	}
 
 	/**
-	 * The properties of a stdio MCP child that runs {@link McpFixtureServer} under {@code sh -c} (so it is a
-	 * grandchild of the shepherd), failing when the server is killed.
+	 * The properties of a stdio MCP child that runs {@link McpFixtureServer} under
+	 * {@code sh -c} (so it is a grandchild of the shepherd), failing when the server is
+	 * killed.
 	 */
 	static String[] stdioFixture(String name) {
 		List<String> properties = new ArrayList<>();

@@ -11,8 +11,9 @@ import org.apache.catalina.Context;
 import org.apache.catalina.startup.Tomcat;
 
 /**
- * An MCP server over HTTP, with the tools of {@link McpFixtureServer}, in an embedded Tomcat: streamable HTTP at
- * {@code /mcp}, or with {@code sse} its SSE transport at {@code /sse}. Arguments: {@code <port> [sse]}.
+ * An MCP server over HTTP, with the tools of {@link McpFixtureServer}, in an embedded
+ * Tomcat: streamable HTTP at {@code /mcp}, or with {@code sse} its SSE transport at
+ * {@code /sse}. Arguments: {@code <port> [sse]}.
  */
 public final class McpHttpFixtureServer {
 

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.springframework.ai.tool.ToolCallbackProvider;
 
 import dev.tether.supervisor.ChildState;
@@ -31,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Spring AI's MCP client over supervised streamable-HTTP and SSE MCP servers on 127.0.0.1, with real processes.
+ * Spring AI's MCP client over supervised streamable-HTTP and SSE MCP servers on
+ * 127.0.0.1, with real processes.
  */
 @EnabledOnOs(OS.LINUX)
 class SpringAiHttpTests {
@@ -62,7 +62,8 @@ class SpringAiHttpTests {
 					.until(() -> supervisor.snapshot("web").orElseThrow().state() == ChildState.BACKOFF);
 				assertThatThrownBy(() -> client.callTool(call("pid")))
 					.satisfies((ex) -> assertThat(messages(ex)).contains("MCP server 'web'").contains("BACKOFF"));
-				await("the restarted server answers").atMost(DEADLINE).ignoreExceptions()
+				await("the restarted server answers").atMost(DEADLINE)
+					.ignoreExceptions()
 					.until(() -> Long.parseLong(text(client.callTool(call("pid")))) != serverPid);
 			});
 		awaitNoServerLeft(installation);
@@ -92,8 +93,9 @@ class SpringAiHttpTests {
 	}
 
 	/**
-	 * The properties of a child {@code name} that runs the HTTP fixture server on {@code port} under {@code sh -c},
-	 * with {@code fixtureArguments} after the port, connected by Spring AI over {@code transport}.
+	 * The properties of a child {@code name} that runs the HTTP fixture server on
+	 * {@code port} under {@code sh -c}, with {@code fixtureArguments} after the port,
+	 * connected by Spring AI over {@code transport}.
 	 */
 	private static String[] fixtureServer(String name, int port, String transport, String... fixtureArguments) {
 		List<String> arguments = new ArrayList<>(List.of(Integer.toString(port)));

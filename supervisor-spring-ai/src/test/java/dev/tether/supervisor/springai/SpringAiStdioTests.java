@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -30,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Spring AI's MCP client over a supervised stdio MCP server, with real processes and real MCP sessions.
+ * Spring AI's MCP client over a supervised stdio MCP server, with real processes and real
+ * MCP sessions.
  */
 @EnabledOnOs(OS.LINUX)
 class SpringAiStdioTests {
@@ -63,8 +63,9 @@ class SpringAiStdioTests {
 
 	@Test
 	void afterKill9OfTheServerACallFailsFastNamingTheChildThenTheSessionIsInitialisedAgain() {
-		runner().withPropertyValues("supervisor.children.fixture.backoff.initial=3s",
-				"supervisor.children.fixture.max-restarts=1")
+		runner()
+			.withPropertyValues("supervisor.children.fixture.backoff.initial=3s",
+					"supervisor.children.fixture.max-restarts=1")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				McpSyncClient client = client(context.getBean("mcpSyncClients", List.class));
@@ -75,8 +76,8 @@ class SpringAiStdioTests {
 				await("the child is waiting for its restart").atMost(DEADLINE)
 					.until(() -> supervisor.snapshot("fixture").orElseThrow().state() == ChildState.BACKOFF);
 				long asked = System.nanoTime();
-				assertThatThrownBy(() -> client.callTool(call("pid"))).satisfies((ex) -> assertThat(messages(ex))
-					.contains("MCP server 'fixture'").contains("BACKOFF"));
+				assertThatThrownBy(() -> client.callTool(call("pid")))
+					.satisfies((ex) -> assertThat(messages(ex)).contains("MCP server 'fixture'").contains("BACKOFF"));
 				assertThat(Duration.ofNanos(System.nanoTime() - asked)).isLessThan(Duration.ofSeconds(5));
 				await("the restarted server answers").atMost(DEADLINE).ignoreExceptions().until(() -> {
 					long pid = Long.parseLong(text(client.callTool(call("pid"))));
@@ -96,7 +97,10 @@ class SpringAiStdioTests {
 		});
 		await("no reader thread left").atMost(DEADLINE).until(() -> readerThreads().isEmpty());
 		await("no tick thread left").atMost(DEADLINE)
-			.until(() -> Thread.getAllStackTraces().keySet().stream().noneMatch((t) -> t.getName().equals("supervisor-tick")));
+			.until(() -> Thread.getAllStackTraces()
+				.keySet()
+				.stream()
+				.noneMatch((t) -> t.getName().equals("supervisor-tick")));
 		await("no server left").atMost(DEADLINE)
 			.until(() -> LiveProcesses.withEnvironmentEntry("TETHER_INSTALLATION=" + this.installation).isEmpty());
 	}
@@ -114,7 +118,8 @@ class SpringAiStdioTests {
 		return Arrays.stream(provider.getToolCallbacks())
 			.filter((callback) -> callback.getToolDefinition().name().endsWith(name))
 			.findFirst()
-			.orElseThrow(() -> new AssertionError("no tool " + name + " among " + Arrays.toString(provider.getToolCallbacks())));
+			.orElseThrow(() -> new AssertionError(
+					"no tool " + name + " among " + Arrays.toString(provider.getToolCallbacks())));
 	}
 
 	static McpSyncClient client(List<?> clients) {
@@ -138,8 +143,12 @@ class SpringAiStdioTests {
 	}
 
 	static List<String> readerThreads() {
-		return Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
-			.filter((name) -> name.startsWith("tether-mcp-")).toList();
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.map(Thread::getName)
+			.filter((name) -> name.startsWith("tether-mcp-"))
+			.toList();
 	}
 
 }

@@ -7,7 +7,6 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTransport;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -21,8 +20,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * When the module configures itself, and what it may use. No child is started here: none has autostart at
- * refresh, and no MCP transport is configured but where a test says so.
+ * When the module configures itself, and what it may use. No child is started here: none
+ * has autostart at refresh, and no MCP transport is configured but where a test says so.
  */
 class TetherMcpAutoConfigurationTests {
 
@@ -31,7 +30,8 @@ class TetherMcpAutoConfigurationTests {
 
 	private ApplicationContextRunner runner() {
 		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(SupervisorAutoConfiguration.class, TetherMcpAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(SupervisorAutoConfiguration.class, TetherMcpAutoConfiguration.class))
 			.withPropertyValues("supervisor.state-directory=" + this.state,
 					"supervisor.installation-id=" + TestRun.installationId("spring-ai-conditions"),
 					"supervisor.children.plain.command=true", "supervisor.children.plain.mcp.path=/elsewhere");
@@ -71,8 +71,7 @@ class TetherMcpAutoConfigurationTests {
 	void aTransportWithoutAChildFailsStartupNamingTheProperty() {
 		runner().withPropertyValues("supervisor.children.ghost.mcp.transport=stdio").run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(SpringAiStdioTests.messages(context.getStartupFailure()))
-				.contains("supervisor.children.ghost");
+			assertThat(SpringAiStdioTests.messages(context.getStartupFailure())).contains("supervisor.children.ghost");
 		});
 	}
 

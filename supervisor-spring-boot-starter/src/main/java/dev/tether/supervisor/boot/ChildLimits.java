@@ -5,7 +5,6 @@ import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.unit.DataSize;
 
@@ -13,8 +12,8 @@ import dev.tether.supervisor.ChildResources;
 import dev.tether.supervisor.ResourceLimit;
 
 /**
- * The {@code limits.*} settings: each one's property, its unit, and how its text ('64', '64:128', 'infinity',
- * '100MB', '1h') becomes a {@link ResourceLimit}.
+ * The {@code limits.*} settings: each one's property, its unit, and how its text ('64',
+ * '64:128', 'infinity', '100MB', '1h') becomes a {@link ResourceLimit}.
  */
 enum ChildLimits {
 

@@ -3,10 +3,11 @@ package dev.tether.supervisor.boot;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The limits a child's command runs under: {@code supervisor.children.<name>.limits.*} and
- * {@code supervisor.defaults.limits.*}. Each is one value (soft and hard limit alike) or 'soft:hard', as systemd's
- * 'LimitNOFILE=' takes it, with 'infinity' for none. Every setting is {@code null} unless set; unset, the command
- * keeps the application's own limit.
+ * The limits a child's command runs under: {@code supervisor.children.<name>.limits.*}
+ * and {@code supervisor.defaults.limits.*}. Each is one value (soft and hard limit alike)
+ * or 'soft:hard', as systemd's 'LimitNOFILE=' takes it, with 'infinity' for none. Every
+ * setting is {@code null} unless set; unset, the command keeps the application's own
+ * limit.
  */
 public class ChildLimitsProperties {
 
@@ -16,12 +17,14 @@ public class ChildLimitsProperties {
 	private @Nullable String openFiles;
 
 	/**
-	 * Processes the command's user may have (RLIMIT_NPROC, counted over the whole user, never enforced for root).
+	 * Processes the command's user may have (RLIMIT_NPROC, counted over the whole user,
+	 * never enforced for root).
 	 */
 	private @Nullable String processes;
 
 	/**
-	 * Size of a core file the command may write (RLIMIT_CORE), e.g. '0' for none or '100MB'.
+	 * Size of a core file the command may write (RLIMIT_CORE), e.g. '0' for none or
+	 * '100MB'.
 	 */
 	private @Nullable String coreSize;
 
@@ -31,8 +34,8 @@ public class ChildLimitsProperties {
 	private @Nullable String fileSize;
 
 	/**
-	 * CPU time each process of the command may use (RLIMIT_CPU): SIGXCPU at the soft limit, SIGKILL at the hard one;
-	 * a duration, e.g. '1h', or seconds.
+	 * CPU time each process of the command may use (RLIMIT_CPU): SIGXCPU at the soft
+	 * limit, SIGKILL at the hard one; a duration, e.g. '1h', or seconds.
 	 */
 	private @Nullable String cpuTime;
 

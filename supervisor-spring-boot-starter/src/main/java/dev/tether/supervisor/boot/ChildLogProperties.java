@@ -4,12 +4,12 @@ import java.nio.file.Path;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.event.Level;
-
 import org.springframework.util.unit.DataSize;
 
 /**
- * Where a child's output goes: {@code supervisor.children.<name>.log.*} and {@code supervisor.defaults.log.*}. Every
- * setting is {@code null} unless set, so that a child's own value, the defaults' and the contract's can be told apart.
+ * Where a child's output goes: {@code supervisor.children.<name>.log.*} and
+ * {@code supervisor.defaults.log.*}. Every setting is {@code null} unless set, so that a
+ * child's own value, the defaults' and the contract's can be told apart.
  */
 public class ChildLogProperties {
 
@@ -25,7 +25,8 @@ public class ChildLogProperties {
 	private @Nullable Boolean fileEnabled;
 
 	/**
-	 * Size past which the file is rotated to <file>.1 (no line is split across files). Defaults to 10MB.
+	 * Size past which the file is rotated to <file>.1 (no line is split across files).
+	 * Defaults to 10MB.
 	 */
 	private @Nullable DataSize maxSize;
 
@@ -35,18 +36,21 @@ public class ChildLogProperties {
 	private @Nullable Integer maxHistory;
 
 	/**
-	 * Whether each line is also logged through the application's logging, under the logger
-	 * 'tether.child.<name>', with the child's name in the MDC ('tether.child'). Defaults to false.
+	 * Whether each line is also logged through the application's logging, under the
+	 * logger 'tether.child.<name>', with the child's name in the MDC ('tether.child').
+	 * Defaults to false.
 	 */
 	private @Nullable Boolean logger;
 
 	/**
-	 * Level of the child's stderr lines in that logger (stdout lines are INFO). Defaults to WARN.
+	 * Level of the child's stderr lines in that logger (stdout lines are INFO). Defaults
+	 * to WARN.
 	 */
 	private @Nullable Level stderrLevel;
 
 	/**
-	 * Length past which a line is cut, with a marker; the rest follows as the next line. Defaults to 16KB.
+	 * Length past which a line is cut, with a marker; the rest follows as the next line.
+	 * Defaults to 16KB.
 	 */
 	private @Nullable DataSize maxLineLength;
 

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
@@ -16,12 +15,15 @@ import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.RestartPolicy;
 
 /**
- * One child's settings: {@code supervisor.children.<name>.*}, and {@code supervisor.defaults.*}. Unset values come from 'supervisor.defaults', then from Tether's defaults.
+ * One child's settings: {@code supervisor.children.<name>.*}, and
+ * {@code supervisor.defaults.*}. Unset values come from 'supervisor.defaults', then from
+ * Tether's defaults.
  */
 public class ChildProperties {
 
 	/**
-	 * What the child is: 'agent' or 'mcp' (decides the environment variable that carries its name).
+	 * What the child is: 'agent' or 'mcp' (decides the environment variable that carries
+	 * its name).
 	 */
 	private @Nullable ChildKind kind;
 
@@ -31,7 +33,8 @@ public class ChildProperties {
 	private List<String> command = new ArrayList<>();
 
 	/**
-	 * Extra environment variables (the application's environment is inherited). Never shown by any endpoint.
+	 * Extra environment variables (the application's environment is inherited). Never
+	 * shown by any endpoint.
 	 */
 	private Map<String, String> environment = new LinkedHashMap<>();
 
@@ -46,8 +49,8 @@ public class ChildProperties {
 	private @Nullable Boolean autostart;
 
 	/**
-	 * Port the child listens on: it is STARTING until the port accepts connections, and a foreign holder of the
-	 * port fails its start.
+	 * Port the child listens on: it is STARTING until the port accepts connections, and a
+	 * foreign holder of the port fails its start.
 	 */
 	private @Nullable Integer port;
 
@@ -84,24 +87,28 @@ public class ChildProperties {
 	private @Nullable String stopSignal;
 
 	/**
-	 * How long the child may take to exit after its stop signal before it and its group are killed.
+	 * How long the child may take to exit after its stop signal before it and its group
+	 * are killed.
 	 */
 	private @Nullable Duration stopTimeout;
 
 	/**
-	 * Whether every descendant of the child ends with it and with the application, through a shepherd process
-	 * (Linux with the parent-death launcher; elsewhere only the child's process group is contained).
+	 * Whether every descendant of the child ends with it and with the application,
+	 * through a shepherd process (Linux with the parent-death launcher; elsewhere only
+	 * the child's process group is contained).
 	 */
 	private @Nullable Boolean containDescendants;
 
 	/**
-	 * Children this one starts after (once they are RUNNING) and stops before. Not inheritable from defaults.
+	 * Children this one starts after (once they are RUNNING) and stops before. Not
+	 * inheritable from defaults.
 	 */
 	private List<String> dependsOn = new ArrayList<>();
 
 	/**
-	 * Whether this child is stopped when a process of a child it depends on ends, and started again once all of them
-	 * are RUNNING. Without it, a dependency's restart leaves this child alone.
+	 * Whether this child is stopped when a process of a child it depends on ends, and
+	 * started again once all of them are RUNNING. Without it, a dependency's restart
+	 * leaves this child alone.
 	 */
 	private @Nullable Boolean restartWithDependencies;
 
@@ -115,8 +122,9 @@ public class ChildProperties {
 	private final LivenessProperties liveness = new LivenessProperties();
 
 	/**
-	 * Whether this child's FAILED state turns the 'supervisor' health DOWN. A non-critical child that has FAILED
-	 * shows DOWN_NON_CRITICAL in its own component instead.
+	 * Whether this child's FAILED state turns the 'supervisor' health DOWN. A
+	 * non-critical child that has FAILED shows DOWN_NON_CRITICAL in its own component
+	 * instead.
 	 */
 	private @Nullable Boolean critical;
 
@@ -124,20 +132,22 @@ public class ChildProperties {
 	private final ChildLimitsProperties limits = new ChildLimitsProperties();
 
 	/**
-	 * Resident memory the child's whole tree (its command and every descendant) may keep: above it for
-	 * 'max-memory-samples' samples in a row, the child is restarted, and this counts as a failure. Unset: no limit.
+	 * Resident memory the child's whole tree (its command and every descendant) may keep:
+	 * above it for 'max-memory-samples' samples in a row, the child is restarted, and
+	 * this counts as a failure. Unset: no limit.
 	 */
 	private @Nullable DataSize maxMemory;
 
 	/**
-	 * How many samples in a row (one a second) must find the tree above 'max-memory' before it is restarted.
-	 * Defaults to 2.
+	 * How many samples in a row (one a second) must find the tree above 'max-memory'
+	 * before it is restarted. Defaults to 2.
 	 */
 	private @Nullable Integer maxMemorySamples;
 
 	/**
-	 * The command's OOM score adjustment (-1000 to 1000): positive makes the kernel's OOM killer take it before the
-	 * application. Below the application's own needs CAP_SYS_RESOURCE. Unset: inherited.
+	 * The command's OOM score adjustment (-1000 to 1000): positive makes the kernel's OOM
+	 * killer take it before the application. Below the application's own needs
+	 * CAP_SYS_RESOURCE. Unset: inherited.
 	 */
 	private @Nullable Integer oomScoreAdjust;
 
@@ -321,9 +331,9 @@ public class ChildProperties {
 		this.oomScoreAdjust = oomScoreAdjust;
 	}
 
-
 	/**
-	 * Delays between restarts: initial * multiplier^n, at most max, spread by jitter either way.
+	 * Delays between restarts: initial * multiplier^n, at most max, spread by jitter
+	 * either way.
 	 */
 	public static class Backoff {
 

@@ -3,10 +3,11 @@ package dev.tether.supervisor.boot;
 import dev.tether.supervisor.ChildSpec;
 
 /**
- * Adjusts the specification of a child configured under {@code supervisor.children}, after its properties were
- * applied and before it is checked: how a module that binds settings of its own under a child (such as
- * {@code supervisor.children.<name>.mcp.*}) sets what they imply (a stdio child, its kind). Every bean of this type
- * is applied, in order, at start and on each configuration refresh.
+ * Adjusts the specification of a child configured under {@code supervisor.children},
+ * after its properties were applied and before it is checked: how a module that binds
+ * settings of its own under a child (such as {@code supervisor.children.<name>.mcp.*})
+ * sets what they imply (a stdio child, its kind). Every bean of this type is applied, in
+ * order, at start and on each configuration refresh.
  */
 @FunctionalInterface
 public interface ChildSpecCustomizer {

@@ -14,15 +14,16 @@ import org.jspecify.annotations.Nullable;
 
 import dev.tether.supervisor.ChildResources;
 import dev.tether.supervisor.ChildSpec;
-import dev.tether.supervisor.InvalidChildSpecException;
-import dev.tether.supervisor.SpawnException;
-import dev.tether.supervisor.Signals;
 import dev.tether.supervisor.Executables;
+import dev.tether.supervisor.InvalidChildSpecException;
+import dev.tether.supervisor.Signals;
+import dev.tether.supervisor.SpawnException;
 
 /**
- * Turns the bound properties into checked child specifications. A setting a child leaves unset comes from
- * {@code supervisor.defaults}; one set in neither place is not touched, so {@link ChildSpec.Builder} keeps its
- * default (the only place defaults are written). Anything unusable is reported by the property that set it.
+ * Turns the bound properties into checked child specifications. A setting a child leaves
+ * unset comes from {@code supervisor.defaults}; one set in neither place is not touched,
+ * so {@link ChildSpec.Builder} keeps its default (the only place defaults are written).
+ * Anything unusable is reported by the property that set it.
  */
 final class ChildSpecs {
 
@@ -43,7 +44,8 @@ final class ChildSpecs {
 			throw new InvalidSupervisorConfigurationException("supervisor.defaults.depends-on",
 					"cannot be set: every child names what it depends on", null);
 		}
-		// Why once: System.getenv() is an unmodifiable view; the executable check only needs its PATH, so no child
+		// Why once: System.getenv() is an unmodifiable view; the executable check only
+		// needs its PATH, so no child
 		// copies the JVM's environment.
 		Map<String, String> inherited = System.getenv();
 		List<ChildSpec> specs = new ArrayList<>(properties.getChildren().size());
@@ -53,13 +55,16 @@ final class ChildSpecs {
 			ChildSpec.checkDependencies(specs);
 		}
 		catch (InvalidChildSpecException ex) {
-			throw new InvalidSupervisorConfigurationException(PREFIX + ex.childName() + "." + ex.setting(),
-					ex.reason(), ex);
+			throw new InvalidSupervisorConfigurationException(PREFIX + ex.childName() + "." + ex.setting(), ex.reason(),
+					ex);
 		}
 		return specs;
 	}
 
-	/** One child's settings over the defaults, remembering which settings the child inherited. */
+	/**
+	 * One child's settings over the defaults, remembering which settings the child
+	 * inherited.
+	 */
 	private static final class Layers {
 
 		private final String name;
@@ -89,13 +94,13 @@ final class ChildSpecs {
 			apply("restart", ChildProperties::getRestart, builder::restart);
 			apply("backoff.initial", (settings) -> settings.getBackoff().getInitial(), builder::backoffInitial);
 			apply("backoff.max", (settings) -> settings.getBackoff().getMax(), builder::backoffMax);
-			apply("backoff.multiplier", (settings) -> settings.getBackoff().getMultiplier(), builder::backoffMultiplier);
+			apply("backoff.multiplier", (settings) -> settings.getBackoff().getMultiplier(),
+					builder::backoffMultiplier);
 			apply("backoff.jitter", (settings) -> settings.getBackoff().getJitter(), builder::backoffJitter);
 			apply("max-restarts", ChildProperties::getMaxRestarts, builder::maxRestarts);
 			apply("restart-window", ChildProperties::getRestartWindow, builder::restartWindow);
 			apply("stable-after", ChildProperties::getStableAfter, builder::stableAfter);
-			apply("stop-signal", ChildProperties::getStopSignal,
-					(signal) -> builder.stopSignal(signalNumber(signal)));
+			apply("stop-signal", ChildProperties::getStopSignal, (signal) -> builder.stopSignal(signalNumber(signal)));
 			apply("stop-timeout", ChildProperties::getStopTimeout, builder::stopTimeout);
 			apply("log.file", (settings) -> settings.getLog().getFile(), builder::logFile);
 			apply("log.file-enabled", (settings) -> settings.getLog().getFileEnabled(), builder::logFileEnabled);
@@ -106,8 +111,7 @@ final class ChildSpecs {
 			apply("log.stderr-level", (settings) -> settings.getLog().getStderrLevel(), builder::logStderrLevel);
 			apply("log.max-line-length", (settings) -> settings.getLog().getMaxLineLength(),
 					(length) -> builder.logMaxLineLength((int) Math.min(length.toBytes(), Integer.MAX_VALUE)));
-			apply("contain-descendants", ChildProperties::getContainDescendants,
-					builder::containDescendants);
+			apply("contain-descendants", ChildProperties::getContainDescendants, builder::containDescendants);
 			apply("readiness.http-get", (settings) -> settings.getReadiness().getHttpGet(), builder::readinessHttpGet);
 			apply("readiness.period", (settings) -> settings.getReadiness().getPeriod(), builder::readinessPeriod);
 			apply("readiness.timeout", (settings) -> settings.getReadiness().getTimeout(), builder::readinessTimeout);
@@ -142,7 +146,8 @@ final class ChildSpecs {
 						limit.apply(resources, text);
 					}
 					catch (IllegalArgumentException ex) {
-						throw new InvalidSupervisorConfigurationException(property(limit.setting()), ex.getMessage(), ex);
+						throw new InvalidSupervisorConfigurationException(property(limit.setting()), ex.getMessage(),
+								ex);
 					}
 				});
 			}
@@ -152,8 +157,7 @@ final class ChildSpecs {
 			return resources.build();
 		}
 
-		private <T> void apply(String setting, Function<ChildProperties, @Nullable T> value,
-				Consumer<T> setter) {
+		private <T> void apply(String setting, Function<ChildProperties, @Nullable T> value, Consumer<T> setter) {
 			T own = value.apply(this.child);
 			if (own != null) {
 				setter.accept(own);
@@ -166,7 +170,10 @@ final class ChildSpecs {
 			}
 		}
 
-		/** The property that set {@code setting} for this child: its own, else the inherited default. */
+		/**
+		 * The property that set {@code setting} for this child: its own, else the
+		 * inherited default.
+		 */
 		String property(String setting) {
 			if (setting.equals("name")) {
 				return PREFIX + this.name;

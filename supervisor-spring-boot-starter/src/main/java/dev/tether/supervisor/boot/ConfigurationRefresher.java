@@ -5,10 +5,9 @@ import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationListener;
 import org.springframework.core.env.Environment;
 
@@ -17,11 +16,13 @@ import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.UpdateReport;
 
 /**
- * Applies a changed configuration to the running children when Spring Cloud says the environment changed
- * ({@code /actuator/refresh}, a configuration server's push) and a {@code supervisor.children.*} or
- * {@code supervisor.defaults.*} property is among the changes: new children start, removed ones stop, changed ones
- * restart, unchanged ones keep their process (see {@link Supervisor#update}). An unusable configuration is refused
- * whole, logged naming the property, and the running children are left as they were.
+ * Applies a changed configuration to the running children when Spring Cloud says the
+ * environment changed ({@code /actuator/refresh}, a configuration server's push) and a
+ * {@code supervisor.children.*} or {@code supervisor.defaults.*} property is among the
+ * changes: new children start, removed ones stop, changed ones restart, unchanged ones
+ * keep their process (see {@link Supervisor#update}). An unusable configuration is
+ * refused whole, logged naming the property, and the running children are left as they
+ * were.
  */
 final class ConfigurationRefresher implements ApplicationListener<EnvironmentChangeEvent> {
 
@@ -45,7 +46,8 @@ final class ConfigurationRefresher implements ApplicationListener<EnvironmentCha
 		if (!concernsChildren(event.getKeys())) {
 			return;
 		}
-		// Why bind afresh: the properties bean is rebound by Spring Cloud in an order this listener cannot rely on.
+		// Why bind afresh: the properties bean is rebound by Spring Cloud in an order
+		// this listener cannot rely on.
 		SupervisorProperties properties = Binder.get(this.environment)
 			.bind("supervisor", SupervisorProperties.class)
 			.orElseGet(SupervisorProperties::new);
@@ -67,7 +69,10 @@ final class ConfigurationRefresher implements ApplicationListener<EnvironmentCha
 		logger.error("Children not refreshed: {} {}; every child is left as it was", property, reason);
 	}
 
-	/** Whether a changed key, in any of its relaxed forms ({@code SUPERVISOR_CHILDREN_X_COMMAND}), is a child's. */
+	/**
+	 * Whether a changed key, in any of its relaxed forms
+	 * ({@code SUPERVISOR_CHILDREN_X_COMMAND}), is a child's.
+	 */
 	private static boolean concernsChildren(Set<String> keys) {
 		return keys.stream()
 			.map((key) -> key.toLowerCase(Locale.ROOT).replace('_', '.'))

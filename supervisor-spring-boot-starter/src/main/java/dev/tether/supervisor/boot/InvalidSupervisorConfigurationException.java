@@ -17,7 +17,10 @@ public class InvalidSupervisorConfigurationException extends IllegalStateExcepti
 		this.reason = reason;
 	}
 
-	/** The full name of the property at fault, e.g. {@code supervisor.children.greeter.command}. */
+	/**
+	 * The full name of the property at fault, e.g.
+	 * {@code supervisor.children.greeter.command}.
+	 */
 	public String getProperty() {
 		return this.property;
 	}

@@ -5,14 +5,15 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a child with a port is found ready: {@code supervisor.children.<name>.readiness.*} (and
- * {@code supervisor.defaults.readiness.*}). Every setting is {@code null} unless set.
+ * How a child with a port is found ready: {@code supervisor.children.<name>.readiness.*}
+ * (and {@code supervisor.defaults.readiness.*}). Every setting is {@code null} unless
+ * set.
  */
 public class ReadinessProperties {
 
 	/**
-	 * Path on the child's port whose GET must answer 2xx or 3xx (redirects are not followed). Defaults to none: the
-	 * child is ready once its port accepts connections.
+	 * Path on the child's port whose GET must answer 2xx or 3xx (redirects are not
+	 * followed). Defaults to none: the child is ready once its port accepts connections.
 	 */
 	private @Nullable String httpGet;
 

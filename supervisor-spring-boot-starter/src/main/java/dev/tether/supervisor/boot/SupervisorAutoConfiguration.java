@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -18,21 +17,23 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.Signals;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorBuilder;
 import dev.tether.supervisor.SupervisorListener;
 import dev.tether.supervisor.boot.event.ChildLifecycleEvent;
 import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.FileChildRegistry;
-import dev.tether.supervisor.Signals;
 
 /**
  * Supervises the children listed under {@code supervisor.children}.
  * <p>
- * Two beans may be replaced by defining one of the same type: the {@link ChildRegistry} (the registry SPI, e.g. a
- * JDBC store) and the {@link Supervisor} itself (which then owns its spawner, registry and children). The spawner,
- * identity probe, reaper and reconciler are not beans: they guard the promise to signal only our own processes, the
- * reaper must be the JVM's single one, and the spawner belongs to the supervisor that closes it.
+ * Two beans may be replaced by defining one of the same type: the {@link ChildRegistry}
+ * (the registry SPI, e.g. a JDBC store) and the {@link Supervisor} itself (which then
+ * owns its spawner, registry and children). The spawner, identity probe, reaper and
+ * reconciler are not beans: they guard the promise to signal only our own processes, the
+ * reaper must be the JVM's single one, and the spawner belongs to the supervisor that
+ * closes it.
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "supervisor.enabled", matchIfMissing = true)
@@ -44,7 +45,8 @@ public final class SupervisorAutoConfiguration {
 		return SupervisorSettings.resolve(properties, environment);
 	}
 
-	// Why close on destroy: a context that fails to start after the registry was opened must not keep its lock (the
+	// Why close on destroy: a context that fails to start after the registry was opened
+	// must not keep its lock (the
 	// supervisor closes it too, once it exists).
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
@@ -62,7 +64,8 @@ public final class SupervisorAutoConfiguration {
 	Supervisor supervisor(SupervisorProperties properties, SupervisorSettings settings, ChildRegistry registry,
 			ObjectProvider<SupervisorListener> listeners, ObjectProvider<ChildSpecCustomizer> customizers) {
 		List<ChildSpec> children = ChildSpecs.from(properties, customizers.orderedStream().toList());
-		// Why no spawner bean: the spawner is internal and the supervisor's own (it closes it), and its thread starts with the
+		// Why no spawner bean: the spawner is internal and the supervisor's own (it
+		// closes it), and its thread starts with the
 		// first spawn, so nothing is left behind when a later check fails.
 		SupervisorBuilder builder = Supervisor.builder()
 			.installationId(settings.installationId())
@@ -87,7 +90,10 @@ public final class SupervisorAutoConfiguration {
 		return new SupervisorStartup(supervisor, lifecycle);
 	}
 
-	/** Where Spring Cloud Context is present, a refreshed configuration is applied to the running children. */
+	/**
+	 * Where Spring Cloud Context is present, a refreshed configuration is applied to the
+	 * running children.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = "org.springframework.cloud.context.environment.EnvironmentChangeEvent")
 	static class RefreshConfiguration {
@@ -106,16 +112,22 @@ public final class SupervisorAutoConfiguration {
 	 * @param installationId the installation id
 	 * @param stateDirectory the state directory
 	 * @param parentDeathSignal the parent-death signal number, 0 for none
-	 * @param reapInterval the period of the supervision tick, within {@link #MIN_REAP_INTERVAL} and
-	 * {@link #MAX_REAP_INTERVAL}
+	 * @param reapInterval the period of the supervision tick, within
+	 * {@link #MIN_REAP_INTERVAL} and {@link #MAX_REAP_INTERVAL}
 	 */
 	public record SupervisorSettings(String installationId, Path stateDirectory, int parentDeathSignal,
 			Duration reapInterval) {
 
-		/** The shortest tick period: shorter ones spend the CPU on /proc reads rather than on the application. */
+		/**
+		 * The shortest tick period: shorter ones spend the CPU on /proc reads rather than
+		 * on the application.
+		 */
 		public static final Duration MIN_REAP_INTERVAL = Duration.ofMillis(10);
 
-		/** The longest tick period: restarts, readiness and deadlines are only as punctual as the tick. */
+		/**
+		 * The longest tick period: restarts, readiness and deadlines are only as punctual
+		 * as the tick.
+		 */
 		public static final Duration MAX_REAP_INTERVAL = Duration.ofHours(1);
 
 		static SupervisorSettings resolve(SupervisorProperties properties, Environment environment) {
@@ -124,9 +136,8 @@ public final class SupervisorAutoConfiguration {
 				installationId = environment.getProperty("spring.application.name", "default");
 			}
 			if (!installationId.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,127}")) {
-				throw new InvalidSupervisorConfigurationException("supervisor.installation-id",
-						"'" + installationId + "' must be letters, digits, '.', '_' or '-', starting with a letter or digit",
-						null);
+				throw new InvalidSupervisorConfigurationException("supervisor.installation-id", "'" + installationId
+						+ "' must be letters, digits, '.', '_' or '-', starting with a letter or digit", null);
 			}
 			Duration reapInterval = properties.getReapInterval();
 			if (reapInterval == null || reapInterval.compareTo(MIN_REAP_INTERVAL) < 0
@@ -153,7 +164,8 @@ public final class SupervisorAutoConfiguration {
 				return Signals.number(value);
 			}
 			catch (IllegalArgumentException ex) {
-				throw new InvalidSupervisorConfigurationException("supervisor.parent-death-signal", ex.getMessage(), ex);
+				throw new InvalidSupervisorConfigurationException("supervisor.parent-death-signal", ex.getMessage(),
+						ex);
 			}
 		}
 

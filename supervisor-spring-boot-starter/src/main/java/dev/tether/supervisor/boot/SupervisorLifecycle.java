@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
@@ -18,15 +17,17 @@ import org.springframework.context.SmartLifecycle;
 import dev.tether.supervisor.Supervisor;
 
 /**
- * Runs the supervision tick while the context runs, reconciles and starts the autostart children when the
- * application is ready, and stops every child when the context closes.
+ * Runs the supervision tick while the context runs, reconciles and starts the autostart
+ * children when the application is ready, and stops every child when the context closes.
  */
 class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<ApplicationReadyEvent>, DisposableBean {
 
 	/**
-	 * Below the web server's lifecycles (graceful shutdown at {@code Integer.MAX_VALUE - 1024}, then the server's
-	 * stop at {@code Integer.MAX_VALUE - 2048} in Spring Boot 4). Why: lifecycles stop from the highest phase down,
-	 * so in-flight requests, which may still use a child, finish before any child is stopped.
+	 * Below the web server's lifecycles (graceful shutdown at
+	 * {@code Integer.MAX_VALUE - 1024}, then the server's stop at
+	 * {@code Integer.MAX_VALUE - 2048} in Spring Boot 4). Why: lifecycles stop from the
+	 * highest phase down, so in-flight requests, which may still use a child, finish
+	 * before any child is stopped.
 	 */
 	static final int PHASE = Integer.MAX_VALUE - 4096;
 
@@ -56,12 +57,16 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 		this.running = true;
 	}
 
-	/** Starts the tick, at the lifecycle's start or earlier for a child started before it (see SupervisorStartup). */
+	/**
+	 * Starts the tick, at the lifecycle's start or earlier for a child started before it
+	 * (see SupervisorStartup).
+	 */
 	synchronized void startTicking() {
 		if (this.ticker != null) {
 			return;
 		}
-		// Why a private thread: the tick must not depend on, or take over, the application's TaskScheduler, and it
+		// Why a private thread: the tick must not depend on, or take over, the
+		// application's TaskScheduler, and it
 		// must work without @EnableScheduling.
 		this.ticker = Executors.newSingleThreadScheduledExecutor((work) -> {
 			Thread thread = new Thread(work, "supervisor-tick");
@@ -73,8 +78,9 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 	}
 
 	/**
-	 * Reconciles once per application: at ready, or before a child is started early. Why once: a second
-	 * reconciliation would find the children started since as rows of this run.
+	 * Reconciles once per application: at ready, or before a child is started early. Why
+	 * once: a second reconciliation would find the children started since as rows of this
+	 * run.
 	 */
 	synchronized void reconcileOnce() {
 		if (!this.reconciled) {
@@ -91,7 +97,8 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 			this.observers.forEach((observer) -> observer.ticked(took));
 		}
 		catch (Throwable ex) {
-			// Why Throwable: anything escaping a scheduled task cancels every later run, silently; one bad tick must
+			// Why Throwable: anything escaping a scheduled task cancels every later run,
+			// silently; one bad tick must
 			// not end supervision for good.
 			logger.error("Supervision tick failed; the next tick runs as scheduled", ex);
 		}
@@ -110,7 +117,10 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 		this.supervisor.stopAll();
 	}
 
-	/** Why: a child started early starts the tick; a context that fails before the lifecycle starts must end it. */
+	/**
+	 * Why: a child started early starts the tick; a context that fails before the
+	 * lifecycle starts must end it.
+	 */
 	@Override
 	public void destroy() {
 		stopTicking();

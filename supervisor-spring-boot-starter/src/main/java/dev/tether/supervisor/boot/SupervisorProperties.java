@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
@@ -24,8 +23,8 @@ public class SupervisorProperties {
 	private boolean enabled = true;
 
 	/**
-	 * Id written into every child's environment; it tells this application's children from any other's. Defaults to
-	 * spring.application.name, else 'default'.
+	 * Id written into every child's environment; it tells this application's children
+	 * from any other's. Defaults to spring.application.name, else 'default'.
 	 */
 	private @Nullable String installationId;
 
@@ -36,13 +35,14 @@ public class SupervisorProperties {
 	private @Nullable Path stateDirectory;
 
 	/**
-	 * Period of the supervision tick (due restarts, readiness, deadlines, and a backstop for exits). Between 10ms and
-	 * 1h.
+	 * Period of the supervision tick (due restarts, readiness, deadlines, and a backstop
+	 * for exits). Between 10ms and 1h.
 	 */
 	private @Nullable Duration reapInterval = Duration.ofMillis(200);
 
 	/**
-	 * Signal a child receives when the JVM dies (TERM, KILL, ... or a number); NONE disables it.
+	 * Signal a child receives when the JVM dies (TERM, KILL, ... or a number); NONE
+	 * disables it.
 	 */
 	private @Nullable String parentDeathSignal = "TERM";
 

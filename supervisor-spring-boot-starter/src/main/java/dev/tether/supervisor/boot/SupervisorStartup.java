@@ -4,10 +4,12 @@ import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.Supervisor;
 
 /**
- * Starts a child before the application is ready, for a component that needs it while the context refreshes (an MCP
- * client that connects to its server then). The supervisor reconciles first, once per application, so that an
- * orphan of a previous run is stopped or adopted before anything is started; the supervision tick runs from then on;
- * and the autostart at {@code ApplicationReadyEvent} leaves a child started this way as it is (one copy, never two).
+ * Starts a child before the application is ready, for a component that needs it while the
+ * context refreshes (an MCP client that connects to its server then). The supervisor
+ * reconciles first, once per application, so that an orphan of a previous run is stopped
+ * or adopted before anything is started; the supervision tick runs from then on; and the
+ * autostart at {@code ApplicationReadyEvent} leaves a child started this way as it is
+ * (one copy, never two).
  */
 public final class SupervisorStartup {
 
@@ -21,8 +23,9 @@ public final class SupervisorStartup {
 	}
 
 	/**
-	 * Reconciles (once), starts the tick, and starts the child; see {@link Supervisor#start(String)}. A child with a
-	 * port is {@code STARTING} until it accepts connections.
+	 * Reconciles (once), starts the tick, and starts the child; see
+	 * {@link Supervisor#start(String)}. A child with a port is {@code STARTING} until it
+	 * accepts connections.
 	 * @throws IllegalArgumentException when no child has that name
 	 */
 	public ChildSnapshot start(String name) {

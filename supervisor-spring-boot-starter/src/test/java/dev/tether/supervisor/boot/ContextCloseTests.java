@@ -6,7 +6,6 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -29,8 +28,7 @@ class ContextCloseTests {
 
 	@Test
 	void closingTheContextStopsEveryChildWithinItsStopTimeout() {
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
-			.web(WebApplicationType.NONE)
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
 			.properties("supervisor.state-directory=" + this.temp,
 					"supervisor.installation-id=" + TestRun.installationId("starter"),
 					"supervisor.children.polite.command=sleep,600",

@@ -8,25 +8,25 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import dev.tether.supervisor.testsupport.TestRun;
 
 /**
- * A web application started by {@code @SpringBootTest(webEnvironment = RANDOM_PORT)} with a state directory and an
- * installation of its own, and HTTP calls to it.
+ * A web application started by {@code @SpringBootTest(webEnvironment = RANDOM_PORT)} with
+ * a state directory and an installation of its own, and HTTP calls to it.
  */
 public abstract class RunningApplication {
 
 	/** How long one call may take. */
 	protected static final Duration CALL_TIMEOUT = Duration.ofSeconds(20);
 
-	// Why static: the state directory is a property of the context, which is built before any test instance.
+	// Why static: the state directory is a property of the context, which is built before
+	// any test instance.
 	@TempDir
 	protected static Path state;
 

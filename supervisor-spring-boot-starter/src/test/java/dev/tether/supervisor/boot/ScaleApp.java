@@ -16,10 +16,12 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.metrics.StartupStep;
 
 /**
- * Run in a JVM of its own: starts a web application with {@code <children>} children configured (as the sample
- * configures its own, none autostarted) and prints, in milliseconds, how long the start took ({@code READY}), how
- * long binding {@code supervisor.*} took ({@code BIND}) and how long checking the children and building the
- * supervisor took ({@code SPECS}); the last two are the steps' own time, without nested beans.
+ * Run in a JVM of its own: starts a web application with {@code <children>} children
+ * configured (as the sample configures its own, none autostarted) and prints, in
+ * milliseconds, how long the start took ({@code READY}), how long binding
+ * {@code supervisor.*} took ({@code BIND}) and how long checking the children and
+ * building the supervisor took ({@code SPECS}); the last two are the steps' own time,
+ * without nested beans.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
@@ -56,7 +58,10 @@ public class ScaleApp {
 		}
 	}
 
-	/** Each bean's instantiation time minus that of the beans instantiated within it, by bean name. */
+	/**
+	 * Each bean's instantiation time minus that of the beans instantiated within it, by
+	 * bean name.
+	 */
 	private static Map<String, Long> ownBeanTimes(List<TimelineEvent> events) {
 		Map<Long, Long> nested = new HashMap<>();
 		for (TimelineEvent event : events) {

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What configuring a child costs at startup, measured in fresh JVMs (a warm JVM hides most of it): an application
- * with {@value #CHILDREN} children against one with a single child. Prints the figures per child; run alone with
+ * What configuring a child costs at startup, measured in fresh JVMs (a warm JVM hides
+ * most of it): an application with {@value #CHILDREN} children against one with a single
+ * child. Prints the figures per child; run alone with
  * {@code ./mvnw -o -pl supervisor-spring-boot-starter -am test -Dtest=StartupScaleTests
  * -Dsurefire.failIfNoSpecifiedTests=false}.
  */
@@ -31,10 +32,11 @@ class StartupScaleTests {
 		Map<String, Long> many = start(CHILDREN);
 		Map<String, Double> perChild = new HashMap<>();
 		many.forEach((figure, millis) -> perChild.put(figure, (millis - one.get(figure)) / (double) (CHILDREN - 1)));
-		System.out.printf("Per child, %d children against one: start %.2f ms, binding %.2f ms, checks and supervisor "
-				+ "%.3f ms (totals with %d: start %d ms, binding %d ms, checks %d ms)%n", CHILDREN,
-				perChild.get("READY"), perChild.get("BIND"), perChild.get("SPECS"), CHILDREN, many.get("READY"),
-				many.get("BIND"), many.get("SPECS"));
+		System.out.printf(
+				"Per child, %d children against one: start %.2f ms, binding %.2f ms, checks and supervisor "
+						+ "%.3f ms (totals with %d: start %d ms, binding %d ms, checks %d ms)%n",
+				CHILDREN, perChild.get("READY"), perChild.get("BIND"), perChild.get("SPECS"), CHILDREN,
+				many.get("READY"), many.get("BIND"), many.get("SPECS"));
 		assertThat(perChild.get("SPECS")).isLessThan(1.0);
 	}
 
@@ -48,7 +50,9 @@ class StartupScaleTests {
 			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 			assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
 			Map<String, Long> figures = new HashMap<>();
-			output.lines().map((line) -> line.split(" ")).filter((parts) -> parts.length == 2)
+			output.lines()
+				.map((line) -> line.split(" "))
+				.filter((parts) -> parts.length == 2)
 				.forEach((parts) -> figures.put(parts[0], Long.parseLong(parts[1])));
 			assertThat(figures).as(output).containsKeys("READY", "BIND", "SPECS");
 			return figures;

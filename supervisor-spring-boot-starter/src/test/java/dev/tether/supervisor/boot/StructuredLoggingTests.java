@@ -8,9 +8,6 @@ import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -19,6 +16,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import dev.tether.supervisor.testsupport.TestRun;
 
@@ -26,15 +25,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A child's lines in Boot's JSON structured console logging (Logstash format): one JSON event per line, under the
- * child's logger, with its name and stream as fields and its stream's marker as a tag.
+ * A child's lines in Boot's JSON structured console logging (Logstash format): one JSON
+ * event per line, under the child's logger, with its name and stream as fields and its
+ * stream's marker as a tag.
  */
-@SpringBootTest(properties = { "logging.structured.format.console=logstash",
-		"logging.config=classpath:structured-logback.xml",
-		// Why four backslashes: the properties format takes one pair, Java the other.
-		"supervisor.children.jsonchild.command=sh,-c,echo hello as json; echo trouble as json >&2; "
-				+ "printf 'forged as json\\\\r\\\\033[2Jx\\\\n'; exec sleep 600",
-		"supervisor.children.jsonchild.log.logger=true" })
+@SpringBootTest(
+		properties = { "logging.structured.format.console=logstash", "logging.config=classpath:structured-logback.xml",
+				// Why four backslashes: the properties format takes one pair, Java the
+				// other.
+				"supervisor.children.jsonchild.command=sh,-c,echo hello as json; echo trouble as json >&2; "
+						+ "printf 'forged as json\\\\r\\\\033[2Jx\\\\n'; exec sleep 600",
+				"supervisor.children.jsonchild.log.logger=true" })
 @ExtendWith(OutputCaptureExtension.class)
 @DirtiesContext
 class StructuredLoggingTests {

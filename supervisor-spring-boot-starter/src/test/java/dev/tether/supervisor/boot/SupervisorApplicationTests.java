@@ -6,8 +6,6 @@ import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -15,6 +13,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.test.annotation.DirtiesContext;
+import tools.jackson.databind.JsonNode;
 
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
@@ -64,8 +63,7 @@ class SupervisorApplicationTests extends RunningApplication {
 		JsonNode body = readJson(response.body());
 		assertThat(body.propertyNames()).containsExactlyInAnyOrder("installationId", "parentDeathSignal", "descendants",
 				"identityVerification", "nativeBackend", "spawn", "reconciliation", "children");
-		assertThat(body.get("nativeBackend").asString())
-			.isEqualTo((Runtime.version().feature() >= 22) ? "ffm" : "jnr");
+		assertThat(body.get("nativeBackend").asString()).isEqualTo((Runtime.version().feature() >= 22) ? "ffm" : "jnr");
 		assertThat(body.get("spawn").propertyNames()).containsExactlyInAnyOrder("method", "workingDirectory",
 				"closeDescriptors");
 		assertThat(body.get("spawn").get("method").asString()).isEqualTo("posix_spawnp");
@@ -75,8 +73,8 @@ class SupervisorApplicationTests extends RunningApplication {
 		assertThat(body.get("parentDeathSignal").asString()).isEqualTo("launcher");
 		assertThat(body.get("descendants").asString()).isEqualTo("shepherd");
 		assertThat(body.get("identityVerification").asBoolean()).isTrue();
-		assertThat(body.get("reconciliation").propertyNames()).containsExactlyInAnyOrder("at", "ours", "notOurs", "gone",
-				"unverifiable", "stopped", "adopted");
+		assertThat(body.get("reconciliation").propertyNames()).containsExactlyInAnyOrder("at", "ours", "notOurs",
+				"gone", "unverifiable", "stopped", "adopted");
 		JsonNode greeter = child(body, "greeter");
 		assertThat(greeter.propertyNames()).containsExactlyInAnyOrder("name", "kind", "state", "pid", "shepherdPid",
 				"startedAt", "uptimeSeconds", "restarts", "port", "lastExit", "lastError", "critical", "readiness",
@@ -101,7 +99,8 @@ class SupervisorApplicationTests extends RunningApplication {
 
 	@Test
 	void postRestartGivesANewPid() throws Exception {
-		// Why the pid awaited too: a child without a port is RUNNING once spawned, and under a shepherd the pid shown
+		// Why the pid awaited too: a child without a port is RUNNING once spawned, and
+		// under a shepherd the pid shown
 		// is its command's, known once the shepherd has forked it.
 		long before = await().atMost(Duration.ofSeconds(10))
 			.until(() -> this.supervisor.snapshot("files").orElseThrow(),
@@ -111,7 +110,8 @@ class SupervisorApplicationTests extends RunningApplication {
 		assertThat(response.statusCode()).isEqualTo(200);
 		JsonNode after = readJson(response.body());
 		assertThat(after.get("state").asString()).isEqualTo("RUNNING");
-		// Why the answer's pid may be null: the new shepherd may not have forked the command yet when it answers.
+		// Why the answer's pid may be null: the new shepherd may not have forked the
+		// command yet when it answers.
 		if (!after.get("pid").isNull()) {
 			assertThat(after.get("pid").asLong()).isPositive().isNotEqualTo(before);
 		}
@@ -146,7 +146,8 @@ class SupervisorApplicationTests extends RunningApplication {
 		assertThat(starts.get("measurements").get(0).get("value").asDouble()).isEqualTo(2.0);
 		JsonNode restarts = getJson("/actuator/metrics/supervisor.child.restarts?tag=child:crasher");
 		assertThat(restarts.get("measurements").get(0).get("value").asDouble()).isEqualTo(1.0);
-		JsonNode exits = getJson("/actuator/metrics/supervisor.child.exits?tag=child:crasher&tag=outcome:failure&tag=kind:agent");
+		JsonNode exits = getJson(
+				"/actuator/metrics/supervisor.child.exits?tag=child:crasher&tag=outcome:failure&tag=kind:agent");
 		assertThat(exits.get("measurements").get(0).get("value").asDouble()).isEqualTo(2.0);
 		JsonNode failed = getJson("/actuator/metrics/supervisor.children?tag=state:FAILED");
 		assertThat(failed.get("measurements").get(0).get("value").asDouble()).isGreaterThanOrEqualTo(1.0);
@@ -170,14 +171,15 @@ class SupervisorApplicationTests extends RunningApplication {
 		assertThat(get("/actuator/children/tenant-7").statusCode()).isEqualTo(404);
 		assertThat(get("/actuator/metrics/supervisor.child.starts?tag=child:tenant-7").statusCode()).isEqualTo(404);
 		assertThat(Files.readString(state.resolve("registry.json"))).doesNotContain("tenant-7");
-		assertThat(this.events).anyMatch((e) -> e instanceof ChildRemovedEvent && e.getChild().name().equals("tenant-7"));
+		assertThat(this.events)
+			.anyMatch((e) -> e instanceof ChildRemovedEvent && e.getChild().name().equals("tenant-7"));
 	}
 
 	@Test
 	void applicationEventsArePublished() {
 		await().atMost(Duration.ofSeconds(10))
-			.until(() -> this.events.stream().anyMatch((e) -> e instanceof ChildStartedEvent
-					&& e.getChild().name().equals("greeter")));
+			.until(() -> this.events.stream()
+				.anyMatch((e) -> e instanceof ChildStartedEvent && e.getChild().name().equals("greeter")));
 	}
 
 	@Test

@@ -11,7 +11,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -24,8 +23,8 @@ import org.springframework.core.env.MutablePropertySources;
 
 import dev.tether.supervisor.Backoff;
 import dev.tether.supervisor.ChildKind;
-import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildResources;
+import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ResourceLimit;
 import dev.tether.supervisor.RestartPolicy;
@@ -38,12 +37,12 @@ import dev.tether.supervisor.boot.actuate.SupervisorHealthContributor;
 import dev.tether.supervisor.boot.metrics.SupervisorMetrics;
 import dev.tether.supervisor.boot.metrics.SupervisorMetricsAutoConfiguration;
 import dev.tether.supervisor.internal.identity.IdentityProbe;
-import dev.tether.supervisor.output.LogSettings;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
+import dev.tether.supervisor.internal.spawn.Spawner;
+import dev.tether.supervisor.output.LogSettings;
 import dev.tether.supervisor.registry.ChildRegistry;
 import dev.tether.supervisor.registry.FileChildRegistry;
-import dev.tether.supervisor.internal.spawn.Spawner;
 import dev.tether.supervisor.testsupport.Privileges;
 import dev.tether.supervisor.testsupport.TestRun;
 
@@ -59,10 +58,11 @@ class SupervisorAutoConfigurationTests {
 
 	private ApplicationContextRunner runner() {
 		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(SupervisorAutoConfiguration.class,
-					SupervisorEndpointAutoConfiguration.class, SupervisorHealthAutoConfiguration.class,
-					SupervisorMetricsAutoConfiguration.class))
-			.withPropertyValues("supervisor.state-directory=" + this.temp, "management.endpoints.web.exposure.include=children",
+			.withConfiguration(
+					AutoConfigurations.of(SupervisorAutoConfiguration.class, SupervisorEndpointAutoConfiguration.class,
+							SupervisorHealthAutoConfiguration.class, SupervisorMetricsAutoConfiguration.class))
+			.withPropertyValues("supervisor.state-directory=" + this.temp,
+					"management.endpoints.web.exposure.include=children",
 					"supervisor.installation-id=" + TestRun.installationId("starter"));
 	}
 
@@ -85,12 +85,11 @@ class SupervisorAutoConfigurationTests {
 
 	@Test
 	void backsOffWhenDisabled() {
-		runner().withPropertyValues("supervisor.enabled=false").run((context) -> {
-			assertThat(context).doesNotHaveBean(Supervisor.class)
+		runner().withPropertyValues("supervisor.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(Supervisor.class)
 				.doesNotHaveBean(SupervisorLifecycle.class)
 				.doesNotHaveBean(ChildrenEndpoint.class)
-				.doesNotHaveBean(SupervisorHealthContributor.class);
-		});
+				.doesNotHaveBean(SupervisorHealthContributor.class));
 	}
 
 	@Test
@@ -105,8 +104,9 @@ class SupervisorAutoConfigurationTests {
 
 	@Test
 	void startsWithoutActuatorOnTheClassPath() {
-		runner().withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate",
-				"org.springframework.boot.health"))
+		runner()
+			.withClassLoader(
+					new FilteredClassLoader("org.springframework.boot.actuate", "org.springframework.boot.health"))
 			.run((context) -> assertThat(context).hasNotFailed()
 				.hasSingleBean(Supervisor.class)
 				.doesNotHaveBean(ChildrenEndpoint.class)
@@ -139,12 +139,13 @@ class SupervisorAutoConfigurationTests {
 
 	@Test
 	void childSettingsInheritDefaultsThenTheContractsDefaults() {
-		runner().withPropertyValues("supervisor.defaults.stop-timeout=3s", "supervisor.defaults.restart=always",
-				"supervisor.defaults.environment.SHARED=1", "supervisor.children.greeter.command[0]=sleep",
-				"supervisor.children.greeter.command[1]=600", "supervisor.children.greeter.environment.OWN=2",
-				"supervisor.children.files.command=sleep,600", "supervisor.children.files.kind=mcp",
-				"supervisor.children.files.restart=never", "supervisor.children.files.backoff.initial=1s",
-				"supervisor.children.files.port=7070")
+		runner()
+			.withPropertyValues("supervisor.defaults.stop-timeout=3s", "supervisor.defaults.restart=always",
+					"supervisor.defaults.environment.SHARED=1", "supervisor.children.greeter.command[0]=sleep",
+					"supervisor.children.greeter.command[1]=600", "supervisor.children.greeter.environment.OWN=2",
+					"supervisor.children.files.command=sleep,600", "supervisor.children.files.kind=mcp",
+					"supervisor.children.files.restart=never", "supervisor.children.files.backoff.initial=1s",
+					"supervisor.children.files.port=7070")
 			.run((context) -> {
 				List<ChildSpec> specs = ChildSpecs.from(context.getBean(SupervisorProperties.class), List.of());
 				ChildSpec greeter = specs.get(0);
@@ -171,11 +172,12 @@ class SupervisorAutoConfigurationTests {
 
 	@Test
 	void logSettingsInheritDefaultsThenTheContractsDefaults() {
-		runner().withPropertyValues("supervisor.defaults.log.logger=true", "supervisor.defaults.log.max-size=1MB",
-				"supervisor.children.greeter.command=true", "supervisor.children.greeter.log.stderr-level=info",
-				"supervisor.children.greeter.log.max-history=2", "supervisor.children.quiet.command=true",
-				"supervisor.children.quiet.log.logger=false", "supervisor.children.quiet.log.file-enabled=false",
-				"supervisor.children.quiet.log.max-line-length=1KB")
+		runner()
+			.withPropertyValues("supervisor.defaults.log.logger=true", "supervisor.defaults.log.max-size=1MB",
+					"supervisor.children.greeter.command=true", "supervisor.children.greeter.log.stderr-level=info",
+					"supervisor.children.greeter.log.max-history=2", "supervisor.children.quiet.command=true",
+					"supervisor.children.quiet.log.logger=false", "supervisor.children.quiet.log.file-enabled=false",
+					"supervisor.children.quiet.log.max-line-length=1KB")
 			.run((context) -> {
 				List<ChildSpec> specs = ChildSpecs.from(context.getBean(SupervisorProperties.class), List.of());
 				LogSettings greeter = specs.get(0).log();
@@ -200,9 +202,8 @@ class SupervisorAutoConfigurationTests {
 						"2MB"));
 		assertFailure("supervisor.defaults.log.max-size", containing("must not be smaller than log.max-line-length"),
 				Map.of("supervisor.children.greeter.command", "true", "supervisor.defaults.log.max-size", "1KB"));
-		assertFailure("supervisor.children.greeter.log.max-history", containing("between 0 and 1000"),
-				Map.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter.log.max-history",
-						"-1"));
+		assertFailure("supervisor.children.greeter.log.max-history", containing("between 0 and 1000"), Map
+			.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter.log.max-history", "-1"));
 	}
 
 	@Test
@@ -215,7 +216,8 @@ class SupervisorAutoConfigurationTests {
 	@Test
 	void installationIdDefaultsToTheApplicationName() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SupervisorAutoConfiguration.class))
-			.withPropertyValues("supervisor.state-directory=" + this.temp, "management.endpoints.web.exposure.include=children", "spring.application.name=test-billing")
+			.withPropertyValues("supervisor.state-directory=" + this.temp,
+					"management.endpoints.web.exposure.include=children", "spring.application.name=test-billing")
 			.run((context) -> assertThat(context.getBean(Supervisor.class).installationId()).isEqualTo("test-billing"));
 	}
 
@@ -226,7 +228,8 @@ class SupervisorAutoConfigurationTests {
 
 	@Test
 	void missingExecutableFailsNamingTheProperty() {
-		assertFailureNames("supervisor.children.greeter.command", "supervisor.children.greeter.command=no-such-tool-xyz");
+		assertFailureNames("supervisor.children.greeter.command",
+				"supervisor.children.greeter.command=no-such-tool-xyz");
 	}
 
 	@Test
@@ -303,11 +306,11 @@ class SupervisorAutoConfigurationTests {
 	@Test
 	void unusableEnvironmentFailsNamingTheProperty() {
 		assertFailure("supervisor.children.greeter.environment.FOO=BAR", containing("contains '='"),
-				Map.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter.environment[FOO=BAR]",
-						"v"));
+				Map.of("supervisor.children.greeter.command", "true",
+						"supervisor.children.greeter.environment[FOO=BAR]", "v"));
 		assertFailure("supervisor.children.greeter.environment.NUL\\0KEY", containing("contains NUL"),
-				Map.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter.environment[NUL\0KEY]",
-						"v"));
+				Map.of("supervisor.children.greeter.command", "true",
+						"supervisor.children.greeter.environment[NUL\0KEY]", "v"));
 		assertFailure("supervisor.children.greeter.environment.TOKEN", containing("containing NUL"),
 				Map.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter.environment.TOKEN",
 						"abc\0def"));
@@ -315,19 +318,22 @@ class SupervisorAutoConfigurationTests {
 				Map.of("supervisor.children.greeter.command", "true",
 						"supervisor.children.greeter.environment.TETHER_INSTALLATION", "other"));
 		assertFailure("supervisor.defaults.environment.TETHER_SUBPROCESS", containing("identity markers"),
-				Map.of("supervisor.children.greeter.command", "true", "supervisor.defaults.environment.TETHER_SUBPROCESS",
-						"0"));
+				Map.of("supervisor.children.greeter.command", "true",
+						"supervisor.defaults.environment.TETHER_SUBPROCESS", "0"));
 	}
 
 	@Test
 	void aRefreshedConfigurationIsAppliedWhereSpringCloudContextIsPresentAndAnUnusableOneChangesNothing() {
-		runner().withPropertyValues("supervisor.children.kept.command=sleep,600", "supervisor.children.kept.autostart=false",
-				"supervisor.children.other.command=sleep,600", "supervisor.children.other.autostart=false")
+		runner()
+			.withPropertyValues("supervisor.children.kept.command=sleep,600",
+					"supervisor.children.kept.autostart=false", "supervisor.children.other.command=sleep,600",
+					"supervisor.children.other.autostart=false")
 			.run((context) -> {
 				Supervisor supervisor = context.getBean(Supervisor.class);
 				MutablePropertySources sources = context.getEnvironment().getPropertySources();
-				sources.addFirst(new MapPropertySource("refreshed", Map.of("supervisor.children.other.command", "",
-						"supervisor.children.added.command", "sleep,600", "supervisor.children.added.autostart", "false")));
+				sources.addFirst(new MapPropertySource("refreshed",
+						Map.of("supervisor.children.other.command", "", "supervisor.children.added.command",
+								"sleep,600", "supervisor.children.added.autostart", "false")));
 				// An empty command is unusable: the refresh is refused whole.
 				context.publishEvent(new EnvironmentChangeEvent(context, Set.of("supervisor.children.added.command")));
 				assertThat(supervisor.snapshots()).extracting(ChildSnapshot::name).containsExactly("kept", "other");
@@ -367,24 +373,26 @@ class SupervisorAutoConfigurationTests {
 		assertFailure("supervisor.children.api.liveness.http-get", containing("must be a path starting with '/'"),
 				Map.of("supervisor.children.api.command", "true", "supervisor.children.api.port", "8080",
 						"supervisor.children.api.liveness.http-get", "health"));
-		assertFailure("supervisor.children.api.readiness.http-get", containing("needs the child's port to be set"),
-				Map.of("supervisor.children.api.command", "true", "supervisor.children.api.readiness.http-get", "/ready"));
+		assertFailure("supervisor.children.api.readiness.http-get", containing("needs the child's port to be set"), Map
+			.of("supervisor.children.api.command", "true", "supervisor.children.api.readiness.http-get", "/ready"));
 		assertFailure("supervisor.children.api.liveness.tcp", containing("cannot be set with liveness.http-get"),
 				Map.of("supervisor.children.api.command", "true", "supervisor.children.api.port", "8080",
 						"supervisor.children.api.liveness.http-get", "/health", "supervisor.children.api.liveness.tcp",
 						"true"));
-		assertFailure("supervisor.defaults.liveness.failure-threshold", containing("must be between 1 and 1000 (was 0)"),
-				Map.of("supervisor.children.api.command", "true", "supervisor.defaults.liveness.failure-threshold", "0"));
+		assertFailure("supervisor.defaults.liveness.failure-threshold",
+				containing("must be between 1 and 1000 (was 0)"), Map.of("supervisor.children.api.command", "true",
+						"supervisor.defaults.liveness.failure-threshold", "0"));
 		assertFailure("supervisor.children.api.liveness.period", containing("must be a positive duration"),
 				Map.of("supervisor.children.api.command", "true", "supervisor.children.api.liveness.period", "0s"));
 	}
 
 	@Test
 	void probesAndCriticalAreBoundAndInheritedFromTheDefaults() {
-		runner().withPropertyValues("supervisor.defaults.liveness.period=3s", "supervisor.defaults.critical=false",
-				"supervisor.children.api.command=true", "supervisor.children.api.autostart=false",
-				"supervisor.children.api.port=8080", "supervisor.children.api.liveness.http-get=/health",
-				"supervisor.children.api.readiness.http-get=/ready")
+		runner()
+			.withPropertyValues("supervisor.defaults.liveness.period=3s", "supervisor.defaults.critical=false",
+					"supervisor.children.api.command=true", "supervisor.children.api.autostart=false",
+					"supervisor.children.api.port=8080", "supervisor.children.api.liveness.http-get=/health",
+					"supervisor.children.api.readiness.http-get=/ready")
 			.run((context) -> {
 				ChildSpec spec = ChildSpecs.from(context.getBean(SupervisorProperties.class), List.of()).get(0);
 				assertThat(spec.liveness().httpGet()).isEqualTo("/health");
@@ -397,22 +405,27 @@ class SupervisorAutoConfigurationTests {
 
 	@Test
 	void dependenciesAreBoundFromTheChildsOwnList() {
-		runner().withPropertyValues("supervisor.children.db.command=true", "supervisor.children.db.autostart=false",
-				"supervisor.children.app.command=true", "supervisor.children.app.autostart=false",
-				"supervisor.children.app.depends-on=db")
-			.run((context) -> assertThat(context.getBean(SupervisorProperties.class).getChildren().get("app").getDependsOn())
+		runner()
+			.withPropertyValues("supervisor.children.db.command=true", "supervisor.children.db.autostart=false",
+					"supervisor.children.app.command=true", "supervisor.children.app.autostart=false",
+					"supervisor.children.app.depends-on=db")
+			.run((context) -> assertThat(
+					context.getBean(SupervisorProperties.class).getChildren().get("app").getDependsOn())
 				.containsExactly("db"));
 	}
 
 	@Test
 	void resourceSettingsInheritDefaultsAndTakeSoftAndHardLimits() {
-		runner().withPropertyValues("supervisor.defaults.limits.open-files=1024", "supervisor.defaults.oom-score-adjust=500",
-				"supervisor.children.greeter.command=true", "supervisor.children.greeter.autostart=false",
-				"supervisor.children.greeter.limits.open-files=64:128", "supervisor.children.greeter.limits.core-size=0",
-				"supervisor.children.greeter.limits.file-size=1MB:infinity", "supervisor.children.greeter.limits.cpu-time=1h",
-				"supervisor.children.greeter.limits.address-space=4GB", "supervisor.children.greeter.limits.processes=100",
-				"supervisor.children.greeter.max-memory=256MB", "supervisor.children.greeter.max-memory-samples=3",
-				"supervisor.children.quiet.command=true", "supervisor.children.quiet.autostart=false")
+		runner().withPropertyValues("supervisor.defaults.limits.open-files=1024",
+				"supervisor.defaults.oom-score-adjust=500", "supervisor.children.greeter.command=true",
+				"supervisor.children.greeter.autostart=false", "supervisor.children.greeter.limits.open-files=64:128",
+				"supervisor.children.greeter.limits.core-size=0",
+				"supervisor.children.greeter.limits.file-size=1MB:infinity",
+				"supervisor.children.greeter.limits.cpu-time=1h",
+				"supervisor.children.greeter.limits.address-space=4GB",
+				"supervisor.children.greeter.limits.processes=100", "supervisor.children.greeter.max-memory=256MB",
+				"supervisor.children.greeter.max-memory-samples=3", "supervisor.children.quiet.command=true",
+				"supervisor.children.quiet.autostart=false")
 			.run((context) -> {
 				List<ChildSpec> specs = ChildSpecs.from(context.getBean(SupervisorProperties.class), List.of());
 				ChildResources greeter = specs.get(0).resources();
@@ -468,13 +481,18 @@ class SupervisorAutoConfigurationTests {
 		return ".*" + Pattern.quote(fragment) + ".*";
 	}
 
-	/** Startup fails naming {@code property}, with a problem line that matches {@code problem} as a whole. */
+	/**
+	 * Startup fails naming {@code property}, with a problem line that matches
+	 * {@code problem} as a whole.
+	 */
 	private void assertFailure(String property, String problem, Map<String, Object> properties) {
-		// Why a name of its own: the runner's properties (the test's own state directory among them) are a source
+		// Why a name of its own: the runner's properties (the test's own state directory
+		// among them) are a source
 		// named "test", which a source of the same name would replace.
-		runner().withInitializer((context) -> context.getEnvironment()
-			.getPropertySources()
-			.addFirst(new MapPropertySource("invalid-settings", properties)))
+		runner()
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new MapPropertySource("invalid-settings", properties)))
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				FailureAnalysis analysis = new InvalidSupervisorConfigurationFailureAnalyzer()

@@ -18,7 +18,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -61,8 +60,8 @@ class SupervisorLifecycleTests {
 			}
 		};
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SupervisorAutoConfiguration.class))
-			.withPropertyValues("supervisor.state-directory=" + this.temp, "supervisor.installation-id=" + installationId(),
-					"supervisor.reap-interval=20ms")
+			.withPropertyValues("supervisor.state-directory=" + this.temp,
+					"supervisor.installation-id=" + installationId(), "supervisor.reap-interval=20ms")
 			.withBean(SupervisorTickObserver.class, () -> failsOnce)
 			.run((context) -> await().atMost(Duration.ofSeconds(10)).until(() -> ticks.get() >= 3));
 	}
@@ -123,7 +122,8 @@ class SupervisorLifecycleTests {
 		}
 
 		/**
-		 * Waits as a slow request would (at most 3 s, less if its child is stopped meanwhile), then uses the child.
+		 * Waits as a slow request would (at most 3 s, less if its child is stopped
+		 * meanwhile), then uses the child.
 		 */
 		@GetMapping("/via-child")
 		String viaChild() throws InterruptedException {

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -19,8 +18,8 @@ import dev.tether.supervisor.testsupport.TestRun;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A state directory that another user could change, or that another supervisor uses, fails startup naming
- * {@code supervisor.state-directory}.
+ * A state directory that another user could change, or that another supervisor uses,
+ * fails startup naming {@code supervisor.state-directory}.
  */
 @EnabledOnOs(OS.LINUX)
 class UnsafeStateDirectoryTests {

@@ -1,14 +1,13 @@
 package dev.tether.supervisor.internal.identity;
 
-import dev.tether.supervisor.ChildKind;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.tether.supervisor.ChildKind;
 
 /**
- * The environment markers stamped into every child at spawn. A process is only ever recognised as ours through
- * them (plus its start time and the boot id where recorded).
+ * The environment markers stamped into every child at spawn. A process is only ever
+ * recognised as ours through them (plus its start time and the boot id where recorded).
  */
 public final class ChildMarkers {
 
@@ -18,15 +17,17 @@ public final class ChildMarkers {
 	/** The installation id of the supervisor that spawned the child. */
 	public static final String INSTALLATION_ENV = "TETHER_INSTALLATION";
 
-	/** The instance of the supervisor that spawned the child (one per state directory). */
+	/**
+	 * The instance of the supervisor that spawned the child (one per state directory).
+	 */
 	public static final String INSTANCE_ENV = "TETHER_INSTANCE";
 
 	private ChildMarkers() {
 	}
 
 	/**
-	 * Returns the environment a child runs with: {@code base}, then {@code extra}, then the markers (which no
-	 * configured variable can override).
+	 * Returns the environment a child runs with: {@code base}, then {@code extra}, then
+	 * the markers (which no configured variable can override).
 	 */
 	public static Map<String, String> stamp(Map<String, String> base, Map<String, String> extra, Owner owner,
 			ChildKind kind, String name) {

@@ -1,9 +1,8 @@
 package dev.tether.supervisor.internal.identity;
 
-import dev.tether.supervisor.ChildKind;
-
 import org.jspecify.annotations.Nullable;
 
+import dev.tether.supervisor.ChildKind;
 
 /**
  * What a process must be for us to call it ours.
@@ -12,12 +11,12 @@ import org.jspecify.annotations.Nullable;
  * @param owner the supervisor that spawned it
  * @param kind its kind (decides the name variable)
  * @param name its child name
- * @param startTime its start time in clock ticks ({@code /proc/<pid>/stat} field 22), or {@code null} when not
- * recorded
+ * @param startTime its start time in clock ticks ({@code /proc/<pid>/stat} field 22), or
+ * {@code null} when not recorded
  * @param bootId the boot id when it was recorded, or {@code null}
  */
-public record ExpectedIdentity(long pid, Owner owner, ChildKind kind, String name,
-		@Nullable Long startTime, @Nullable String bootId) {
+public record ExpectedIdentity(long pid, Owner owner, ChildKind kind, String name, @Nullable Long startTime,
+		@Nullable String bootId) {
 
 	/** The same identity with the start time and boot id observed now. */
 	public ExpectedIdentity withStart(@Nullable Long startTime, @Nullable String bootId) {

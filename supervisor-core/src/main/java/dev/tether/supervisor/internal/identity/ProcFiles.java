@@ -8,9 +8,10 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * Reads small {@code /proc} files. Why not {@link Files#readAllBytes}: procfs reports every size as 0, so that path
- * sizes, allocates and copies for nothing, once or twice per process in reconciliation and every marker scan; one
- * reused buffer per thread avoids it.
+ * Reads small {@code /proc} files. Why not {@link Files#readAllBytes}: procfs reports
+ * every size as 0, so that path sizes, allocates and copies for nothing, once or twice
+ * per process in reconciliation and every marker scan; one reused buffer per thread
+ * avoids it.
  */
 final class ProcFiles {
 
@@ -24,7 +25,8 @@ final class ProcFiles {
 
 	/**
 	 * The whole content of a file.
-	 * @throws java.nio.file.NoSuchFileException when it does not exist (the process is gone)
+	 * @throws java.nio.file.NoSuchFileException when it does not exist (the process is
+	 * gone)
 	 * @throws java.nio.file.AccessDeniedException when it may not be read
 	 */
 	static byte[] read(Path file) throws IOException {

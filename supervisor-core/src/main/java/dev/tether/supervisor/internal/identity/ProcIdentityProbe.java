@@ -18,8 +18,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Verifies identity from {@code /proc/<pid>/environ} and {@code /proc/<pid>/stat}. Fails closed: anything it cannot
- * read or parse is never {@code OURS}.
+ * Verifies identity from {@code /proc/<pid>/environ} and {@code /proc/<pid>/stat}. Fails
+ * closed: anything it cannot read or parse is never {@code OURS}.
  */
 final class ProcIdentityProbe implements IdentityProbe {
 
@@ -71,7 +71,8 @@ final class ProcIdentityProbe implements IdentityProbe {
 			catch (IOException ex) {
 				return stillAlive(expected.pid(), first) ? Verdict.UNVERIFIABLE : Verdict.GONE;
 			}
-			// Why: between fork and exec the new image's environ reads empty for a moment; a short retry while
+			// Why: between fork and exec the new image's environ reads empty for a
+			// moment; a short retry while
 			// the same process is alive avoids calling our own child unverifiable.
 			if (environ.length == 0) {
 				if (!stillAlive(expected.pid(), first)) {
@@ -86,7 +87,8 @@ final class ProcIdentityProbe implements IdentityProbe {
 			if (!ProcParsers.carriesMarkers(environ, expected.owner(), expected.kind(), expected.name())) {
 				return Verdict.NOT_OURS;
 			}
-			// Why: the pid may have died and been reused while we read; the markers count only if they belong to
+			// Why: the pid may have died and been reused while we read; the markers count
+			// only if they belong to
 			// the process whose stat we checked.
 			return stillAlive(expected.pid(), first) ? Verdict.OURS : Verdict.GONE;
 		}
@@ -100,7 +102,8 @@ final class ProcIdentityProbe implements IdentityProbe {
 	private StatRead readStat(long pid) {
 		String content;
 		try {
-			content = new String(ProcFiles.read(PROC.resolve(Long.toString(pid)).resolve("stat")), StandardCharsets.UTF_8);
+			content = new String(ProcFiles.read(PROC.resolve(Long.toString(pid)).resolve("stat")),
+					StandardCharsets.UTF_8);
 		}
 		catch (NoSuchFileException ex) {
 			return new StatRead(null, Verdict.GONE);
@@ -109,7 +112,8 @@ final class ProcIdentityProbe implements IdentityProbe {
 			return new StatRead(null, Verdict.UNVERIFIABLE);
 		}
 		catch (IOException ex) {
-			return new StatRead(null, Files.exists(PROC.resolve(Long.toString(pid))) ? Verdict.UNVERIFIABLE : Verdict.GONE);
+			return new StatRead(null,
+					Files.exists(PROC.resolve(Long.toString(pid))) ? Verdict.UNVERIFIABLE : Verdict.GONE);
 		}
 		Optional<ProcStat> stat = ProcParsers.stat(pid, content);
 		if (stat.isEmpty()) {
@@ -130,7 +134,8 @@ final class ProcIdentityProbe implements IdentityProbe {
 
 	@Override
 	public Optional<String> bootId() {
-		// Why cached: the boot id cannot change while this JVM runs, and reconciliation asks for it once per row.
+		// Why cached: the boot id cannot change while this JVM runs, and reconciliation
+		// asks for it once per row.
 		Optional<String> known = this.bootId;
 		if (known == null) {
 			try {
@@ -175,9 +180,10 @@ final class ProcIdentityProbe implements IdentityProbe {
 	}
 
 	/**
-	 * Whether the process runs under this JVM's real uid. Why: markers are only environment entries; another user's
-	 * process can copy them (root reads every environ), and a process of another user is never ours. The real uid,
-	 * not the effective one: a child that runs a set-user-ID program is still ours.
+	 * Whether the process runs under this JVM's real uid. Why: markers are only
+	 * environment entries; another user's process can copy them (root reads every
+	 * environ), and a process of another user is never ours. The real uid, not the
+	 * effective one: a child that runs a set-user-ID program is still ours.
 	 */
 	private static boolean isOfThisUser(Path process, OptionalLong uid) {
 		return realUid(process).equals(uid);

@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.ChildKind;
 
 /**
- * Pure parsers for the {@code /proc} files identity rests on. No I/O here: every case is testable from bytes.
+ * Pure parsers for the {@code /proc} files identity rests on. No I/O here: every case is
+ * testable from bytes.
  */
 public final class ProcParsers {
 
@@ -38,8 +38,8 @@ public final class ProcParsers {
 	}
 
 	/**
-	 * Parses {@code /proc/<pid>/stat}. The command name may hold spaces and parentheses, so the fields after it are
-	 * read from after the <em>last</em> {@code )}.
+	 * Parses {@code /proc/<pid>/stat}. The command name may hold spaces and parentheses,
+	 * so the fields after it are read from after the <em>last</em> {@code )}.
 	 * @return the fields, or empty when the content does not parse
 	 */
 	public static Optional<ProcStat> stat(long pid, String content) {
@@ -49,8 +49,10 @@ public final class ProcParsers {
 			return Optional.empty();
 		}
 		String rest = content.substring(close + 2).trim();
-		// Why a scan, not split(" "): this runs for every row at reconciliation and every process in a marker scan;
-		// only five fields are wanted, so the others are skipped without being cut out. fieldStarts[i] is field i + 3.
+		// Why a scan, not split(" "): this runs for every row at reconciliation and every
+		// process in a marker scan;
+		// only five fields are wanted, so the others are skipped without being cut out.
+		// fieldStarts[i] is field i + 3.
 		int[] fieldStarts = new int[STAT_START_TIME - STAT_STATE + 1];
 		int fields = 1;
 		for (int i = 0; i < rest.length() && fields < fieldStarts.length; i++) {
@@ -81,7 +83,8 @@ public final class ProcParsers {
 	}
 
 	/**
-	 * The real uid from {@code /proc/<pid>/status}: the first number of its {@code Uid:} line.
+	 * The real uid from {@code /proc/<pid>/status}: the first number of its {@code Uid:}
+	 * line.
 	 * @return the uid, or empty when the content has no such line or it does not parse
 	 */
 	public static OptionalLong realUid(String status) {
@@ -106,17 +109,19 @@ public final class ProcParsers {
 	}
 
 	/**
-	 * Whether a raw {@code /proc/<pid>/environ} carries our markers for this child: the subprocess marker, the exact
-	 * installation and instance, and the exact name under its kind's key. Exact entries only: {@code greeter-staging} is not
-	 * {@code greeter}. Works on the bytes, so that checking a process allocates nothing.
+	 * Whether a raw {@code /proc/<pid>/environ} carries our markers for this child: the
+	 * subprocess marker, the exact installation and instance, and the exact name under
+	 * its kind's key. Exact entries only: {@code greeter-staging} is not {@code greeter}.
+	 * Works on the bytes, so that checking a process allocates nothing.
 	 */
 	public static boolean carriesMarkers(byte[] environ, Owner owner, ChildKind kind, String name) {
 		return carriesOwner(environ, owner) && hasEntry(environ, kind.nameKey() + "=" + name);
 	}
 
 	/**
-	 * The child a marked process claims to be, from its raw environ: present only when it carries the subprocess
-	 * marker, this installation and this instance, and names exactly one child.
+	 * The child a marked process claims to be, from its raw environ: present only when it
+	 * carries the subprocess marker, this installation and this instance, and names
+	 * exactly one child.
 	 */
 	public static Optional<MarkedProcess> claimedChild(long pid, byte[] environ, Owner owner) {
 		if (!carriesOwner(environ, owner)) {
@@ -149,8 +154,7 @@ public final class ProcParsers {
 		int start = 0;
 		for (int i = 0; i <= environ.length; i++) {
 			if (i == environ.length || environ[i] == 0) {
-				if (i - start == wanted.length
-						&& Arrays.equals(environ, start, i, wanted, 0, wanted.length)) {
+				if (i - start == wanted.length && Arrays.equals(environ, start, i, wanted, 0, wanted.length)) {
 					return true;
 				}
 				start = i + 1;

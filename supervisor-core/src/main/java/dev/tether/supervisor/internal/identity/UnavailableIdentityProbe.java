@@ -5,7 +5,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The probe of a platform without {@code /proc}: it can prove nothing, so nothing is ever ours to signal.
+ * The probe of a platform without {@code /proc}: it can prove nothing, so nothing is ever
+ * ours to signal.
  */
 final class UnavailableIdentityProbe implements IdentityProbe {
 

@@ -8,13 +8,19 @@ public enum Verdict {
 	/** Every marker matches, and so do the recorded start time and boot id. */
 	OURS,
 
-	/** A live process that is not ours (a reused pid, another installation, another child). */
+	/**
+	 * A live process that is not ours (a reused pid, another installation, another
+	 * child).
+	 */
 	NOT_OURS,
 
 	/** No such process (or only its zombie). */
 	GONE,
 
-	/** It exists but cannot be checked (permission, no {@code /proc}, a parse failure). Never signalled. */
+	/**
+	 * It exists but cannot be checked (permission, no {@code /proc}, a parse failure).
+	 * Never signalled.
+	 */
 	UNVERIFIABLE
 
 }

@@ -3,9 +3,9 @@ package dev.tether.supervisor.internal.os;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One epoll set. Waited on by one thread ({@link #await(int)} and {@link #ready(int)}), or by several each taking one
- * readiness at a time ({@link #awaitOne(int)}); descriptors may be added and re-armed from any thread (the kernel
- * serialises {@code epoll_ctl}).
+ * One epoll set. Waited on by one thread ({@link #await(int)} and {@link #ready(int)}),
+ * or by several each taking one readiness at a time ({@link #awaitOne(int)}); descriptors
+ * may be added and re-armed from any thread (the kernel serialises {@code epoll_ctl}).
  */
 public final class Epoll {
 
@@ -21,7 +21,8 @@ public final class Epoll {
 
 	private static final int BATCH = 64;
 
-	// Why two layouts: struct epoll_event is packed (12 bytes) on x86-64 and naturally aligned (16) elsewhere.
+	// Why two layouts: struct epoll_event is packed (12 bytes) on x86-64 and naturally
+	// aligned (16) elsewhere.
 	private static final boolean PACKED = System.getProperty("os.arch", "").matches("amd64|x86_64");
 
 	/** The size of a {@code struct epoll_event}. */
@@ -34,8 +35,10 @@ public final class Epoll {
 
 	private final NativeCalls.EpollEvents events;
 
-	// Why one per thread, kept: several threads wait for one event and re-arm, once per turn of each pipe; a native
-	// allocation per call showed in the pump's cost per line. A thread's buffer lives as long as the thread.
+	// Why one per thread, kept: several threads wait for one event and re-arm, once per
+	// turn of each pipe; a native
+	// allocation per call showed in the pump's cost per line. A thread's buffer lives as
+	// long as the thread.
 	private final ThreadLocal<NativeCalls.EpollEvents> oneEvent;
 
 	private Epoll(NativeCalls calls, int fd) {
@@ -44,7 +47,10 @@ public final class Epoll {
 		this.oneEvent = ThreadLocal.withInitial(() -> calls.epollEvents(1));
 	}
 
-	/** A close-on-exec epoll set, or {@code null} where there is none (no native binding, or the kernel refused). */
+	/**
+	 * A close-on-exec epoll set, or {@code null} where there is none (no native binding,
+	 * or the kernel refused).
+	 */
 	public static @Nullable Epoll create(Posix posix) {
 		if (!posix.isAvailable()) {
 			return null;
@@ -53,20 +59,26 @@ public final class Epoll {
 		return (fd >= 0) ? new Epoll(posix.calls(), fd) : null;
 	}
 
-	/** Watches a descriptor for readability, level-triggered. Returns whether it was added. */
+	/**
+	 * Watches a descriptor for readability, level-triggered. Returns whether it was
+	 * added.
+	 */
 	public boolean add(int fd) {
 		return control(EPOLL_CTL_ADD, fd, EPOLLIN);
 	}
 
 	/**
-	 * Watches a descriptor for one readiness only: after it is reported once, it is not reported again until
-	 * {@link #rearm(int)}. Returns whether it was added.
+	 * Watches a descriptor for one readiness only: after it is reported once, it is not
+	 * reported again until {@link #rearm(int)}. Returns whether it was added.
 	 */
 	public boolean addOnce(int fd) {
 		return control(EPOLL_CTL_ADD, fd, EPOLLIN | EPOLLONESHOT);
 	}
 
-	/** Watches a descriptor added by {@link #addOnce(int)} for its next readiness. Returns whether it could. */
+	/**
+	 * Watches a descriptor added by {@link #addOnce(int)} for its next readiness. Returns
+	 * whether it could.
+	 */
 	public boolean rearm(int fd) {
 		return control(EPOLL_CTL_MOD, fd, EPOLLIN | EPOLLONESHOT);
 	}
@@ -76,7 +88,8 @@ public final class Epoll {
 	}
 
 	/**
-	 * Waits until at least one watched descriptor is ready; {@link #ready(int)} then names them.
+	 * Waits until at least one watched descriptor is ready; {@link #ready(int)} then
+	 * names them.
 	 * @return how many are ready (0 or less when interrupted)
 	 */
 	public int await(int timeoutMillis) {
@@ -84,8 +97,8 @@ public final class Epoll {
 	}
 
 	/**
-	 * Waits until one watched descriptor is ready and names it; any number of threads may wait at once, and each
-	 * readiness goes to one of them.
+	 * Waits until one watched descriptor is ready and names it; any number of threads may
+	 * wait at once, and each readiness goes to one of them.
 	 * @param timeoutMillis how long to wait at most; -1 for no limit
 	 * @return the descriptor, or -1 when the wait timed out or was interrupted
 	 */
@@ -94,7 +107,10 @@ public final class Epoll {
 		return (event.await(this.fd, timeoutMillis) == 1) ? event.fd(0) : -1;
 	}
 
-	/** The descriptor of the {@code index}th readiness the last {@link #await(int)} reported. */
+	/**
+	 * The descriptor of the {@code index}th readiness the last {@link #await(int)}
+	 * reported.
+	 */
 	public int ready(int index) {
 		return this.events.fd(index);
 	}

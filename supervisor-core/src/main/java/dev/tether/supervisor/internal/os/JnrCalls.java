@@ -17,8 +17,9 @@ import jnr.posix.POSIX;
 import jnr.posix.POSIXFactory;
 
 /**
- * The jnr backend (JDK 17 to 21): {@code kill}, {@code waitpid}, {@code open}, {@code fstat} and {@code strerror}
- * through jnr-posix, the rest through Tether's own jnr-ffi binding ({@link LibC}).
+ * The jnr backend (JDK 17 to 21): {@code kill}, {@code waitpid}, {@code open},
+ * {@code fstat} and {@code strerror} through jnr-posix, the rest through Tether's own
+ * jnr-ffi binding ({@link LibC}).
  */
 final class JnrCalls implements NativeCalls {
 
@@ -28,7 +29,8 @@ final class JnrCalls implements NativeCalls {
 
 	private static final int WNOHANG = 1;
 
-	// Why: glibc's opaque types are 80 (file actions), 336 (attributes) and 128 (sigset) bytes on 64-bit Linux;
+	// Why: glibc's opaque types are 80 (file actions), 336 (attributes) and 128 (sigset)
+	// bytes on 64-bit Linux;
 	// the buffers are larger so that no layout change can make glibc write past them.
 	private static final int OPAQUE_SIZE = 1024;
 
@@ -158,8 +160,9 @@ final class JnrCalls implements NativeCalls {
 	}
 
 	/**
-	 * Whether an optional file action binds. Why probe: jnr binds a function at its first call, so a missing one
-	 * would otherwise fail as an {@link UnsatisfiedLinkError} at the first spawn that needs it.
+	 * Whether an optional file action binds. Why probe: jnr binds a function at its first
+	 * call, so a missing one would otherwise fail as an {@link UnsatisfiedLinkError} at
+	 * the first spawn that needs it.
 	 */
 	private boolean probe(ToIntFunction<Pointer> action) {
 		Pointer actions = Memory.allocateDirect(this.runtime, OPAQUE_SIZE, true);
@@ -178,8 +181,8 @@ final class JnrCalls implements NativeCalls {
 	}
 
 	/**
-	 * A native, NULL-terminated array of C strings, in a single allocation (a spawn with a large environment costs
-	 * one malloc instead of one per variable).
+	 * A native, NULL-terminated array of C strings, in a single allocation (a spawn with
+	 * a large environment costs one malloc instead of one per variable).
 	 */
 	private Pointer cStrings(List<String> values) {
 		int size = this.runtime.addressSize();
@@ -222,7 +225,8 @@ final class JnrCalls implements NativeCalls {
 				return (ready >= 0) ? ready : -lastErrno();
 			}
 			finally {
-				// Why: native memory from jnr is freed once its Java object is unreachable; the kernel writes into
+				// Why: native memory from jnr is freed once its Java object is
+				// unreachable; the kernel writes into
 				// this buffer at the end of a wait that may last hours.
 				Reference.reachabilityFence(this.events);
 			}
@@ -318,7 +322,8 @@ final class JnrCalls implements NativeCalls {
 				return error;
 			}
 			finally {
-				// Why: jnr frees native memory once its Java object is unreachable, which could happen while the
+				// Why: jnr frees native memory once its Java object is unreachable, which
+				// could happen while the
 				// spawn still reads argv and the environment.
 				Reference.reachabilityFence(nativeArgv);
 				Reference.reachabilityFence(nativeEnv);

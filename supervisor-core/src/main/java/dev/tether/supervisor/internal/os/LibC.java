@@ -9,16 +9,17 @@ import jnr.ffi.annotations.SaveError;
 import jnr.ffi.byref.IntByReference;
 
 /**
- * The glibc functions Tether binds directly with jnr-ffi, because jnr-posix lacks them or loses what they say:
- * {@code posix_spawnp} and its file actions (jnr-posix's wrapper drops the errno and cannot close descriptors),
- * the pidfd system calls, epoll, and the pipes and reads of child output. {@code kill}, {@code waitpid} and
- * {@code strerror} come from jnr-posix. Used by the jnr backend ({@link JnrCalls}) only; public only because jnr-ffi
- * generates its implementation; use {@link Posix}.
+ * The glibc functions Tether binds directly with jnr-ffi, because jnr-posix lacks them or
+ * loses what they say: {@code posix_spawnp} and its file actions (jnr-posix's wrapper
+ * drops the errno and cannot close descriptors), the pidfd system calls, epoll, and the
+ * pipes and reads of child output. {@code kill}, {@code waitpid} and {@code strerror}
+ * come from jnr-posix. Used by the jnr backend ({@link JnrCalls}) only; public only
+ * because jnr-ffi generates its implementation; use {@link Posix}.
  */
 public interface LibC {
 
-	int posix_spawnp(@Out IntByReference pid, @In String file, Pointer fileActions, Pointer attributes,
-			Pointer argv, Pointer envp);
+	int posix_spawnp(@Out IntByReference pid, @In String file, Pointer fileActions, Pointer attributes, Pointer argv,
+			Pointer envp);
 
 	int posix_spawn_file_actions_init(Pointer fileActions);
 
@@ -73,4 +74,5 @@ public interface LibC {
 
 	@SaveError
 	int epoll_wait(int epfd, Pointer events, int maxEvents, int timeoutMillis);
+
 }

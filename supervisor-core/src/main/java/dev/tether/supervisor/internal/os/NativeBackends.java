@@ -5,15 +5,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Chooses the native backend once per JVM: the Foreign Function and Memory API on JDK 22 and later, jnr on JDK 17 to
- * 21 or where the FFM backend cannot be bound, none off Linux.
+ * Chooses the native backend once per JVM: the Foreign Function and Memory API on JDK 22
+ * and later, jnr on JDK 17 to 21 or where the FFM backend cannot be bound, none off
+ * Linux.
  */
 final class NativeBackends {
 
 	/** The first JDK whose Foreign Function and Memory API is final. */
 	static final int FFM_FEATURE = 22;
 
-	// Why by name: the FFM backend is compiled for JDK 22 and shipped under META-INF/versions/22, so a JDK 17 class
+	// Why by name: the FFM backend is compiled for JDK 22 and shipped under
+	// META-INF/versions/22, so a JDK 17 class
 	// loader never sees it, and nothing here links against it.
 	private static final String FFM_CALLS = "dev.tether.supervisor.internal.os.FfmCalls";
 
@@ -32,13 +34,16 @@ final class NativeBackends {
 				return ffm;
 			}
 		}
-		// Why only here: jnr's native layer (jffi) loads its library and uses sun.misc.Unsafe as soon as it is
-		// touched, which JDK 24 and later warn about; the FFM path must never reach this class.
+		// Why only here: jnr's native layer (jffi) loads its library and uses
+		// sun.misc.Unsafe as soon as it is
+		// touched, which JDK 24 and later warn about; the FFM path must never reach this
+		// class.
 		try {
 			return new JnrCalls();
 		}
 		catch (LinkageError | RuntimeException ex) {
-			logger.warn("No native backend could bind libc ({}); children are spawned by ProcessBuilder", ex.toString());
+			logger.warn("No native backend could bind libc ({}); children are spawned by ProcessBuilder",
+					ex.toString());
 			return null;
 		}
 	}
@@ -55,7 +60,8 @@ final class NativeBackends {
 			return null;
 		}
 		catch (ReflectiveOperationException | LinkageError | RuntimeException ex) {
-			// Why the cause: a failed binding (native access denied, a missing symbol) surfaces wrapped, as the
+			// Why the cause: a failed binding (native access denied, a missing symbol)
+			// surfaces wrapped, as the
 			// error of the class's initialisation or of its constructor.
 			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
 			logger.warn("The FFM backend could not bind libc ({}); trying jnr", cause.toString());

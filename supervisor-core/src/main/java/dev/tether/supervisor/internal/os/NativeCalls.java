@@ -4,10 +4,11 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
- * The libc calls behind {@link Posix}, {@link PosixSpawn} and {@link Epoll}, one implementation per native backend:
- * jnr ({@link JnrCalls}) on JDK 17 to 21, the Foreign Function and Memory API ({@code FfmCalls}, a multi-release
- * class of the jar) on JDK 22 and later. Every call reports its error as a value (an errno, or an errno negated
- * where a result shares the return), never as an exception.
+ * The libc calls behind {@link Posix}, {@link PosixSpawn} and {@link Epoll}, one
+ * implementation per native backend: jnr ({@link JnrCalls}) on JDK 17 to 21, the Foreign
+ * Function and Memory API ({@code FfmCalls}, a multi-release class of the jar) on JDK 22
+ * and later. Every call reports its error as a value (an errno, or an errno negated where
+ * a result shares the return), never as an exception.
  */
 interface NativeCalls {
 
@@ -19,7 +20,8 @@ interface NativeCalls {
 
 	/**
 	 * {@code waitpid(pid, &status, WNOHANG)} once.
-	 * @return the pid when it exited (its wait status then in {@code status[0]}), 0 while it runs, or the errno negated
+	 * @return the pid when it exited (its wait status then in {@code status[0]}), 0 while
+	 * it runs, or the errno negated
 	 */
 	long waitpid(long pid, int[] status);
 
@@ -38,14 +40,18 @@ interface NativeCalls {
 	/** {@code fcntl(fd, command, argument)}: its result or the errno negated. */
 	int fcntl(int fd, int command, int argument);
 
-	/** {@code read(fd, ...)} into a direct buffer from its position to its limit, once: the bytes or the errno negated. */
+	/**
+	 * {@code read(fd, ...)} into a direct buffer from its position to its limit, once:
+	 * the bytes or the errno negated.
+	 */
 	int read(int fd, ByteBuffer buffer);
 
 	/** {@code open(path, flags, mode)}: the descriptor or the errno negated. */
 	int open(String path, int flags, int mode);
 
 	/**
-	 * What an open descriptor is: {@code fields} receives its mode ({@code st_mode}), owner and number of links.
+	 * What an open descriptor is: {@code fields} receives its mode ({@code st_mode}),
+	 * owner and number of links.
 	 * @return 0 or the errno
 	 */
 	int fstat(int fd, int[] fields);
@@ -68,19 +74,28 @@ interface NativeCalls {
 	/** Whether glibc has {@code posix_spawn_file_actions_addclosefrom_np} (2.34+). */
 	boolean hasClosefromAction();
 
-	/** A spawn to prepare: file actions and attributes, to {@link SpawnCall#close() close} once spawned. */
+	/**
+	 * A spawn to prepare: file actions and attributes, to {@link SpawnCall#close() close}
+	 * once spawned.
+	 */
 	SpawnCall spawnCall();
 
 	/**
-	 * Native {@code struct epoll_event}s, read and written by one thread at a time. Each method returns the errno
-	 * (negated where a count shares the return).
+	 * Native {@code struct epoll_event}s, read and written by one thread at a time. Each
+	 * method returns the errno (negated where a count shares the return).
 	 */
 	interface EpollEvents {
 
-		/** {@code epoll_ctl(epfd, operation, fd, ...)} with the first event set to {@code flags} and {@code fd}. */
+		/**
+		 * {@code epoll_ctl(epfd, operation, fd, ...)} with the first event set to
+		 * {@code flags} and {@code fd}.
+		 */
 		int control(int epfd, int operation, int fd, int flags);
 
-		/** {@code epoll_wait(epfd, ...)} into these events: how many are ready, or the errno negated. */
+		/**
+		 * {@code epoll_wait(epfd, ...)} into these events: how many are ready, or the
+		 * errno negated.
+		 */
 		int await(int epfd, int timeoutMillis);
 
 		/** The descriptor of the {@code index}th event. */
@@ -89,8 +104,8 @@ interface NativeCalls {
 	}
 
 	/**
-	 * One {@code posix_spawnp} with its file actions and attributes. Every method returns 0 or the error number
-	 * glibc returned.
+	 * One {@code posix_spawnp} with its file actions and attributes. Every method returns
+	 * 0 or the error number glibc returned.
 	 */
 	interface SpawnCall extends AutoCloseable {
 
@@ -111,7 +126,10 @@ interface NativeCalls {
 		/** {@code posix_spawnattr_setsigmask} with an empty set. */
 		int emptySignalMask();
 
-		/** {@code posix_spawnattr_setsigdefault} with every signal but {@code kept} (those cannot be caught). */
+		/**
+		 * {@code posix_spawnattr_setsigdefault} with every signal but {@code kept} (those
+		 * cannot be caught).
+		 */
 		int defaultSignalsBut(int... kept);
 
 		int setFlags(short flags);

@@ -10,9 +10,10 @@ import jnr.constants.platform.Signal;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The native calls Tether makes, with their errors turned into values, through the native backend in force
- * ({@link #backend()}): the Foreign Function and Memory API on JDK 22 and later, jnr on JDK 17 to 21. Linux only;
- * check {@link #isAvailable()}. The numbers come from jnr-constants, plain Java tables that load no native code.
+ * The native calls Tether makes, with their errors turned into values, through the native
+ * backend in force ({@link #backend()}): the Foreign Function and Memory API on JDK 22
+ * and later, jnr on JDK 17 to 21. Linux only; check {@link #isAvailable()}. The numbers
+ * come from jnr-constants, plain Java tables that load no native code.
  */
 public final class Posix {
 
@@ -101,8 +102,9 @@ public final class Posix {
 	}
 
 	/**
-	 * The native backend in force: {@code ffm} (the Foreign Function and Memory API, JDK 22+), {@code jnr} (JDK 17 to
-	 * 21), or {@code none} (not Linux, or no libc could be bound: children are spawned by {@link ProcessBuilder}).
+	 * The native backend in force: {@code ffm} (the Foreign Function and Memory API, JDK
+	 * 22+), {@code jnr} (JDK 17 to 21), or {@code none} (not Linux, or no libc could be
+	 * bound: children are spawned by {@link ProcessBuilder}).
 	 */
 	public String backend() {
 		return (this.calls != null) ? this.calls.name() : "none";
@@ -123,8 +125,9 @@ public final class Posix {
 	}
 
 	/**
-	 * Collects the exit of one specific child if it has exited, without blocking. Never {@code waitpid(-1)}: that
-	 * would steal the exits of every other {@link Process} in the JVM.
+	 * Collects the exit of one specific child if it has exited, without blocking. Never
+	 * {@code waitpid(-1)}: that would steal the exits of every other {@link Process} in
+	 * the JVM.
 	 */
 	public WaitResult waitpid(long pid) {
 		int[] status = new int[1];
@@ -142,39 +145,49 @@ public final class Posix {
 		}
 	}
 
-	/** {@code kill(pid, signal)}; a negative pid names a process group. Returns 0 or the errno. */
+	/**
+	 * {@code kill(pid, signal)}; a negative pid names a process group. Returns 0 or the
+	 * errno.
+	 */
 	public int kill(long pid, int signal) {
 		return this.calls.kill(Math.toIntExact(pid), signal);
 	}
 
 	/**
 	 * Opens a pidfd for the pid.
-	 * @return the descriptor, or the errno negated ({@code -ESRCH}: no such process; {@code -EMFILE}: this process
-	 * has no descriptor left, which says nothing about the pid)
+	 * @return the descriptor, or the errno negated ({@code -ESRCH}: no such process;
+	 * {@code -EMFILE}: this process has no descriptor left, which says nothing about the
+	 * pid)
 	 */
 	public int pidfdOpen(long pid) {
 		return this.calls.pidfdOpen(pid);
 	}
 
-	/** Sends a signal through a pidfd: the process it names cannot have been replaced. Returns 0 or the errno. */
+	/**
+	 * Sends a signal through a pidfd: the process it names cannot have been replaced.
+	 * Returns 0 or the errno.
+	 */
 	public int pidfdSendSignal(int pidfd, int signal) {
 		return this.calls.pidfdSendSignal(pidfd, signal, 0);
 	}
 
 	/**
-	 * Sends a signal to the process group of the process a pidfd names ({@code PIDFD_SIGNAL_PROCESS_GROUP}), so the
-	 * group is the one of that very process, whatever happens to its pid number. Returns 0 or the errno
-	 * ({@code EINVAL} on kernels before 6.9, which lack the flag).
+	 * Sends a signal to the process group of the process a pidfd names
+	 * ({@code PIDFD_SIGNAL_PROCESS_GROUP}), so the group is the one of that very process,
+	 * whatever happens to its pid number. Returns 0 or the errno ({@code EINVAL} on
+	 * kernels before 6.9, which lack the flag).
 	 */
 	public int pidfdSendSignalToGroup(int pidfd, int signal) {
 		return this.calls.pidfdSendSignal(pidfd, signal, PIDFD_SIGNAL_PROCESS_GROUP);
 	}
 
 	/**
-	 * Opens a pipe for a child's output, both ends close-on-exec: the read end non-blocking (the pump must never wait
-	 * on one child), the write end blocking (a child that outpaces its reader waits, as it would on a terminal).
+	 * Opens a pipe for a child's output, both ends close-on-exec: the read end
+	 * non-blocking (the pump must never wait on one child), the write end blocking (a
+	 * child that outpaces its reader waits, as it would on a terminal).
 	 * @return the read end and the write end
-	 * @throws NativeSpawnException carrying the errno ({@code EMFILE}: this JVM has no descriptor left)
+	 * @throws NativeSpawnException carrying the errno ({@code EMFILE}: this JVM has no
+	 * descriptor left)
 	 */
 	public int[] pipe() throws NativeSpawnException {
 		int[] ends = blockingPipe();
@@ -189,9 +202,11 @@ public final class Posix {
 	}
 
 	/**
-	 * Opens a pipe whose ends both block, both close-on-exec: a child's stdin, or its stdout read as a stream.
+	 * Opens a pipe whose ends both block, both close-on-exec: a child's stdin, or its
+	 * stdout read as a stream.
 	 * @return the read end and the write end
-	 * @throws NativeSpawnException carrying the errno ({@code EMFILE}: this JVM has no descriptor left)
+	 * @throws NativeSpawnException carrying the errno ({@code EMFILE}: this JVM has no
+	 * descriptor left)
 	 */
 	public int[] blockingPipe() throws NativeSpawnException {
 		int[] ends = new int[2];
@@ -203,9 +218,10 @@ public final class Posix {
 	}
 
 	/**
-	 * Reads what a descriptor has into {@code buffer} (a direct buffer), from its position up to its limit; the
-	 * position is not moved.
-	 * @return the bytes read, 0 at end of file, or the errno negated ({@code -EAGAIN}: nothing to read now)
+	 * Reads what a descriptor has into {@code buffer} (a direct buffer), from its
+	 * position up to its limit; the position is not moved.
+	 * @return the bytes read, 0 at end of file, or the errno negated ({@code -EAGAIN}:
+	 * nothing to read now)
 	 */
 	public int read(int fd, ByteBuffer buffer) {
 		while (true) {
@@ -217,8 +233,10 @@ public final class Posix {
 	}
 
 	/**
-	 * Sets the capacity of a pipe ({@code F_SETPIPE_SZ}); the kernel rounds it up to a power-of-two number of pages.
-	 * @return the capacity it now has, or the errno negated ({@code EPERM}: past what this user may have in pipes)
+	 * Sets the capacity of a pipe ({@code F_SETPIPE_SZ}); the kernel rounds it up to a
+	 * power-of-two number of pages.
+	 * @return the capacity it now has, or the errno negated ({@code EPERM}: past what
+	 * this user may have in pipes)
 	 */
 	public int resizePipe(int fd, int bytes) {
 		return this.calls.fcntl(fd, F_SETPIPE_SZ, bytes);
@@ -238,7 +256,8 @@ public final class Posix {
 	}
 
 	/**
-	 * {@code fstat(fd)}: what an open descriptor is, which no one can swap once it is open.
+	 * {@code fstat(fd)}: what an open descriptor is, which no one can swap once it is
+	 * open.
 	 * @throws IOException carrying the errno
 	 */
 	public FileStatus fstat(int fd) throws IOException {
@@ -278,7 +297,8 @@ public final class Posix {
 
 	/**
 	 * Parses a signal given as a name ({@code TERM}, {@code SIGTERM}) or a number.
-	 * @throws IllegalArgumentException naming the value when it is not a signal of this platform
+	 * @throws IllegalArgumentException naming the value when it is not a signal of this
+	 * platform
 	 */
 	public static int signalNumber(String value) {
 		String trimmed = value.trim().toUpperCase(Locale.ROOT);
@@ -294,7 +314,8 @@ public final class Posix {
 				return signal.intValue();
 			}
 		}
-		throw new IllegalArgumentException("'" + value + "' is not a signal (expected a name such as TERM, or a number)");
+		throw new IllegalArgumentException(
+				"'" + value + "' is not a signal (expected a name such as TERM, or a number)");
 	}
 
 	/** The short name of a signal ({@code TERM}), or its number when unnamed. */

@@ -10,9 +10,9 @@ import jnr.constants.platform.OpenFlags;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One call of glibc's {@code posix_spawnp}: a new session and process group, stdin from a file, stdout and stderr
- * to the pipes of the output pump or appended to the log, every other descriptor closed, signal mask and
- * dispositions reset.
+ * One call of glibc's {@code posix_spawnp}: a new session and process group, stdin from a
+ * file, stdout and stderr to the pipes of the output pump or appended to the log, every
+ * other descriptor closed, signal mask and dispositions reset.
  */
 public final class PosixSpawn {
 
@@ -22,7 +22,10 @@ public final class PosixSpawn {
 	/** glibc's {@code POSIX_SPAWN_SETSIGMASK}. */
 	private static final short SETSIGMASK = 0x08;
 
-	/** glibc's {@code POSIX_SPAWN_SETSID}: the child leads a new session and process group (pgid == sid == pid). */
+	/**
+	 * glibc's {@code POSIX_SPAWN_SETSID}: the child leads a new session and process group
+	 * (pgid == sid == pid).
+	 */
 	private static final short SETSID = 0x80;
 
 	private static final int O_RDONLY = 0;
@@ -42,8 +45,9 @@ public final class PosixSpawn {
 	}
 
 	/**
-	 * Whether this glibc has {@code posix_spawn_file_actions_addchdir_np} (2.29 and later). Without it a spawn
-	 * cannot be given a working directory; the launcher changes directory instead.
+	 * Whether this glibc has {@code posix_spawn_file_actions_addchdir_np} (2.29 and
+	 * later). Without it a spawn cannot be given a working directory; the launcher
+	 * changes directory instead.
 	 */
 	public static boolean hasChdirAction() {
 		Posix posix = Posix.get();
@@ -51,8 +55,9 @@ public final class PosixSpawn {
 	}
 
 	/**
-	 * Whether this glibc has {@code posix_spawn_file_actions_addclosefrom_np} (2.34 and later). Without it each
-	 * descriptor open at the spawn gets a close action of its own.
+	 * Whether this glibc has {@code posix_spawn_file_actions_addclosefrom_np} (2.34 and
+	 * later). Without it each descriptor open at the spawn gets a close action of its
+	 * own.
 	 */
 	public static boolean hasClosefromAction() {
 		Posix posix = Posix.get();
@@ -60,8 +65,8 @@ public final class PosixSpawn {
 	}
 
 	/**
-	 * Spawns {@code executable} with {@code argv} (argv[0] included) and the environment {@code env}
-	 * ({@code KEY=value} entries).
+	 * Spawns {@code executable} with {@code argv} (argv[0] included) and the environment
+	 * {@code env} ({@code KEY=value} entries).
 	 * @return the child's pid
 	 * @throws NativeSpawnException carrying the errno when glibc refuses
 	 */
@@ -119,9 +124,10 @@ public final class PosixSpawn {
 		}
 
 		/**
-		 * Each onto a descriptor of the JVM (a pipe's write end; the same one for both when they are not told apart),
-		 * and {@code held} (the pipes' read ends, for a shepherd to hold) as descriptors 3, 4, ... of the child;
-		 * {@code stdin}, when not negative, is a pipe's read end that replaces the stdin file.
+		 * Each onto a descriptor of the JVM (a pipe's write end; the same one for both
+		 * when they are not told apart), and {@code held} (the pipes' read ends, for a
+		 * shepherd to hold) as descriptors 3, 4, ... of the child; {@code stdin}, when
+		 * not negative, is a pipe's read end that replaces the stdin file.
 		 */
 		record Descriptors(int stdout, int stderr, List<Integer> held, int stdin) implements Output {
 
@@ -139,11 +145,10 @@ public final class PosixSpawn {
 
 	private static void addOutput(NativeCalls.SpawnCall call, Output output) throws NativeSpawnException {
 		if (output instanceof Output.Descriptors descriptors) {
-			check("dup2 " + descriptors.stdout() + " to stdout",
-					call.addDup2(descriptors.stdout(), 1));
-			check("dup2 " + descriptors.stderr() + " to stderr",
-					call.addDup2(descriptors.stderr(), 2));
-			// Why this is safe in order: descriptors 0 to 4 of the JVM are taken long before any pipe is made, so no
+			check("dup2 " + descriptors.stdout() + " to stdout", call.addDup2(descriptors.stdout(), 1));
+			check("dup2 " + descriptors.stderr() + " to stderr", call.addDup2(descriptors.stderr(), 2));
+			// Why this is safe in order: descriptors 0 to 4 of the JVM are taken long
+			// before any pipe is made, so no
 			// dup2 here overwrites a descriptor a later one reads.
 			for (int i = 0; i < descriptors.held().size(); i++) {
 				check("dup2 " + descriptors.held().get(i) + " to " + (3 + i),
@@ -152,11 +157,14 @@ public final class PosixSpawn {
 			return;
 		}
 		Path file = ((Output.AppendTo) output).file();
-		// Why no links: a link planted as the log would have the child append to whatever it points to. Why
-		// non-blocking: the spawn waits for the child's exec, so a child waiting to open a FIFO would hold the
-		// spawner; without a reader the open fails (ENXIO), and a regular file ignores the flag.
-		check("open " + file, call.addOpen(1, file.toString(),
-				O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | Posix.O_NONBLOCK, 0600));
+		// Why no links: a link planted as the log would have the child append to whatever
+		// it points to. Why
+		// non-blocking: the spawn waits for the child's exec, so a child waiting to open
+		// a FIFO would hold the
+		// spawner; without a reader the open fails (ENXIO), and a regular file ignores
+		// the flag.
+		check("open " + file,
+				call.addOpen(1, file.toString(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | Posix.O_NONBLOCK, 0600));
 		check("dup2 stdout to stderr", call.addDup2(1, 2));
 	}
 

@@ -5,10 +5,12 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * One pipe of one process: splits what is read from it into lines for its {@link ChildOutput}. A line split across
- * reads is joined; a line longer than the limit (its newline included) is cut (at a UTF-8 character boundary) with a
- * marker, the piece and its marker within the limit, and its rest follows as the next line; a last line without a newline is delivered, with one, when the pipe ends. Any bytes are
- * passed through as they are. Used by one pump thread at a time.
+ * One pipe of one process: splits what is read from it into lines for its
+ * {@link ChildOutput}. A line split across reads is joined; a line longer than the limit
+ * (its newline included) is cut (at a UTF-8 character boundary) with a marker, the piece
+ * and its marker within the limit, and its rest follows as the next line; a last line
+ * without a newline is delivered, with one, when the pipe ends. Any bytes are passed
+ * through as they are. Used by one pump thread at a time.
  */
 final class Capture {
 
@@ -16,7 +18,8 @@ final class Capture {
 
 	private static final int LANE_CAPACITY = 255;
 
-	// Why: a carry this large came from one long line; giving it back keeps idle children small.
+	// Why: a carry this large came from one long line; giving it back keeps idle children
+	// small.
 	private static final int KEPT_CARRY = 4096;
 
 	final int fd;
@@ -48,8 +51,10 @@ final class Capture {
 		int limit = output.settings().maxLineLength();
 		this.cutMarker = (" [line cut at " + limit + " bytes; it continues on the next line]")
 			.getBytes(StandardCharsets.US_ASCII);
-		// Why the newline and the marker count: every line written, whole or cut, then fits in the limit, and so in a
-		// file of max-size (never smaller than the limit), which a rotation then never exceeds.
+		// Why the newline and the marker count: every line written, whole or cut, then
+		// fits in the limit, and so in a
+		// file of max-size (never smaller than the limit), which a rotation then never
+		// exceeds.
 		this.maxLine = limit - 1;
 		this.cutAt = limit - this.cutMarker.length - 1;
 	}
@@ -57,8 +62,8 @@ final class Capture {
 	/**
 	 * Takes the bytes from the buffer's position to its limit, as read from the pipe.
 	 * @param read a little-endian buffer
-	 * @param words room for the bytes read as words: the calling thread's own, at least an eighth of the buffer's
-	 * capacity long
+	 * @param words room for the bytes read as words: the calling thread's own, at least
+	 * an eighth of the buffer's capacity long
 	 */
 	void accept(ByteBuffer read, long[] words) {
 		this.output.received(read.remaining());
@@ -74,9 +79,12 @@ final class Capture {
 		int runStart = read.position();
 		int lastNewline = lastIndexOfNewline(read, runStart, limit);
 		if (lastNewline >= 0) {
-			// Why the lengths are checked apart from the count: the count must look at every byte and runs fastest as
-			// a loop that does nothing else, while the check only needs a newline within every stretch of the
-			// limit's length, found searching back from the stretch's end: a few bytes per stretch, not every byte.
+			// Why the lengths are checked apart from the count: the count must look at
+			// every byte and runs fastest as
+			// a loop that does nothing else, while the check only needs a newline within
+			// every stretch of the
+			// limit's length, found searching back from the stretch's end: a few bytes
+			// per stretch, not every byte.
 			int overLong;
 			while ((overLong = firstOverLongLine(read, runStart, lastNewline)) >= 0) {
 				emit(read, runStart, overLong, countNewlines(read, words, runStart, overLong));
@@ -91,8 +99,8 @@ final class Capture {
 	}
 
 	/**
-	 * The start of the first line longer than the limit among the lines from {@code from} to the newline at
-	 * {@code lastNewline}, or -1.
+	 * The start of the first line longer than the limit among the lines from {@code from}
+	 * to the newline at {@code lastNewline}, or -1.
 	 */
 	private int firstOverLongLine(ByteBuffer read, int from, int lastNewline) {
 		int lineStart = from;
@@ -107,8 +115,9 @@ final class Capture {
 	}
 
 	/**
-	 * How many newlines the bytes from {@code from} to {@code to} hold. Why a copy into an array: a plain loop over
-	 * an array is one the compiler turns into vector instructions, and one over the buffer is not.
+	 * How many newlines the bytes from {@code from} to {@code to} hold. Why a copy into
+	 * an array: a plain loop over an array is one the compiler turns into vector
+	 * instructions, and one over the buffer is not.
 	 */
 	private static int countNewlines(ByteBuffer read, long[] words, int from, int to) {
 		int whole = (to - from) >>> 3;
@@ -117,8 +126,10 @@ final class Capture {
 		read.asLongBuffer().get(words, 0, whole);
 		read.position(position);
 		long count = 0;
-		// Why eight byte-wide counters in a word, emptied every 255 words: adding the words' newline marks lane by
-		// lane keeps the inner loop free of anything but vectorisable arithmetic, and a lane holds 255 before it
+		// Why eight byte-wide counters in a word, emptied every 255 words: adding the
+		// words' newline marks lane by
+		// lane keeps the inner loop free of anything but vectorisable arithmetic, and a
+		// lane holds 255 before it
 		// would carry into the next.
 		for (int block = 0; block < whole; block += LANE_CAPACITY) {
 			long lanes = 0;
@@ -163,7 +174,10 @@ final class Capture {
 		}
 	}
 
-	/** Appends the bytes up to {@code end} to the carried line, cutting it each time it grows past the limit. */
+	/**
+	 * Appends the bytes up to {@code end} to the carried line, cutting it each time it
+	 * grows past the limit.
+	 */
 	private void carry(ByteBuffer read, int end) {
 		while (read.position() < end) {
 			reserve(Math.min(this.carried + end - read.position(), this.maxLine + 1));
@@ -178,7 +192,8 @@ final class Capture {
 
 	private void cut() {
 		int at = this.cutAt;
-		// Why: a cut inside a UTF-8 sequence would leave both pieces with an invalid character.
+		// Why: a cut inside a UTF-8 sequence would leave both pieces with an invalid
+		// character.
 		for (int back = 0; back < 3 && at > 1 && (this.carry[at] & 0xC0) == 0x80; back++) {
 			at--;
 		}
@@ -199,15 +214,17 @@ final class Capture {
 
 	private void reserve(int needed) {
 		if (needed > this.carry.length) {
-			byte[] larger = new byte[Math.max(needed, Math.min(Math.max(256, this.carry.length * 2), this.maxLine + 1))];
+			byte[] larger = new byte[Math.max(needed,
+					Math.min(Math.max(256, this.carry.length * 2), this.maxLine + 1))];
 			System.arraycopy(this.carry, 0, larger, 0, this.carried);
 			this.carry = larger;
 		}
 	}
 
 	/**
-	 * The index of the first newline at or after {@code from}, or -1. Why eight bytes at a time: this search is most
-	 * of what the pump does with a byte besides copying it (a byte-at-a-time loop was a quarter of its time).
+	 * The index of the first newline at or after {@code from}, or -1. Why eight bytes at
+	 * a time: this search is most of what the pump does with a byte besides copying it (a
+	 * byte-at-a-time loop was a quarter of its time).
 	 */
 	static int indexOfNewline(ByteBuffer buffer, int from) {
 		int limit = buffer.limit();
@@ -250,7 +267,8 @@ final class Capture {
 	/** The high bit of each byte of {@code word} that is a newline, and no other bit. */
 	private static long newlineBytes(long word) {
 		long zeroWhereNewline = word ^ 0x0A0A0A0A0A0A0A0AL;
-		// Why this form: it marks exactly the zero bytes, with no false mark above one (as the shorter form has).
+		// Why this form: it marks exactly the zero bytes, with no false mark above one
+		// (as the shorter form has).
 		return ~(((zeroWhereNewline & 0x7F7F7F7F7F7F7F7FL) + 0x7F7F7F7F7F7F7F7FL) | zeroWhereNewline
 				| 0x7F7F7F7F7F7F7F7FL);
 	}

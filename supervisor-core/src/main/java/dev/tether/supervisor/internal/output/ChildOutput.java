@@ -16,9 +16,10 @@ import dev.tether.supervisor.output.CapturedOutput;
 import dev.tether.supervisor.output.LogSettings;
 
 /**
- * The sinks of one child's output, shared by every process the child runs over its life: its rotated file and its
- * logger, as its {@link LogSettings} say, and the count of what it wrote. Lines of its stdout and stderr, and of a
- * previous process still finishing its output, are written whole, one at a time.
+ * The sinks of one child's output, shared by every process the child runs over its life:
+ * its rotated file and its logger, as its {@link LogSettings} say, and the count of what
+ * it wrote. Lines of its stdout and stderr, and of a previous process still finishing its
+ * output, are written whole, one at a time.
  */
 public final class ChildOutput implements CapturedOutput {
 
@@ -68,7 +69,10 @@ public final class ChildOutput implements CapturedOutput {
 		return (this.file != null) ? this.file.path() : null;
 	}
 
-	/** Whether its stdout and stderr must come through separate pipes: only the logger tells them apart. */
+	/**
+	 * Whether its stdout and stderr must come through separate pipes: only the logger
+	 * tells them apart.
+	 */
 	public boolean separateStreams() {
 		return this.loggerSink != null;
 	}
@@ -96,13 +100,16 @@ public final class ChildOutput implements CapturedOutput {
 	}
 
 	/**
-	 * Opens the file before a process is started, so that a file that cannot be written (a planted link, a
-	 * directory without permission) fails the start, named, instead of losing the output afterwards.
+	 * Opens the file before a process is started, so that a file that cannot be written
+	 * (a planted link, a directory without permission) fails the start, named, instead of
+	 * losing the output afterwards.
 	 * @throws IOException naming the file
 	 */
 	public void prepare() throws IOException {
-		// Why not under this object's lock, like the writes: it runs on the spawner thread, which every start needs,
-		// and a write may be held there by a sink that blocks (a logger that waits); the writer opens the file itself.
+		// Why not under this object's lock, like the writes: it runs on the spawner
+		// thread, which every start needs,
+		// and a write may be held there by a sink that blocks (a logger that waits); the
+		// writer opens the file itself.
 		if (this.file != null) {
 			this.file.check();
 		}
@@ -112,12 +119,16 @@ public final class ChildOutput implements CapturedOutput {
 		this.bytes.add(count);
 	}
 
-	// Why no lock: the spawner thread counts a new pipe while a pump thread may be held in write() by a blocked sink.
+	// Why no lock: the spawner thread counts a new pipe while a pump thread may be held
+	// in write() by a blocked sink.
 	void opened() {
 		this.openCaptures.incrementAndGet();
 	}
 
-	/** A pipe reached its end; the file is closed once no pipe of the child is left, and reopened by the next. */
+	/**
+	 * A pipe reached its end; the file is closed once no pipe of the child is left, and
+	 * reopened by the next.
+	 */
 	void closed() {
 		if (this.openCaptures.decrementAndGet() != 0 || this.file == null) {
 			return;
@@ -136,7 +147,8 @@ public final class ChildOutput implements CapturedOutput {
 	}
 
 	/**
-	 * Writes complete lines, from the buffer's position to its limit, to every sink; the position ends at the limit.
+	 * Writes complete lines, from the buffer's position to its limit, to every sink; the
+	 * position ends at the limit.
 	 * @param count how many lines they are
 	 */
 	synchronized void write(Stream stream, ByteBuffer complete, int count) {
@@ -156,7 +168,10 @@ public final class ChildOutput implements CapturedOutput {
 		complete.position(complete.limit());
 	}
 
-	/** Says a failing file once, until it works again. Why: a full disk must not log once per line. */
+	/**
+	 * Says a failing file once, until it works again. Why: a full disk must not log once
+	 * per line.
+	 */
 	private void failed(IOException ex) {
 		String reason = ex.toString();
 		if (!reason.equals(this.failure)) {

@@ -16,15 +16,18 @@ import dev.tether.supervisor.internal.files.PrivateDirectory;
 import dev.tether.supervisor.internal.os.Posix;
 
 /**
- * Every open of a child's log file, by its writer, its rotation and its readers, under one rule: the path must name a
- * regular file owned by this process's user, with no other hard link, reached without following a symbolic link;
- * anything else (a link, a FIFO, a device, a directory, another user's file) fails at once with an
- * {@link IOException} naming the path and why. A file that is missing is created owner-only ({@code 0600}),
- * exclusively, so a file someone plants between a check and the open is refused, never used.
+ * Every open of a child's log file, by its writer, its rotation and its readers, under
+ * one rule: the path must name a regular file owned by this process's user, with no other
+ * hard link, reached without following a symbolic link; anything else (a link, a FIFO, a
+ * device, a directory, another user's file) fails at once with an {@link IOException}
+ * naming the path and why. A file that is missing is created owner-only ({@code 0600}),
+ * exclusively, so a file someone plants between a check and the open is refused, never
+ * used.
  * <p>
- * Why the open never blocks: opening a FIFO waits for its other end, and the writer opens on the thread that spawns
- * every child. The open is non-blocking ({@code O_NONBLOCK}, which a regular file ignores), what was opened is
- * checked through its descriptor ({@code fstat}, which no rename can swap), and only then is it used, reopened as a
+ * Why the open never blocks: opening a FIFO waits for its other end, and the writer opens
+ * on the thread that spawns every child. The open is non-blocking ({@code O_NONBLOCK},
+ * which a regular file ignores), what was opened is checked through its descriptor
+ * ({@code fstat}, which no rename can swap), and only then is it used, reopened as a
  * {@link FileChannel} through {@code /proc/self/fd}, which reaches that very file.
  */
 final class LogFiles {
@@ -33,7 +36,8 @@ final class LogFiles {
 
 	private static final int OWNER_ONLY = 0600;
 
-	// Why a bound: a file removed between the exclusive create and the plain open is looked at again, but a
+	// Why a bound: a file removed between the exclusive create and the plain open is
+	// looked at again, but a
 	// directory changing under every attempt is an attack, not a race to win.
 	private static final int ATTEMPTS = 3;
 
@@ -47,12 +51,12 @@ final class LogFiles {
 	static FileChannel append(Path file) throws IOException {
 		Posix posix = Posix.get();
 		if (!posix.isAvailable()) {
-			return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND,
-					LinkOption.NOFOLLOW_LINKS);
+			return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+					StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS);
 		}
 		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-			int fd = posix.open(file.toString(), Posix.O_WRONLY | Posix.O_APPEND | Posix.O_CREAT | Posix.O_EXCL | COMMON,
-					OWNER_ONLY);
+			int fd = posix.open(file.toString(),
+					Posix.O_WRONLY | Posix.O_APPEND | Posix.O_CREAT | Posix.O_EXCL | COMMON, OWNER_ONLY);
 			if (fd == -Posix.EEXIST) {
 				fd = posix.open(file.toString(), Posix.O_WRONLY | Posix.O_APPEND | COMMON, 0);
 			}
@@ -72,7 +76,8 @@ final class LogFiles {
 		Posix posix = Posix.get();
 		try {
 			if (!posix.isAvailable()) {
-				if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+				if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+						&& Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
 					throw notRegular(file);
 				}
 				return FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
@@ -86,8 +91,8 @@ final class LogFiles {
 	}
 
 	/**
-	 * Checks the directory of a log file as the state directory is checked ({@link PrivateDirectory}), and creates it
-	 * when it is missing.
+	 * Checks the directory of a log file as the state directory is checked
+	 * ({@link PrivateDirectory}), and creates it when it is missing.
 	 * @throws IOException naming the directory
 	 */
 	static void checkDirectory(Path file) throws IOException {
@@ -121,7 +126,8 @@ final class LogFiles {
 						+ "; move it aside (a log file is only used when it is this user's own)");
 			}
 			if (status.links() != 1) {
-				throw new IOException(file + " has " + status.links() + " hard links; a log file must have no other name");
+				throw new IOException(
+						file + " has " + status.links() + " hard links; a log file must have no other name");
 			}
 			return FileChannel.open(Path.of("/proc/self/fd/" + fd), options);
 		}
@@ -130,7 +136,10 @@ final class LogFiles {
 		}
 	}
 
-	/** Why an open failed, said from what the path is (read without following it, and without opening it). */
+	/**
+	 * Why an open failed, said from what the path is (read without following it, and
+	 * without opening it).
+	 */
 	private static IOException refused(Path file, String error) {
 		PosixFileAttributes attributes;
 		try {
@@ -149,8 +158,8 @@ final class LogFiles {
 	}
 
 	private static IOException notRegular(Path file) {
-		return new IOException(file + " is not a regular file (a FIFO, a socket or a device), which is never opened"
-				+ " as a log");
+		return new IOException(
+				file + " is not a regular file (a FIFO, a socket or a device), which is never opened" + " as a log");
 	}
 
 }

@@ -12,9 +12,10 @@ import java.util.Arrays;
 import java.util.Deque;
 
 /**
- * The last lines of a child's log, read backwards from the end of its file and, where that file holds fewer, of
- * its rotated files, newest first. Never more than a given number of bytes: a tail that would be longer keeps its
- * newest lines. Each file is opened by {@link LogFiles}'s rule: a link, a FIFO or another user's file among them is
+ * The last lines of a child's log, read backwards from the end of its file and, where
+ * that file holds fewer, of its rotated files, newest first. Never more than a given
+ * number of bytes: a tail that would be longer keeps its newest lines. Each file is
+ * opened by {@link LogFiles}'s rule: a link, a FIFO or another user's file among them is
  * refused at once, naming it.
  */
 public final class LogTail {
@@ -26,7 +27,8 @@ public final class LogTail {
 	 * @param file the child's log file
 	 * @param lines how many lines at most
 	 * @param maxBytes how many bytes at most
-	 * @return the lines, each ending with a newline, oldest first; empty when there is no file yet
+	 * @return the lines, each ending with a newline, oldest first; empty when there is no
+	 * file yet
 	 * @throws IOException naming the file that could not be read
 	 */
 	public static byte[] lastLines(Path file, int lines, int maxBytes) throws IOException {
@@ -74,7 +76,8 @@ public final class LogTail {
 		boolean wholeFile = region.length == size;
 		int start = 0;
 		int lines = 0;
-		// Why from the second-last byte: the newline that ends the last line does not start one.
+		// Why from the second-last byte: the newline that ends the last line does not
+		// start one.
 		for (int i = region.length - 2; i >= 0; i--) {
 			if (region[i] == '\n' && ++lines == wanted) {
 				start = i + 1;

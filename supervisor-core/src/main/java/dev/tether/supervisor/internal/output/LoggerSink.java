@@ -9,10 +9,12 @@ import org.slf4j.MDC;
 import org.slf4j.event.Level;
 
 /**
- * Logs each line of a child's output through SLF4J, under the logger {@code tether.child.<name>}: stdout lines at
- * {@code INFO}, stderr lines at the configured level, each with its stream's marker, and the child's name and stream
- * in the MDC ({@code tether.child}, {@code tether.stream}) so that structured logging carries them. Control
- * characters are escaped (see {@link #text}); the file keeps the bytes as they are.
+ * Logs each line of a child's output through SLF4J, under the logger
+ * {@code tether.child.<name>}: stdout lines at {@code INFO}, stderr lines at the
+ * configured level, each with its stream's marker, and the child's name and stream in the
+ * MDC ({@code tether.child}, {@code tether.stream}) so that structured logging carries
+ * them. Control characters are escaped (see {@link #text}); the file keeps the bytes as
+ * they are.
  */
 final class LoggerSink {
 
@@ -34,7 +36,10 @@ final class LoggerSink {
 		this.stderrLevel = stderrLevel;
 	}
 
-	/** Logs every line of {@code lines} (complete lines, from its position to its limit); the buffer is not moved. */
+	/**
+	 * Logs every line of {@code lines} (complete lines, from its position to its limit);
+	 * the buffer is not moved.
+	 */
 	void log(Stream stream, ByteBuffer lines) {
 		Level level = (stream == Stream.STDOUT) ? Level.INFO : this.stderrLevel;
 		if (!this.logger.isEnabledForLevel(level)) {
@@ -44,8 +49,8 @@ final class LoggerSink {
 		MDC.put(MDC_STREAM, stream.id());
 		try {
 			int start = lines.position();
-			for (int newline = Capture.indexOfNewline(lines, start); newline >= 0;
-					newline = Capture.indexOfNewline(lines, start)) {
+			for (int newline = Capture.indexOfNewline(lines, start); newline >= 0; newline = Capture
+				.indexOfNewline(lines, start)) {
 				this.logger.atLevel(level).addMarker(stream.marker()).log(text(lines, start, newline));
 				start = newline + 1;
 			}
@@ -57,10 +62,12 @@ final class LoggerSink {
 	}
 
 	/**
-	 * The line's bytes as text: invalid UTF-8 becomes U+FFFD, a trailing carriage return is dropped, and every other
-	 * control character but tab (C0, DEL, C1) is written as a backslash, {@code u} and its four hexadecimal digits
-	 * (ESC as {@code u001B} after the backslash), as JSON writes it. Why: a carriage return, an escape sequence
-	 * or a NUL reaching a console raw would let a child overwrite the prefix of its line with a fake one.
+	 * The line's bytes as text: invalid UTF-8 becomes U+FFFD, a trailing carriage return
+	 * is dropped, and every other control character but tab (C0, DEL, C1) is written as a
+	 * backslash, {@code u} and its four hexadecimal digits (ESC as {@code u001B} after
+	 * the backslash), as JSON writes it. Why: a carriage return, an escape sequence or a
+	 * NUL reaching a console raw would let a child overwrite the prefix of its line with
+	 * a fake one.
 	 */
 	private static String text(ByteBuffer lines, int start, int newline) {
 		int end = (newline > start && lines.get(newline - 1) == '\r') ? newline - 1 : newline;

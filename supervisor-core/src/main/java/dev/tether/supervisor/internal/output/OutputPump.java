@@ -15,15 +15,18 @@ import dev.tether.supervisor.internal.os.NativeSpawnException;
 import dev.tether.supervisor.internal.os.Posix;
 
 /**
- * Reads the output pipes of every child in the JVM. {@value #READERS} threads, {@code supervisor-output-N}, wait on
- * all of them at once (one epoll set, each pipe reported to one thread once per readiness); the thread that is told
- * reads that pipe until it is empty (or has had its share), writes the lines to the child's sinks, and only then has
- * the pipe watched again.
+ * Reads the output pipes of every child in the JVM. {@value #READERS} threads,
+ * {@code supervisor-output-N}, wait on all of them at once (one epoll set, each pipe
+ * reported to one thread once per readiness); the thread that is told reads that pipe
+ * until it is empty (or has had its share), writes the lines to the child's sinks, and
+ * only then has the pipe watched again.
  * <p>
- * Why several threads: a sink may block (a slow appender, a stalled disk), and a blocked sink must hold up only its
- * own child, which then waits on its pipe; the other children go on, up to {@value #READERS} blocked sinks at once,
- * and exits are seen by the reaper's own thread. Why the waiting threads are the readers: no hand-off, so a chunk of
- * output costs one wake-up. Why a fixed few: a thousand children cost no more threads than one.
+ * Why several threads: a sink may block (a slow appender, a stalled disk), and a blocked
+ * sink must hold up only its own child, which then waits on its pipe; the other children
+ * go on, up to {@value #READERS} blocked sinks at once, and exits are seen by the
+ * reaper's own thread. Why the waiting threads are the readers: no hand-off, so a chunk
+ * of output costs one wake-up. Why a fixed few: a thousand children cost no more threads
+ * than one.
  */
 public final class OutputPump {
 
@@ -36,7 +39,10 @@ public final class OutputPump {
 	/** What a thread reads at once: a quarter of a grown pipe, two default ones. */
 	private static final int CHUNK = PipeSizer.GROWN_CAPACITY / 4;
 
-	/** Why a share: a child that writes without pause must not keep its thread from the others' pipes. */
+	/**
+	 * Why a share: a child that writes without pause must not keep its thread from the
+	 * others' pipes.
+	 */
 	private static final int CHUNKS_PER_TURN = 4;
 
 	private final Posix posix;
@@ -62,10 +68,10 @@ public final class OutputPump {
 	}
 
 	/**
-	 * Opens the pipes one process writes its output to: one for stdout and stderr together, or one each when the
-	 * output tells them apart.
-	 * @return the pipes, or {@code null} where there is no pump (no native binding or no epoll): the caller then
-	 * appends the output to the file itself
+	 * Opens the pipes one process writes its output to: one for stdout and stderr
+	 * together, or one each when the output tells them apart.
+	 * @return the pipes, or {@code null} where there is no pump (no native binding or no
+	 * epoll): the caller then appends the output to the file itself
 	 * @throws NativeSpawnException when a pipe cannot be made (no descriptor left)
 	 */
 	public @Nullable Pipes open(ChildOutput output) throws NativeSpawnException {
@@ -87,8 +93,8 @@ public final class OutputPump {
 	}
 
 	/**
-	 * Opens the one pipe a process writes its stderr to, for a process whose stdout is read by someone else (its
-	 * stdout write end is then its stderr's).
+	 * Opens the one pipe a process writes its stderr to, for a process whose stdout is
+	 * read by someone else (its stdout write end is then its stderr's).
 	 * @return the pipe, or {@code null} where there is no pump
 	 * @throws NativeSpawnException when the pipe cannot be made
 	 */
@@ -124,7 +130,8 @@ public final class OutputPump {
 	}
 
 	private void readReadyPipes(Epoll epoll) {
-		// Why little-endian: the newline search reads eight bytes at a time and wants the first byte lowest.
+		// Why little-endian: the newline search reads eight bytes at a time and wants the
+		// first byte lowest.
 		ByteBuffer buffer = ByteBuffer.allocateDirect(CHUNK).order(ByteOrder.LITTLE_ENDIAN);
 		long[] words = new long[CHUNK / Long.BYTES];
 		while (true) {
@@ -140,7 +147,8 @@ public final class OutputPump {
 	}
 
 	private void drain(Epoll epoll, Capture capture, ByteBuffer buffer, long[] words) {
-		// Why a lock nobody contends: successive turns of one pipe may run on different threads, and the lock makes
+		// Why a lock nobody contends: successive turns of one pipe may run on different
+		// threads, and the lock makes
 		// each turn see what the previous one left (a line carried over).
 		synchronized (capture) {
 			for (int turn = 0; turn < CHUNKS_PER_TURN; turn++) {
@@ -152,8 +160,10 @@ public final class OutputPump {
 					deliver(capture, () -> capture.accept(buffer, words));
 					this.sizer.afterRead(capture.pipe, read, System.nanoTime() - delivering);
 					if (read < CHUNK) {
-						// Why no second read: a short read emptied the pipe; re-arming (level-triggered) reports at
-						// once whatever came meanwhile, and spares a read that would only say EAGAIN.
+						// Why no second read: a short read emptied the pipe; re-arming
+						// (level-triggered) reports at
+						// once whatever came meanwhile, and spares a read that would only
+						// say EAGAIN.
 						rearm(epoll, capture, true);
 						return;
 					}
@@ -184,8 +194,10 @@ public final class OutputPump {
 			delivery.run();
 		}
 		catch (RuntimeException | LinkageError | StackOverflowError ex) {
-			// Why: a sink's failure (an appender that throws, or that misses a class at run time) must not end the
-			// child's output, nor the thread: a thread that died in a turn would leave that pipe unread for good, and
+			// Why: a sink's failure (an appender that throws, or that misses a class at
+			// run time) must not end the
+			// child's output, nor the thread: a thread that died in a turn would leave
+			// that pipe unread for good, and
 			// its child blocked on its writes.
 			logger.warn("Output of child '{}' could not be delivered", capture.output.child(), ex);
 		}
@@ -195,14 +207,16 @@ public final class OutputPump {
 		this.captures.remove(capture.fd);
 		this.sizer.ended(capture.pipe);
 		deliver(capture, capture::finish);
-		// Why after the removal: the number may be reused by the next pipe as soon as it is closed.
+		// Why after the removal: the number may be reused by the next pipe as soon as it
+		// is closed.
 		this.posix.close(capture.fd);
 		capture.output.closed();
 	}
 
 	/**
-	 * The pipes of one process. The write ends go to the spawn; {@link #attach()} then hands the read ends to the
-	 * pump, or {@link #discard()} closes everything when the spawn failed.
+	 * The pipes of one process. The write ends go to the spawn; {@link #attach()} then
+	 * hands the read ends to the pump, or {@link #discard()} closes everything when the
+	 * spawn failed.
 	 */
 	public final class Pipes {
 
@@ -212,7 +226,10 @@ public final class OutputPump {
 
 		private final int @Nullable [] stderr;
 
-		/** What the first pipe carries: stdout (with stderr unless told apart), or stderr alone. */
+		/**
+		 * What the first pipe carries: stdout (with stderr unless told apart), or stderr
+		 * alone.
+		 */
 		private final Stream first;
 
 		Pipes(ChildOutput output, int[] stdout, int @Nullable [] stderr, Stream first) {
@@ -227,17 +244,26 @@ public final class OutputPump {
 			return this.stdout[1];
 		}
 
-		/** The descriptor the child gets as its stderr: the stdout pipe itself unless the streams are told apart. */
+		/**
+		 * The descriptor the child gets as its stderr: the stdout pipe itself unless the
+		 * streams are told apart.
+		 */
 		public int stderrWriteEnd() {
 			return (this.stderr != null) ? this.stderr[1] : this.stdout[1];
 		}
 
-		/** The read ends, stdout's first: the pump reads them; a shepherd may hold copies of them. */
+		/**
+		 * The read ends, stdout's first: the pump reads them; a shepherd may hold copies
+		 * of them.
+		 */
 		public List<Integer> readEnds() {
 			return (this.stderr != null) ? List.of(this.stdout[0], this.stderr[0]) : List.of(this.stdout[0]);
 		}
 
-		/** After a spawn: closes the JVM's write ends (so the pipes end with the child) and starts reading. */
+		/**
+		 * After a spawn: closes the JVM's write ends (so the pipes end with the child)
+		 * and starts reading.
+		 */
 		public void attach() {
 			posix.close(this.stdout[1]);
 			watch(this.stdout[0], this.first);

@@ -11,10 +11,12 @@ import java.nio.file.StandardCopyOption;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A file of whole lines, rotated by size: past {@code maxSize} it becomes {@code <file>.1}, the older ones move up
- * by one, and the oldest beyond {@code maxHistory} is deleted. A write never splits a line across two files. Every
- * open, the first and the one after each rotation, goes by {@link LogFiles}'s rule (the file is created owner-only,
- * exclusively; a link, a FIFO or another user's file is refused). Not thread-safe: its {@link ChildOutput} serialises the writes.
+ * A file of whole lines, rotated by size: past {@code maxSize} it becomes
+ * {@code <file>.1}, the older ones move up by one, and the oldest beyond
+ * {@code maxHistory} is deleted. A write never splits a line across two files. Every
+ * open, the first and the one after each rotation, goes by {@link LogFiles}'s rule (the
+ * file is created owner-only, exclusively; a link, a FIFO or another user's file is
+ * refused). Not thread-safe: its {@link ChildOutput} serialises the writes.
  */
 final class RotatingFile {
 
@@ -43,7 +45,10 @@ final class RotatingFile {
 		return file.resolveSibling(file.getFileName() + "." + index);
 	}
 
-	/** Appends {@code lines} (complete lines, from its position to its limit), rotating first where they do not fit. */
+	/**
+	 * Appends {@code lines} (complete lines, from its position to its limit), rotating
+	 * first where they do not fit.
+	 */
 	void write(ByteBuffer lines) throws IOException {
 		FileChannel target = open();
 		while (lines.hasRemaining()) {
@@ -54,7 +59,8 @@ final class RotatingFile {
 			}
 			int end = endOfLastLineWithin(lines, room);
 			if (end < 0 && this.size == 0) {
-				// Why: a line longer than the limit goes whole into a file of its own rather than being split.
+				// Why: a line longer than the limit goes whole into a file of its own
+				// rather than being split.
 				end = endOfFirstLine(lines);
 			}
 			if (end > 0) {
@@ -74,7 +80,10 @@ final class RotatingFile {
 		lines.limit(limit);
 	}
 
-	/** The index just past the last newline that ends within {@code room} bytes of the position, or -1. */
+	/**
+	 * The index just past the last newline that ends within {@code room} bytes of the
+	 * position, or -1.
+	 */
 	private static int endOfLastLineWithin(ByteBuffer lines, long room) {
 		int start = lines.position();
 		int newline = Capture.lastIndexOfNewline(lines, start, (int) Math.min(lines.limit(), start + room));
@@ -92,7 +101,8 @@ final class RotatingFile {
 		if (current != null) {
 			return current;
 		}
-		// Why each time: a rotation reopens, and the file is created anew then, by the same rule.
+		// Why each time: a rotation reopens, and the file is created anew then, by the
+		// same rule.
 		LogFiles.checkDirectory(this.file);
 		FileChannel opened = LogFiles.append(this.file);
 		this.size = opened.size();
@@ -101,8 +111,9 @@ final class RotatingFile {
 	}
 
 	/**
-	 * Checks that the file can be opened under the writer's rule, without touching the writer's state: opened (or
-	 * created) and closed again. Thread-safe, unlike the writes.
+	 * Checks that the file can be opened under the writer's rule, without touching the
+	 * writer's state: opened (or created) and closed again. Thread-safe, unlike the
+	 * writes.
 	 * @throws IOException naming the file and why it cannot be used
 	 */
 	void check() throws IOException {

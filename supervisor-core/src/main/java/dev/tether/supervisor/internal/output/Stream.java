@@ -16,7 +16,9 @@ public enum Stream {
 
 	private final Marker marker = MarkerFactory.getMarker(name());
 
-	/** The SLF4J marker of the lines of this stream ({@code STDOUT} or {@code STDERR}). */
+	/**
+	 * The SLF4J marker of the lines of this stream ({@code STDOUT} or {@code STDERR}).
+	 */
 	public Marker marker() {
 		return this.marker;
 	}

@@ -7,24 +7,28 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
+import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.internal.identity.ExpectedIdentity;
 import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.ProcStat;
 import dev.tether.supervisor.internal.identity.Verdict;
-import dev.tether.supervisor.ChildKind;
 
 /**
- * Decides whether a child may take its port: free, held by an orphan of ours (to be stopped first), or held by
- * anything else (the start fails; that process is never signalled). What it says of a foreign holder is its pid,
- * user and executable name only: a command line can carry secrets, and this text reaches the endpoint and the
- * health details.
+ * Decides whether a child may take its port: free, held by an orphan of ours (to be
+ * stopped first), or held by anything else (the start fails; that process is never
+ * signalled). What it says of a foreign holder is its pid, user and executable name only:
+ * a command line can carry secrets, and this text reaches the endpoint and the health
+ * details.
  */
 public final class PortGuard {
 
 	private static final int CONNECT_TIMEOUT_MILLIS = 100;
 
-	/** How a shepherd shows in {@code /proc/<pid>/stat}: the launcher stays itself in its shepherd mode. */
+	/**
+	 * How a shepherd shows in {@code /proc/<pid>/stat}: the launcher stays itself in its
+	 * shepherd mode.
+	 */
 	private static final String SHEPHERD_COMMAND = "tether-launcher";
 
 	private final PortListeners listeners = new PortListeners();
@@ -39,13 +43,16 @@ public final class PortGuard {
 	 * Looks at who holds {@code port} now. Reads {@code /proc}: call it outside any lock.
 	 * @param owner this supervisor
 	 * @param kind the child's kind
-	 * @param name the child's name: a holder is ours only when it carries this child's markers
+	 * @param name the child's name: a holder is ours only when it carries this child's
+	 * markers
 	 */
 	public PortClaim inspect(int port, Owner owner, ChildKind kind, String name) {
 		Optional<PortListener> listener = this.listeners.find(port);
 		if (listener.isPresent() && !listener.get().hasPid()) {
-			// Why look again: a holder that exits between the read of /proc/net/tcp and the scan of /proc/*/fd
-			// leaves a listener with no process; a second look tells a closing socket from a hidden holder.
+			// Why look again: a holder that exits between the read of /proc/net/tcp and
+			// the scan of /proc/*/fd
+			// leaves a listener with no process; a second look tells a closing socket
+			// from a hidden holder.
 			listener = this.listeners.find(port);
 		}
 		if (listener.isEmpty()) {
@@ -70,9 +77,9 @@ public final class PortGuard {
 	}
 
 	/**
-	 * The holder's parent when it is this child's shepherd (of this run or a previous one): the command may have
-	 * cleared or rewritten its own environment, but the shepherd's keeps the markers. Stopping the shepherd stops
-	 * the command.
+	 * The holder's parent when it is this child's shepherd (of this run or a previous
+	 * one): the command may have cleared or rewritten its own environment, but the
+	 * shepherd's keeps the markers. Stopping the shepherd stops the command.
 	 */
 	private Optional<ExpectedIdentity> shepherdOf(ProcStat holder, Owner owner, ChildKind kind, String name) {
 		Optional<ProcStat> parent = this.probe.stat(holder.ppid());
@@ -84,7 +91,10 @@ public final class PortGuard {
 		return (this.probe.verify(identity) == Verdict.OURS) ? Optional.of(identity) : Optional.empty();
 	}
 
-	/** Whether something accepts TCP connections on the port on the loopback interface now. */
+	/**
+	 * Whether something accepts TCP connections on the port on the loopback interface
+	 * now.
+	 */
 	public static boolean acceptsConnections(int port) {
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress("127.0.0.1", port), CONNECT_TIMEOUT_MILLIS);
@@ -114,7 +124,8 @@ public final class PortGuard {
 		/**
 		 * An orphan of this child from a previous run holds it.
 		 *
-		 * @param holder its verified identity: the holder's, or that of the shepherd the holder runs under
+		 * @param holder its verified identity: the holder's, or that of the shepherd the
+		 * holder runs under
 		 */
 		record HeldByOurs(ExpectedIdentity holder) implements PortClaim {
 		}

@@ -10,8 +10,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Finds which process listens on a TCP port, from {@code /proc/net/tcp}, {@code /proc/net/tcp6} and the socket
- * inodes in {@code /proc/<pid>/fd}.
+ * Finds which process listens on a TCP port, from {@code /proc/net/tcp},
+ * {@code /proc/net/tcp6} and the socket inodes in {@code /proc/<pid>/fd}.
  */
 final class PortListeners {
 
@@ -36,7 +36,10 @@ final class PortListeners {
 		return Optional.of(new PortListener(port, holderOf(inodes)));
 	}
 
-	/** The inodes of sockets listening on {@code port} in one {@code /proc/net/tcp*} table. */
+	/**
+	 * The inodes of sockets listening on {@code port} in one {@code /proc/net/tcp*}
+	 * table.
+	 */
 	static Set<Long> listeningInodes(List<String> lines, int port) {
 		Set<Long> inodes = new HashSet<>();
 		for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {

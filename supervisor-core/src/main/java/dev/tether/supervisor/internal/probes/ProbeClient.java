@@ -21,11 +21,13 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Probes ports on the loopback address without a thread: {@link #send} opens a non-blocking connection, and each
- * {@link #poll} moves every probe in flight on as far as it can go without waiting (connected, request written,
- * status line read), and fails those past their timeout. The caller polls on its own schedule (the supervision tick);
- * a result comes with the first poll after the answer. Why not the JDK's HTTP client: it cost about a millisecond of
- * CPU and eight threads for 500 probes a second; this costs a few system calls a probe, and no thread at all.
+ * Probes ports on the loopback address without a thread: {@link #send} opens a
+ * non-blocking connection, and each {@link #poll} moves every probe in flight on as far
+ * as it can go without waiting (connected, request written, status line read), and fails
+ * those past their timeout. The caller polls on its own schedule (the supervision tick);
+ * a result comes with the first poll after the answer. Why not the JDK's HTTP client: it
+ * cost about a millisecond of CPU and eight threads for 500 probes a second; this costs a
+ * few system calls a probe, and no thread at all.
  */
 public final class ProbeClient implements AutoCloseable {
 
@@ -43,9 +45,10 @@ public final class ProbeClient implements AutoCloseable {
 	private boolean closed;
 
 	/**
-	 * Sends a probe of {@code port}: a {@code GET} of {@code path} (passing on a 2xx or 3xx status; redirects are not
-	 * followed), or, with no path, a TCP connection. {@code result} is called once, by a later {@link #poll} (or by
-	 * this call, when the connection is refused at once), holding no lock of this client.
+	 * Sends a probe of {@code port}: a {@code GET} of {@code path} (passing on a 2xx or
+	 * 3xx status; redirects are not followed), or, with no path, a TCP connection.
+	 * {@code result} is called once, by a later {@link #poll} (or by this call, when the
+	 * connection is refused at once), holding no lock of this client.
 	 */
 	public void send(int port, @Nullable String path, Duration timeout, long nowNanos, Consumer<Outcome> result) {
 		Outcome immediate;
@@ -94,7 +97,8 @@ public final class ProbeClient implements AutoCloseable {
 				this.selector.selectNow();
 			}
 			catch (IOException ex) {
-				// Why go on: an interrupted selection is retried at the next poll; the timeouts below still apply.
+				// Why go on: an interrupted selection is retried at the next poll; the
+				// timeouts below still apply.
 			}
 			for (SelectionKey key : this.selector.selectedKeys()) {
 				Probe probe = (Probe) key.attachment();
@@ -114,7 +118,10 @@ public final class ProbeClient implements AutoCloseable {
 		completed.forEach((done) -> done.probe.result.accept(done.outcome));
 	}
 
-	/** One step: the connection, then the request, then the status line. @return the outcome once there is one */
+	/**
+	 * One step: the connection, then the request, then the status line. @return the
+	 * outcome once there is one
+	 */
 	private @Nullable Outcome advance(Probe probe, boolean connecting) {
 		SocketChannel channel = probe.channel;
 		try {
@@ -125,7 +132,8 @@ public final class ProbeClient implements AutoCloseable {
 				return finish(probe, new Outcome(true, "port " + probe.port + " accepts connections"));
 			}
 			if (connecting) {
-				// Why one write: a request of a few dozen bytes always fits an empty socket buffer.
+				// Why one write: a request of a few dozen bytes always fits an empty
+				// socket buffer.
 				channel.write(ByteBuffer.wrap(("GET " + probe.path + " HTTP/1.1\r\nHost: " + LOOPBACK.getHostAddress()
 						+ ":" + probe.port + "\r\nUser-Agent: tether-probe\r\nConnection: close\r\n\r\n")
 					.getBytes(StandardCharsets.US_ASCII)));
@@ -196,8 +204,10 @@ public final class ProbeClient implements AutoCloseable {
 
 	/**
 	 * A probe's outcome.
+	 *
 	 * @param passed whether it passed
-	 * @param detail what it saw: {@code HTTP 200}, {@code connection refused}, {@code no answer within PT1S}
+	 * @param detail what it saw: {@code HTTP 200}, {@code connection refused},
+	 * {@code no answer within PT1S}
 	 */
 	public record Outcome(boolean passed, String detail) {
 	}

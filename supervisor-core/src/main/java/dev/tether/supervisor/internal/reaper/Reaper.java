@@ -14,26 +14,28 @@ import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
+import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.internal.os.Epoll;
 import dev.tether.supervisor.internal.os.Posix;
-import dev.tether.supervisor.ExitStatus;
 
 /**
- * Collects the exits of the children Tether spawned, by pid, and delivers each exactly once to the owner that
- * registered it. One per JVM, shared by every supervisor in it.
+ * Collects the exits of the children Tether spawned, by pid, and delivers each exactly
+ * once to the owner that registered it. One per JVM, shared by every supervisor in it.
  * <p>
- * Never {@code waitpid(-1)}: that steals the exits of every other {@link Process} in the JVM (the JDK then reports
- * exit code 0). Two events wake reaping: a pidfd of a child becoming readable (an epoll set watched by one thread,
- * {@code supervisor-reaper}), which reaps that child alone; and SIGCHLD, which reaps the children that have no pidfd
- * (an older kernel, or none could be opened). {@link #drain()} of every registered pid, from the supervisors' tick,
- * is the backstop.
+ * Never {@code waitpid(-1)}: that steals the exits of every other {@link Process} in the
+ * JVM (the JDK then reports exit code 0). Two events wake reaping: a pidfd of a child
+ * becoming readable (an epoll set watched by one thread, {@code supervisor-reaper}),
+ * which reaps that child alone; and SIGCHLD, which reaps the children that have no pidfd
+ * (an older kernel, or none could be opened). {@link #drain()} of every registered pid,
+ * from the supervisors' tick, is the backstop.
  * <p>
- * Why by the pid that is ready, not every registered one: a {@code waitpid} per registered child at each exit made
- * ending one of n children cost n system calls, twice (once for the signal, once for the pidfd), under the lock
- * every spawn takes.
+ * Why by the pid that is ready, not every registered one: a {@code waitpid} per
+ * registered child at each exit made ending one of n children cost n system calls, twice
+ * (once for the signal, once for the pidfd), under the lock every spawn takes.
  * <p>
- * Why both: another library in the JVM may take SIGCHLD over (NuProcess does: the benchmark runs Tether after it),
- * which silences the signal handler; pidfds cannot be taken away.
+ * Why both: another library in the JVM may take SIGCHLD over (NuProcess does: the
+ * benchmark runs Tether after it), which silences the signal handler; pidfds cannot be
+ * taken away.
  */
 public final class Reaper {
 
@@ -67,8 +69,8 @@ public final class Reaper {
 	}
 
 	/**
-	 * Runs a spawn and registers its pid under the same lock, so that no exit can be collected before its owner is
-	 * known.
+	 * Runs a spawn and registers its pid under the same lock, so that no exit can be
+	 * collected before its owner is known.
 	 * @return the pid the spawn returned
 	 */
 	public <E extends Exception> long spawnRegistered(Spawn<E> spawn, ExitListener listener) throws E {
@@ -92,7 +94,8 @@ public final class Reaper {
 				return;
 			}
 			this.epoll = epoll;
-			// Why a thread of its own: epoll_wait blocks; it is one thread for every child of every supervisor, and
+			// Why a thread of its own: epoll_wait blocks; it is one thread for every
+			// child of every supervisor, and
 			// adding a child to the epoll set needs no wake-up of it.
 			Thread watcher = new Thread(() -> watchPidfds(epoll), "supervisor-reaper");
 			watcher.setDaemon(true);
@@ -112,7 +115,8 @@ public final class Reaper {
 
 	private void watchPidfds(Epoll epoll) {
 		while (true) {
-			// Why the pause: a pidfd that reads as exited before waitpid agrees (or whose exit another drain just took)
+			// Why the pause: a pidfd that reads as exited before waitpid agrees (or whose
+			// exit another drain just took)
 			// must not turn this loop into a spin.
 			int ready = epoll.await(-1);
 			if (ready > 0 && reap(() -> readyPids(epoll, ready)) == 0) {
@@ -122,9 +126,10 @@ public final class Reaper {
 	}
 
 	/**
-	 * Signals the process group of a registered child that has not been reaped yet. Why this is safe without any
-	 * other check: until we reap it, the kernel keeps its pid (and so its group id) from being reused, and the
-	 * check and the signal happen under the lock that reaping takes.
+	 * Signals the process group of a registered child that has not been reaped yet. Why
+	 * this is safe without any other check: until we reap it, the kernel keeps its pid
+	 * (and so its group id) from being reused, and the check and the signal happen under
+	 * the lock that reaping takes.
 	 * @return whether the child was still unreaped and the signal was sent
 	 */
 	public boolean signalGroupUnreaped(long pid, int signal) {
@@ -134,19 +139,23 @@ public final class Reaper {
 	}
 
 	/**
-	 * Reaps every registered pid that has exited and delivers its status. Safe to call from any thread, any number
-	 * of times: each exit is delivered once.
+	 * Reaps every registered pid that has exited and delivers its status. Safe to call
+	 * from any thread, any number of times: each exit is delivered once.
 	 * @return how many exits this call delivered
 	 */
 	public int drain() {
 		return reap(() -> List.copyOf(this.routes.keySet()));
 	}
 
-	/** Must hold the lock. The registered pids of the pidfds the last wait of {@code epoll} reported ready. */
+	/**
+	 * Must hold the lock. The registered pids of the pidfds the last wait of
+	 * {@code epoll} reported ready.
+	 */
 	private List<Long> readyPids(Epoll epoll, int ready) {
 		List<Long> pids = new ArrayList<>(ready);
 		for (int i = 0; i < ready; i++) {
-			// Why a miss is skipped: a drain meanwhile reaped that pid and closed its pidfd.
+			// Why a miss is skipped: a drain meanwhile reaped that pid and closed its
+			// pidfd.
 			Long pid = this.pidsByPidfd.get(epoll.ready(i));
 			if (pid != null) {
 				pids.add(pid);
@@ -155,14 +164,18 @@ public final class Reaper {
 		return pids;
 	}
 
-	/** Must hold the lock. The registered pids with no pidfd, whose exits only SIGCHLD and the tick announce. */
+	/**
+	 * Must hold the lock. The registered pids with no pidfd, whose exits only SIGCHLD and
+	 * the tick announce.
+	 */
 	private List<Long> unwatchedPids() {
 		return this.routes.keySet().stream().filter((pid) -> !this.pidfds.containsKey(pid)).toList();
 	}
 
 	/**
-	 * Reaps those of the pids that {@code candidates} gives (called holding the lock) that are registered and have
-	 * exited, then delivers their statuses outside the lock. Each exit is delivered once.
+	 * Reaps those of the pids that {@code candidates} gives (called holding the lock)
+	 * that are registered and have exited, then delivers their statuses outside the lock.
+	 * Each exit is delivered once.
 	 * @return how many exits it delivered
 	 */
 	private int reap(Supplier<List<Long>> candidates) {
@@ -177,7 +190,8 @@ public final class Reaper {
 				ExitStatus status = switch (result.kind()) {
 					case RUNNING -> null;
 					case EXITED -> ExitStatus.fromWaitStatus(result.status());
-					// Why: someone else reaped it (a waitpid(-1) elsewhere in the JVM); its status is lost.
+					// Why: someone else reaped it (a waitpid(-1) elsewhere in the JVM);
+					// its status is lost.
 					case NOT_A_CHILD -> ExitStatus.unknown();
 				};
 				if (status != null) {
@@ -192,7 +206,8 @@ public final class Reaper {
 				delivery.listener.onExit(delivery.pid, delivery.status);
 			}
 			catch (Throwable ex) {
-				// Why every Throwable: the reaper's thread must outlive any owner's failure, or exits go unseen.
+				// Why every Throwable: the reaper's thread must outlive any owner's
+				// failure, or exits go unseen.
 				logger.warn("Exit listener for pid {} failed", delivery.pid, ex);
 			}
 		}
@@ -215,8 +230,10 @@ public final class Reaper {
 			}
 			this.handlerInstalled = true;
 			try {
-				// Why: ProcessImpl's static initialiser resets SIGCHLD to its default; it must run before our handler
-				// is installed, or the handler is silently lost the first time anyone uses ProcessBuilder.
+				// Why: ProcessImpl's static initialiser resets SIGCHLD to its default; it
+				// must run before our handler
+				// is installed, or the handler is silently lost the first time anyone
+				// uses ProcessBuilder.
 				Class.forName("java.lang.ProcessImpl", true, ClassLoader.getSystemClassLoader());
 				SignalHandler[] previous = new SignalHandler[1];
 				previous[0] = Signal.handle(new Signal("CHLD"), (signal) -> {

@@ -12,6 +12,10 @@ import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.OrphanPolicy;
+import dev.tether.supervisor.ReconciliationReport;
+import dev.tether.supervisor.StopOutcome;
 import dev.tether.supervisor.internal.identity.ExpectedIdentity;
 import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.identity.MarkedProcess;
@@ -19,17 +23,14 @@ import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.ProcStat;
 import dev.tether.supervisor.internal.identity.ProcessSignaller;
 import dev.tether.supervisor.internal.identity.Verdict;
-import dev.tether.supervisor.registry.RegistryRow;
 import dev.tether.supervisor.internal.stop.StopLadder;
-import dev.tether.supervisor.ChildKind;
-import dev.tether.supervisor.OrphanPolicy;
-import dev.tether.supervisor.ReconciliationReport;
-import dev.tether.supervisor.StopOutcome;
+import dev.tether.supervisor.registry.RegistryRow;
 
 /**
- * Settles what a previous run left behind: every registry row, and every live process carrying this installation's
- * markers (children of a crash before their row was written, and grandchildren, which inherit the environment).
- * {@code GONE} and {@code NOT_OURS} rows are dropped without a signal; {@code OURS} orphans are stopped or adopted;
+ * Settles what a previous run left behind: every registry row, and every live process
+ * carrying this installation's markers (children of a crash before their row was written,
+ * and grandchildren, which inherit the environment). {@code GONE} and {@code NOT_OURS}
+ * rows are dropped without a signal; {@code OURS} orphans are stopped or adopted;
  * {@code UNVERIFIABLE} ones are left alone and reported.
  */
 public class Reconciler {
@@ -46,12 +47,13 @@ public class Reconciler {
 	 * @param owner this supervisor (installation and instance)
 	 * @param rows the rows a previous run saved
 	 * @param policy stop or adopt verified orphans
-	 * @param adoptable which child names may be adopted (configured here, not running yet)
+	 * @param adoptable which child names may be adopted (configured here, not running
+	 * yet)
 	 * @param stopOf how to stop a verified orphan (its child's stop signal and timeout)
 	 * @param excluded pids never to touch (children of this run)
 	 */
-	public Result reconcile(Owner owner, List<RegistryRow> rows, OrphanPolicy policy,
-			Predicate<String> adoptable, Function<ExpectedIdentity, StopLadder.Request> stopOf, Set<Long> excluded) {
+	public Result reconcile(Owner owner, List<RegistryRow> rows, OrphanPolicy policy, Predicate<String> adoptable,
+			Function<ExpectedIdentity, StopLadder.Request> stopOf, Set<Long> excluded) {
 		if (!this.probe.isAvailable()) {
 			logger.warn("Identity cannot be verified on this platform: {} registry row(s) left alone", rows.size());
 			return new Result(new ReconciliationReport(Instant.now(), 0, 0, 0, rows.size(), 0, 0), List.of());
@@ -73,8 +75,8 @@ public class Reconciler {
 				unverifiable++;
 				continue;
 			}
-			ExpectedIdentity identity = new ExpectedIdentity(row.pid(), owner, kind, row.name(),
-					row.startTime(), row.bootId());
+			ExpectedIdentity identity = new ExpectedIdentity(row.pid(), owner, kind, row.name(), row.startTime(),
+					row.bootId());
 			switch (this.probe.verify(identity)) {
 				case OURS -> ours.add(new Candidate(identity, row));
 				case NOT_OURS -> notOurs++;
@@ -93,8 +95,8 @@ public class Reconciler {
 			if (stat.isEmpty()) {
 				continue;
 			}
-			ExpectedIdentity identity = new ExpectedIdentity(marked.pid(), owner, marked.kind(),
-					marked.name(), stat.get().startTime(), null);
+			ExpectedIdentity identity = new ExpectedIdentity(marked.pid(), owner, marked.kind(), marked.name(),
+					stat.get().startTime(), null);
 			Verdict verdict = this.probe.verify(identity);
 			if (verdict == Verdict.OURS) {
 				ours.add(new Candidate(identity, null));
@@ -124,8 +126,10 @@ public class Reconciler {
 		}
 		ReconciliationReport report = new ReconciliationReport(Instant.now(), ours.size(), notOurs, gone, unverifiable,
 				stopped, adoptions.size());
-		logger.info("Reconciliation of installation '{}': {} ours ({} stopped, {} adopted), {} not ours, {} gone, "
-				+ "{} unverifiable", owner.installationId(), report.ours(), report.stopped(), report.adopted(), report.notOurs(),
+		logger.info(
+				"Reconciliation of installation '{}': {} ours ({} stopped, {} adopted), {} not ours, {} gone, "
+						+ "{} unverifiable",
+				owner.installationId(), report.ours(), report.stopped(), report.adopted(), report.notOurs(),
 				report.gone(), report.unverifiable());
 		if (unverifiable > 0) {
 			logger.warn("{} process(es) of a previous run could not be verified and were left alone", unverifiable);

@@ -10,21 +10,26 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The {@code /proc} files of one process that its tree's sampler reads at each sample, kept open between samples:
- * {@code stat}, {@code statm} (only where its memory is counted), its main thread's {@code children}, and for the
- * child's command its {@code fd} directory, whose size is its number of open descriptors. Why kept: a
- * positional read of an open {@code /proc} file costs a third to a half of an open, a read and a close (a path walk
- * and a permission check each time), and the kernel still answers it with the content as of now.
+ * The {@code /proc} files of one process that its tree's sampler reads at each sample,
+ * kept open between samples: {@code stat}, {@code statm} (only where its memory is
+ * counted), its main thread's {@code children}, and for the child's command its
+ * {@code fd} directory, whose size is its number of open descriptors. Why kept: a
+ * positional read of an open {@code /proc} file costs a third to a half of an open, a
+ * read and a close (a path walk and a permission check each time), and the kernel still
+ * answers it with the content as of now.
  * <p>
- * Why they always name this process: a {@code /proc/<pid>} file opened while the process lives stays bound to it;
- * once it is reaped, a read fails with {@code ESRCH} even after the pid was given to another process (checked on
- * Linux 6.18: a kept {@code stat} fails, a kept {@code children} reads empty). {@code stat} is opened first and read
- * after the others are opened, so that a read that succeeds proves all of them were opened on this process.
+ * Why they always name this process: a {@code /proc/<pid>} file opened while the process
+ * lives stays bound to it; once it is reaped, a read fails with {@code ESRCH} even after
+ * the pid was given to another process (checked on Linux 6.18: a kept {@code stat} fails,
+ * a kept {@code children} reads empty). {@code stat} is opened first and read after the
+ * others are opened, so that a read that succeeds proves all of them were opened on this
+ * process.
  * <p>
- * Why a budget: at up to three descriptors per process, 1,000 watched trees hold thousands (each read file also keeps
- * the kernel's buffer of a page, charged to this JVM's memory cgroup); they must never take the descriptors the
- * application needs. Past a quarter of this JVM's soft limit of open files, a process is read by
- * path instead (open, read, close each time): slower, never wrong.
+ * Why a budget: at up to three descriptors per process, 1,000 watched trees hold
+ * thousands (each read file also keeps the kernel's buffer of a page, charged to this
+ * JVM's memory cgroup); they must never take the descriptors the application needs. Past
+ * a quarter of this JVM's soft limit of open files, a process is read by path instead
+ * (open, read, close each time): slower, never wrong.
  */
 final class KeptProcess implements AutoCloseable {
 
@@ -57,9 +62,10 @@ final class KeptProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Opens what a sample reads of {@code pid}: its {@code stat}, its {@code statm} when {@code memory}, and its
-	 * main thread's {@code children}. Where the budget is spent or a file cannot be opened (the process has ended,
-	 * the JVM is out of descriptors), nothing is kept and each read goes by path.
+	 * Opens what a sample reads of {@code pid}: its {@code stat}, its {@code statm} when
+	 * {@code memory}, and its main thread's {@code children}. Where the budget is spent
+	 * or a file cannot be opened (the process has ended, the JVM is out of descriptors),
+	 * nothing is kept and each read goes by path.
 	 */
 	static KeptProcess open(long pid, boolean memory) {
 		int wanted = memory ? 3 : 2;
@@ -88,26 +94,34 @@ final class KeptProcess implements AutoCloseable {
 		return this.pid;
 	}
 
-	/** Reads {@code stat} into {@code reader}; {@code false} once the process has ended. */
+	/**
+	 * Reads {@code stat} into {@code reader}; {@code false} once the process has ended.
+	 */
 	boolean readStat(ProcReader reader) {
 		return (this.stat != null) ? reader.read(this.stat) : reader.read(Path.of(this.directory, "stat"));
 	}
 
-	/** Reads {@code statm} into {@code reader}; {@code false} once the process has ended. */
+	/**
+	 * Reads {@code statm} into {@code reader}; {@code false} once the process has ended.
+	 */
 	boolean readStatm(ProcReader reader) {
 		return (this.statm != null) ? reader.read(this.statm) : reader.read(Path.of(this.directory, "statm"));
 	}
 
-	/** Reads the main thread's {@code children} into {@code reader}; an ended process reads empty or fails. */
+	/**
+	 * Reads the main thread's {@code children} into {@code reader}; an ended process
+	 * reads empty or fails.
+	 */
 	boolean readChildren(ProcReader reader) {
 		return (this.children != null) ? reader.read(this.children)
 				: reader.read(Path.of(this.directory, "task", Long.toString(this.pid), "children"));
 	}
 
 	/**
-	 * The size of its {@code fd} directory, which since Linux 6.2 is its number of open descriptors (0 before);
-	 * -1 when it cannot be read. Why through a kept descriptor: an {@code fstat} costs a fraction of a path's
-	 * {@code stat}, and cannot be another process's. Kept only where its other files are.
+	 * The size of its {@code fd} directory, which since Linux 6.2 is its number of open
+	 * descriptors (0 before); -1 when it cannot be read. Why through a kept descriptor:
+	 * an {@code fstat} costs a fraction of a path's {@code stat}, and cannot be another
+	 * process's. Kept only where its other files are.
 	 */
 	long descriptorsDirectorySize() {
 		if (this.fd == null && this.stat != null) {
@@ -122,7 +136,10 @@ final class KeptProcess implements AutoCloseable {
 		}
 	}
 
-	/** Opens one more file within the budget; {@code null} when the budget is spent or it cannot be opened. */
+	/**
+	 * Opens one more file within the budget; {@code null} when the budget is spent or it
+	 * cannot be opened.
+	 */
 	private @Nullable FileChannel openCounted(Path path) {
 		if (KEPT.incrementAndGet() > BUDGET) {
 			KEPT.decrementAndGet();
@@ -157,13 +174,15 @@ final class KeptProcess implements AutoCloseable {
 			channel.close();
 		}
 		catch (IOException ex) {
-			// Why ignored: a /proc file has nothing to flush; its descriptor is released either way.
+			// Why ignored: a /proc file has nothing to flush; its descriptor is released
+			// either way.
 		}
 	}
 
 	private static long budget() {
 		long soft = ThisProcess.softLimits().getOrDefault("Max open files", -1L);
-		// Why 256 when unknown: /proc unreadable means nothing is sampled anyway; a small bound is harmless.
+		// Why 256 when unknown: /proc unreadable means nothing is sampled anyway; a small
+		// bound is harmless.
 		return (soft > 0) ? soft / 4 : 256;
 	}
 

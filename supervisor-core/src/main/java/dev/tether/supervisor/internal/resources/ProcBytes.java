@@ -5,8 +5,9 @@ import java.util.function.LongConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Pure parsers of {@code /proc} files as the bytes a read returned, for the sampler's hot path: no string is made,
- * nothing is split. No I/O here: every case is testable from bytes.
+ * Pure parsers of {@code /proc} files as the bytes a read returned, for the sampler's hot
+ * path: no string is made, nothing is split. No I/O here: every case is testable from
+ * bytes.
  */
 public final class ProcBytes {
 
@@ -21,8 +22,8 @@ public final class ProcBytes {
 	}
 
 	/**
-	 * The usage fields of a {@code /proc/<pid>/stat}, read after the last {@code )} (a command name may hold spaces
-	 * and parentheses); {@code null} when they do not parse.
+	 * The usage fields of a {@code /proc/<pid>/stat}, read after the last {@code )} (a
+	 * command name may hold spaces and parentheses); {@code null} when they do not parse.
 	 * @param bytes the file's content from index 0
 	 * @param length how many of {@code bytes} it fills
 	 */
@@ -55,12 +56,12 @@ public final class ProcBytes {
 			field++;
 			i = end + 1;
 		}
-		return new ProcUsage(values[0], values[1], values[2], values[3],
-				values[STAT_THREADS - STAT_UTIME]);
+		return new ProcUsage(values[0], values[1], values[2], values[3], values[STAT_THREADS - STAT_UTIME]);
 	}
 
 	/**
-	 * The resident pages of a {@code /proc/<pid>/statm}: its second field; -1 when it does not parse.
+	 * The resident pages of a {@code /proc/<pid>/statm}: its second field; -1 when it
+	 * does not parse.
 	 * @param bytes the file's content from index 0
 	 * @param length how many of {@code bytes} it fills
 	 */
@@ -80,8 +81,8 @@ public final class ProcBytes {
 	}
 
 	/**
-	 * Each pid of a {@code /proc/<pid>/task/<tid>/children} list (numbers separated by spaces); what is not a number
-	 * is skipped.
+	 * Each pid of a {@code /proc/<pid>/task/<tid>/children} list (numbers separated by
+	 * spaces); what is not a number is skipped.
 	 */
 	public static void pids(byte[] bytes, int length, LongConsumer each) {
 		int i = 0;
@@ -101,11 +102,15 @@ public final class ProcBytes {
 		}
 	}
 
-	/** The decimal number in {@code [from, to)}, with an optional minus sign; {@link Long#MIN_VALUE} when none. */
+	/**
+	 * The decimal number in {@code [from, to)}, with an optional minus sign;
+	 * {@link Long#MIN_VALUE} when none.
+	 */
 	private static long number(byte[] bytes, int from, int to) {
 		boolean negative = from < to && bytes[from] == '-';
 		int i = negative ? from + 1 : from;
-		// Why 18 digits at most: the number cannot overflow, and no /proc field read here comes near it.
+		// Why 18 digits at most: the number cannot overflow, and no /proc field read here
+		// comes near it.
 		if (i >= to || to - i > 18) {
 			return Long.MIN_VALUE;
 		}
@@ -122,6 +127,7 @@ public final class ProcBytes {
 
 	/**
 	 * One process's usage, in clock ticks and pages.
+	 *
 	 * @param userTicks its own user time
 	 * @param systemTicks its own system time
 	 * @param childrenUserTicks the user time of the children it has reaped (and theirs)

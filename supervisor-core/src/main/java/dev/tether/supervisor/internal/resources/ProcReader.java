@@ -7,18 +7,23 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Reads {@code /proc} files whole into one buffer that it reuses, from a descriptor kept open (a positional read at
- * offset 0, which the kernel answers with the file's content as of now) or from a path. Not thread-safe: its owner
- * serialises the reads, and reads a file's bytes before the next read replaces them.
+ * Reads {@code /proc} files whole into one buffer that it reuses, from a descriptor kept
+ * open (a positional read at offset 0, which the kernel answers with the file's content
+ * as of now) or from a path. Not thread-safe: its owner serialises the reads, and reads a
+ * file's bytes before the next read replaces them.
  */
 final class ProcReader {
 
-	// Why this size: a stat is about 300 bytes, a statm 30 and a children list rarely more; a longer one grows it.
+	// Why this size: a stat is about 300 bytes, a statm 30 and a children list rarely
+	// more; a longer one grows it.
 	private static final int INITIAL = 4096;
 
-	// Why: a /proc file is made whole into the kernel's buffer before it is copied, except a list of records (such
-	// as children), which stops at a full page even when more room was given. A read that returned less than the
-	// room and less than a page minus the longest record is therefore the whole file; any other reads on. The
+	// Why: a /proc file is made whole into the kernel's buffer before it is copied,
+	// except a list of records (such
+	// as children), which stops at a full page even when more room was given. A read that
+	// returned less than the
+	// room and less than a page minus the longest record is therefore the whole file; any
+	// other reads on. The
 	// smallest page is 4 KB, so this holds for every page size.
 	private static final int SURELY_WHOLE = 4096 - 64;
 
@@ -38,8 +43,8 @@ final class ProcReader {
 
 	/**
 	 * Reads {@code channel}'s content whole from offset 0.
-	 * @return whether it could: {@code false} when its process has ended ({@code ESRCH}), the channel was closed (an
-	 * interrupt closes it), or any other error
+	 * @return whether it could: {@code false} when its process has ended ({@code ESRCH}),
+	 * the channel was closed (an interrupt closes it), or any other error
 	 */
 	boolean read(FileChannel channel) {
 		this.length = 0;
@@ -65,7 +70,9 @@ final class ProcReader {
 		}
 	}
 
-	/** Opens, reads whole and closes {@code path}; {@code false} when it cannot be read. */
+	/**
+	 * Opens, reads whole and closes {@code path}; {@code false} when it cannot be read.
+	 */
 	boolean read(Path path) {
 		try (FileChannel channel = open(path)) {
 			return read(channel);

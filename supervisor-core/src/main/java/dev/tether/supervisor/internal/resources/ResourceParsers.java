@@ -5,13 +5,13 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * Pure parsers of the {@code /proc} files resources are read from. No I/O here: every case is testable from text.
+ * Pure parsers of the {@code /proc} files resources are read from. No I/O here: every
+ * case is testable from text.
  */
 public final class ResourceParsers {
 
 	/** The kernel's {@code RLIM_INFINITY} as this package reports it. */
 	public static final long UNLIMITED = Long.MAX_VALUE;
-
 
 	private static final int CAP_SYS_RESOURCE = 24;
 
@@ -19,16 +19,16 @@ public final class ResourceParsers {
 	}
 
 	/**
-	 * The hard limits of {@code /proc/<pid>/limits}, by the row's name ({@code Max open files}, ...);
-	 * {@link #UNLIMITED} for {@code unlimited}.
+	 * The hard limits of {@code /proc/<pid>/limits}, by the row's name
+	 * ({@code Max open files}, ...); {@link #UNLIMITED} for {@code unlimited}.
 	 */
 	public static Map<String, Long> hardLimits(String content) {
 		return limits(content, 1);
 	}
 
 	/**
-	 * The soft limits of {@code /proc/<pid>/limits}, by the row's name ({@code Max open files}, ...);
-	 * {@link #UNLIMITED} for {@code unlimited}.
+	 * The soft limits of {@code /proc/<pid>/limits}, by the row's name
+	 * ({@code Max open files}, ...); {@link #UNLIMITED} for {@code unlimited}.
 	 */
 	public static Map<String, Long> softLimits(String content) {
 		return limits(content, 0);
@@ -37,7 +37,8 @@ public final class ResourceParsers {
 	private static Map<String, Long> limits(String content, int column) {
 		Map<String, Long> limits = new HashMap<>();
 		for (String line : content.split("\n")) {
-			// Why by columns: a row's name holds spaces; its soft, hard and unit columns follow it at 26, 47 and 68.
+			// Why by columns: a row's name holds spaces; its soft, hard and unit columns
+			// follow it at 26, 47 and 68.
 			if (!line.startsWith("Max ") || line.length() < 47) {
 				continue;
 			}
@@ -50,7 +51,10 @@ public final class ResourceParsers {
 		return limits;
 	}
 
-	/** Whether the effective capabilities in {@code /proc/<pid>/status} hold {@code CAP_SYS_RESOURCE}. */
+	/**
+	 * Whether the effective capabilities in {@code /proc/<pid>/status} hold
+	 * {@code CAP_SYS_RESOURCE}.
+	 */
 	public static boolean hasSysResource(String status) {
 		for (String line : status.split("\n")) {
 			if (line.startsWith("CapEff:")) {
@@ -65,7 +69,10 @@ public final class ResourceParsers {
 		return false;
 	}
 
-	/** A counter of {@code /proc/vmstat} ({@code oom_kill}, ...): lines of a name and a number. */
+	/**
+	 * A counter of {@code /proc/vmstat} ({@code oom_kill}, ...): lines of a name and a
+	 * number.
+	 */
 	public static OptionalLong vmstat(String content, String counter) {
 		for (String line : content.split("\n")) {
 			if (line.startsWith(counter + " ")) {

@@ -10,9 +10,10 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * What this process may give its children: its hard limits, whether it may raise them ({@code CAP_SYS_RESOURCE}),
- * and its own OOM score adjustment; the kernel's page size and its count of OOM kills. Read from {@code /proc}; empty
- * where there is none (not Linux).
+ * What this process may give its children: its hard limits, whether it may raise them
+ * ({@code CAP_SYS_RESOURCE}), and its own OOM score adjustment; the kernel's page size
+ * and its count of OOM kills. Read from {@code /proc}; empty where there is none (not
+ * Linux).
  */
 public final class ThisProcess {
 
@@ -22,8 +23,9 @@ public final class ThisProcess {
 	}
 
 	/**
-	 * This process's hard limits by their {@code /proc/self/limits} row ({@code Max open files}, ...), which a child
-	 * may not exceed without {@code CAP_SYS_RESOURCE}; {@link ResourceParsers#UNLIMITED} for none; empty when
+	 * This process's hard limits by their {@code /proc/self/limits} row
+	 * ({@code Max open files}, ...), which a child may not exceed without
+	 * {@code CAP_SYS_RESOURCE}; {@link ResourceParsers#UNLIMITED} for none; empty when
 	 * unreadable.
 	 */
 	public static Map<String, Long> hardLimits() {
@@ -31,19 +33,26 @@ public final class ThisProcess {
 	}
 
 	/**
-	 * This process's soft limits by their {@code /proc/self/limits} row, which its own calls must stay within;
-	 * {@link ResourceParsers#UNLIMITED} for none; empty when unreadable.
+	 * This process's soft limits by their {@code /proc/self/limits} row, which its own
+	 * calls must stay within; {@link ResourceParsers#UNLIMITED} for none; empty when
+	 * unreadable.
 	 */
 	public static Map<String, Long> softLimits() {
 		return read("/proc/self/limits").map(ResourceParsers::softLimits).orElse(Map.of());
 	}
 
-	/** Whether this process may raise hard limits and lower OOM scores; {@code false} when unreadable. */
+	/**
+	 * Whether this process may raise hard limits and lower OOM scores; {@code false} when
+	 * unreadable.
+	 */
 	public static boolean hasSysResource() {
 		return read("/proc/self/status").map(ResourceParsers::hasSysResource).orElse(false);
 	}
 
-	/** This process's {@code oom_score_adj}, which a child may not go below without {@code CAP_SYS_RESOURCE}. */
+	/**
+	 * This process's {@code oom_score_adj}, which a child may not go below without
+	 * {@code CAP_SYS_RESOURCE}.
+	 */
 	public static OptionalLong oomScoreAdjust() {
 		try {
 			return read("/proc/self/oom_score_adj").map((text) -> OptionalLong.of(Long.parseLong(text.trim())))
@@ -54,20 +63,25 @@ public final class ThisProcess {
 		}
 	}
 
-	/** How many processes the kernel's OOM killer has killed since boot ({@code oom_kill}, Linux 4.13+). */
+	/**
+	 * How many processes the kernel's OOM killer has killed since boot ({@code oom_kill},
+	 * Linux 4.13+).
+	 */
 	public static OptionalLong oomKills() {
 		return read("/proc/vmstat").map((content) -> ResourceParsers.vmstat(content, "oom_kill"))
 			.orElse(OptionalLong.empty());
 	}
 
 	/**
-	 * The size of a memory page, in which {@code /proc/<pid>/statm} counts: {@code AT_PAGESZ} of this process's
-	 * auxiliary vector, which the kernel gives every process at exec. Why not a constant: arm64 kernels are built with
-	 * 4, 16 or 64 KB pages. Why 4096 when unreadable: no {@code /proc} means nothing is sampled anyway.
+	 * The size of a memory page, in which {@code /proc/<pid>/statm} counts:
+	 * {@code AT_PAGESZ} of this process's auxiliary vector, which the kernel gives every
+	 * process at exec. Why not a constant: arm64 kernels are built with 4, 16 or 64 KB
+	 * pages. Why 4096 when unreadable: no {@code /proc} means nothing is sampled anyway.
 	 */
 	public static long pageSize() {
 		try {
-			// Why pairs of 8-byte words in native order: the auxiliary vector of a 64-bit process, the only kind the
+			// Why pairs of 8-byte words in native order: the auxiliary vector of a 64-bit
+			// process, the only kind the
 			// launcher is built for.
 			ByteBuffer vector = ByteBuffer.wrap(Files.readAllBytes(Path.of("/proc/self/auxv")))
 				.order(ByteOrder.nativeOrder());

@@ -15,19 +15,22 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Samples what one child's tree uses, from {@code /proc}: its processes are the root's descendants, found through each
- * thread's {@code children} list (a shepherd is a subreaper, so every orphan of its command is re-parented to it and
- * stays in the walk). Only reads; a process that ends during the walk is simply not counted.
+ * Samples what one child's tree uses, from {@code /proc}: its processes are the root's
+ * descendants, found through each thread's {@code children} list (a shepherd is a
+ * subreaper, so every orphan of its command is re-parented to it and stays in the walk).
+ * Only reads; a process that ends during the walk is simply not counted.
  * <p>
- * Why one sampler per tree, kept between samples: it keeps each process's {@code /proc} files open
- * ({@link KeptProcess}), so that a sample costs positional reads, not opens. It closes a process's files at the first
- * sample that no longer finds it in the tree (ended, or moved out), and all of them on {@link #close()}; its owner
- * closes it when the child's process changes, when the child goes, and when nobody sampled it for a while. Not
- * thread-safe: its owner serialises its use.
+ * Why one sampler per tree, kept between samples: it keeps each process's {@code /proc}
+ * files open ({@link KeptProcess}), so that a sample costs positional reads, not opens.
+ * It closes a process's files at the first sample that no longer finds it in the tree
+ * (ended, or moved out), and all of them on {@link #close()}; its owner closes it when
+ * the child's process changes, when the child goes, and when nobody sampled it for a
+ * while. Not thread-safe: its owner serialises its use.
  * <p>
- * CPU time is the sum of each live process's own time and of what it has reaped (its children's totals), so the time
- * of descendants that have already exited stays counted: their reaper, the shepherd or a process of the tree, holds
- * it. Why clock ticks of 100 per second: {@code USER_HZ} is fixed at 100 by the kernel's ABI on every architecture
+ * CPU time is the sum of each live process's own time and of what it has reaped (its
+ * children's totals), so the time of descendants that have already exited stays counted:
+ * their reaper, the shepherd or a process of the tree, holds it. Why clock ticks of 100
+ * per second: {@code USER_HZ} is fixed at 100 by the kernel's ABI on every architecture
  * the launcher is built for.
  */
 public final class TreeSampler implements AutoCloseable {
@@ -50,9 +53,10 @@ public final class TreeSampler implements AutoCloseable {
 	/**
 	 * Samples the tree.
 	 * @param root the child's process: its shepherd, or its command where it has none
-	 * @param shepherd whether {@code root} is a shepherd, whose own memory and process are not the child's (only the
-	 * time of what it reaped is)
-	 * @param command the command's pid, whose descriptors are counted, or -1 when not known yet
+	 * @param shepherd whether {@code root} is a shepherd, whose own memory and process
+	 * are not the child's (only the time of what it reaped is)
+	 * @param command the command's pid, whose descriptors are counted, or -1 when not
+	 * known yet
 	 * @return the usage, or empty when the root is gone
 	 */
 	public Optional<TreeUsage> sample(long root, boolean shepherd, long command) {
@@ -97,7 +101,8 @@ public final class TreeSampler implements AutoCloseable {
 	}
 
 	/**
-	 * The usage fields of {@code pid}, which then counts as seen; {@code null} (its files closed) once it has ended.
+	 * The usage fields of {@code pid}, which then counts as seen; {@code null} (its files
+	 * closed) once it has ended.
 	 * @param memory whether its memory is counted, so that its {@code statm} is kept too
 	 */
 	private ProcBytes.@Nullable ProcUsage usage(long pid, boolean memory) {
@@ -117,11 +122,13 @@ public final class TreeSampler implements AutoCloseable {
 	}
 
 	/**
-	 * The resident memory of {@code pid}, 0 when gone: {@code statm}'s resident pages, which are {@code VmRSS} of
-	 * {@code status} (the kernel fills both from the same three counters, anonymous, file and shared memory, read the
-	 * same way), at a fraction of its cost: seven numbers against some fifty lines. Why not {@code rss} of
-	 * {@code stat}: since Linux 6.2 it reads the per-CPU counters without summing them, and lags by up to tens of
-	 * pages per CPU (on Linux 6.18, 128 KB behind the other two, which agree).
+	 * The resident memory of {@code pid}, 0 when gone: {@code statm}'s resident pages,
+	 * which are {@code VmRSS} of {@code status} (the kernel fills both from the same
+	 * three counters, anonymous, file and shared memory, read the same way), at a
+	 * fraction of its cost: seven numbers against some fifty lines. Why not {@code rss}
+	 * of {@code stat}: since Linux 6.2 it reads the per-CPU counters without summing
+	 * them, and lags by up to tens of pages per CPU (on Linux 6.18, 128 KB behind the
+	 * other two, which agree).
 	 */
 	private long resident(long pid) {
 		KeptProcess process = this.kept.get(pid);
@@ -132,9 +139,10 @@ public final class TreeSampler implements AutoCloseable {
 	}
 
 	/**
-	 * Adds the children of every thread of {@code pid} to the walk. Why every thread: a child belongs to the thread
-	 * that forked it. Why the main thread's file alone when there is one thread: it saves listing the task directory,
-	 * for the shepherd and most commands; other threads' files are read by path, as threads come and go.
+	 * Adds the children of every thread of {@code pid} to the walk. Why every thread: a
+	 * child belongs to the thread that forked it. Why the main thread's file alone when
+	 * there is one thread: it saves listing the task directory, for the shepherd and most
+	 * commands; other threads' files are read by path, as threads come and go.
 	 */
 	private void children(long pid, long threads) {
 		KeptProcess process = this.kept.get(pid);
@@ -153,11 +161,15 @@ public final class TreeSampler implements AutoCloseable {
 			}
 		}
 		catch (IOException | RuntimeException ex) {
-			// Gone meanwhile, or unreadable: the descendants of its other threads are not counted.
+			// Gone meanwhile, or unreadable: the descendants of its other threads are not
+			// counted.
 		}
 	}
 
-	/** Closes the files of every process this sample did not find in the tree: it ended, or left the tree. */
+	/**
+	 * Closes the files of every process this sample did not find in the tree: it ended,
+	 * or left the tree.
+	 */
 	private void releaseUnseen() {
 		Iterator<Map.Entry<Long, KeptProcess>> entries = this.kept.entrySet().iterator();
 		while (entries.hasNext()) {
@@ -170,9 +182,9 @@ public final class TreeSampler implements AutoCloseable {
 	}
 
 	/**
-	 * The open descriptors of {@code pid}, a process of the tree; -1 when they cannot be read. Why the directory's
-	 * size first: since Linux 6.2 it is the number of open descriptors, one {@code fstat} instead of a listing;
-	 * before, it is 0.
+	 * The open descriptors of {@code pid}, a process of the tree; -1 when they cannot be
+	 * read. Why the directory's size first: since Linux 6.2 it is the number of open
+	 * descriptors, one {@code fstat} instead of a listing; before, it is 0.
 	 */
 	private int descriptors(long pid) {
 		KeptProcess process = this.kept.get(pid);
@@ -197,8 +209,10 @@ public final class TreeSampler implements AutoCloseable {
 
 	/**
 	 * What a tree uses at one moment.
+	 *
 	 * @param residentBytes the resident memory of its processes
-	 * @param cpuNanos the CPU time (user and system) of its processes and of the descendants they reaped
+	 * @param cpuNanos the CPU time (user and system) of its processes and of the
+	 * descendants they reaped
 	 * @param processes how many processes it has (its shepherd not counted)
 	 * @param descriptors the command's open descriptors, or -1 when unknown
 	 */

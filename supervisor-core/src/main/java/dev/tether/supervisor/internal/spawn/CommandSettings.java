@@ -6,8 +6,9 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the launcher sets on a command just before its exec (see {@code tether-settings.c}): resource limits and its
- * OOM score adjustment. Only the launcher can: a spawn without it refuses a request that has any (see
+ * What the launcher sets on a command just before its exec (see
+ * {@code tether-settings.c}): resource limits and its OOM score adjustment. Only the
+ * launcher can: a spawn without it refuses a request that has any (see
  * {@link Spawner#spawn}).
  *
  * @param limits the limits, each by the launcher's name of its resource
@@ -61,6 +62,7 @@ public record CommandSettings(List<Limit> limits, @Nullable Integer oomScoreAdju
 
 	/**
 	 * One limit.
+	 *
 	 * @param soft the limit enforced; {@link Long#MAX_VALUE} for none
 	 * @param hard its ceiling; {@link Long#MAX_VALUE} for none
 	 */

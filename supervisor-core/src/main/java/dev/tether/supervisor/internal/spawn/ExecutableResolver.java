@@ -1,8 +1,5 @@
 package dev.tether.supervisor.internal.spawn;
 
-import dev.tether.supervisor.SpawnException;
-
-
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -11,14 +8,17 @@ import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.tether.supervisor.SpawnException;
+
 /**
- * Finds the file a command names, as {@code execvp} would, so that a missing or non-executable binary is reported
- * by name before anything is spawned. The one PATH search of the supervisor: the spawn and the choice of
- * {@code setpriv} both use it.
+ * Finds the file a command names, as {@code execvp} would, so that a missing or
+ * non-executable binary is reported by name before anything is spawned. The one PATH
+ * search of the supervisor: the spawn and the choice of {@code setpriv} both use it.
  * <p>
- * One deliberate difference from {@code execvp}: an empty {@code PATH} entry (a leading, trailing or doubled
- * {@code :}) is skipped rather than read as the current directory. Why: it would make the JVM's (or the child's)
- * working directory a search location by accident, so that whatever file lands there runs as the child.
+ * One deliberate difference from {@code execvp}: an empty {@code PATH} entry (a leading,
+ * trailing or doubled {@code :}) is skipped rather than read as the current directory.
+ * Why: it would make the JVM's (or the child's) working directory a search location by
+ * accident, so that whatever file lands there runs as the child.
  */
 final class ExecutableResolver {
 
@@ -33,7 +33,8 @@ final class ExecutableResolver {
 	/**
 	 * @param executable the command's first element
 	 * @param path the {@code PATH} the child will have (may be {@code null})
-	 * @param workingDirectory the child's working directory, against which a relative path is resolved
+	 * @param workingDirectory the child's working directory, against which a relative
+	 * path is resolved
 	 */
 	static Path resolve(String executable, String path, Path workingDirectory) throws SpawnException {
 		try {
@@ -51,7 +52,8 @@ final class ExecutableResolver {
 					return candidate;
 				}
 			}
-			// Why: the message reaches the endpoint and health details; the PATH may name private directories, so
+			// Why: the message reaches the endpoint and health details; the PATH may name
+			// private directories, so
 			// only the log carries it.
 			logger.warn("Executable '{}' not found on PATH {}", executable, searched);
 			throw new SpawnException("executable '" + executable + "' not found on PATH");

@@ -19,15 +19,16 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.tether.supervisor.internal.os.Posix;
-import dev.tether.supervisor.internal.files.PrivateDirectory;
 import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.SpawnException;
 import dev.tether.supervisor.UnsafeDirectoryException;
+import dev.tether.supervisor.internal.files.PrivateDirectory;
+import dev.tether.supervisor.internal.os.Posix;
 
 /**
- * Chooses how children are tied to the supervisor's life and builds the command line that does it: the native
- * launcher from the core jar, else {@code setpriv --pdeathsig}, else nothing.
+ * Chooses how children are tied to the supervisor's life and builds the command line that
+ * does it: the native launcher from the core jar, else {@code setpriv --pdeathsig}, else
+ * nothing.
  */
 final class ParentDeath {
 
@@ -55,7 +56,8 @@ final class ParentDeath {
 	 * Picks the first allowed mechanism that runs here.
 	 * @param signal the parent-death signal, 0 for none
 	 * @param allowed the mechanisms that may be used, in order of preference
-	 * @param launcherDirectory where the launcher is extracted (a private directory is made under it)
+	 * @param launcherDirectory where the launcher is extracted (a private directory is
+	 * made under it)
 	 */
 	static ParentDeath resolve(int signal, Set<ParentDeathMechanism> allowed, Path launcherDirectory) {
 		if (signal == 0 || !Posix.isLinux()) {
@@ -67,7 +69,7 @@ final class ParentDeath {
 				if (launcher != null && runs(List.of(launcher.toString(), "--self-test"))) {
 					return new ParentDeath(ParentDeathMechanism.LAUNCHER, signal, launcher);
 				}
-				logger.warn("The parent-death launcher cannot run here ({}); trying setpriv", 
+				logger.warn("The parent-death launcher cannot run here ({}); trying setpriv",
 						(launcher != null) ? launcher : "none packaged for " + platform());
 			}
 			catch (IOException | UnsafeDirectoryException ex) {
@@ -102,9 +104,10 @@ final class ParentDeath {
 
 	/**
 	 * The argv of the spawn: the wrapper's, then the command's.
-	 * @param workingDirectory the directory the launcher changes to before it runs the command, or {@code null};
-	 * only the launcher changes directory
-	 * @param settings the command's limits and OOM score, which only the launcher applies (empty otherwise)
+	 * @param workingDirectory the directory the launcher changes to before it runs the
+	 * command, or {@code null}; only the launcher changes directory
+	 * @param settings the command's limits and OOM score, which only the launcher applies
+	 * (empty otherwise)
 	 */
 	List<String> argv(Path executable, List<String> command, @Nullable Path workingDirectory,
 			CommandSettings settings) {
@@ -139,9 +142,11 @@ final class ParentDeath {
 	}
 
 	/**
-	 * The argv of a spawn through the launcher's shepherd mode, which stays as the process spawned and contains
-	 * every descendant of the command (see {@code tether-shepherd.c}); only with the launcher in force.
-	 * @param heldOutputs how many output pipes' read ends the spawn gives the shepherd to hold (descriptors 3 up)
+	 * The argv of a spawn through the launcher's shepherd mode, which stays as the
+	 * process spawned and contains every descendant of the command (see
+	 * {@code tether-shepherd.c}); only with the launcher in force.
+	 * @param heldOutputs how many output pipes' read ends the spawn gives the shepherd to
+	 * hold (descriptors 3 up)
 	 */
 	List<String> shepherdArgv(Path executable, List<String> command, @Nullable Path workingDirectory,
 			CommandSettings settings, int heldOutputs) {
@@ -180,11 +185,14 @@ final class ParentDeath {
 			}
 			content = in.readAllBytes();
 		}
-		// Why a directory named by the content hash: two versions of Tether never overwrite each other's launcher.
+		// Why a directory named by the content hash: two versions of Tether never
+		// overwrite each other's launcher.
 		Path privateDirectory = directory.resolve("launcher-" + sha256(content).substring(0, 16));
 		Path launcher = privateDirectory.resolve(LAUNCHER);
-		// Why every directory up to /: the launcher is executed by path at every spawn, so the file checked here stays
-		// the file executed only if no other user can rename, replace or write anything on its path.
+		// Why every directory up to /: the launcher is executed by path at every spawn,
+		// so the file checked here stays
+		// the file executed only if no other user can rename, replace or write anything
+		// on its path.
 		PrivateDirectory.check(privateDirectory);
 		createPrivateDirectory(directory);
 		createPrivateDirectory(privateDirectory);
@@ -213,7 +221,8 @@ final class ParentDeath {
 			Files.createDirectories(directory,
 					PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
 		}
-		// Why uids, not names: a uid without a passwd entry (containers run as --user 12345) has no name, and
+		// Why uids, not names: a uid without a passwd entry (containers run as --user
+		// 12345) has no name, and
 		// user.name is then '?', which no owner name matches.
 		int owner = (int) Files.getAttribute(directory, "unix:uid", LinkOption.NOFOLLOW_LINKS);
 		int self = PrivateDirectory.effectiveUid();

@@ -19,23 +19,24 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.tether.supervisor.ExitStatus;
+import dev.tether.supervisor.ParentDeathMechanism;
+import dev.tether.supervisor.SpawnException;
+import dev.tether.supervisor.SpawnFeatures;
 import dev.tether.supervisor.internal.os.NativeSpawnException;
 import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.internal.os.PosixSpawn;
 import dev.tether.supervisor.internal.output.ChildOutput;
 import dev.tether.supervisor.internal.output.OutputPump;
 import dev.tether.supervisor.internal.reaper.Reaper;
-import dev.tether.supervisor.ExitStatus;
-import dev.tether.supervisor.ParentDeathMechanism;
-import dev.tether.supervisor.SpawnException;
-import dev.tether.supervisor.SpawnFeatures;
 
 /**
  * Spawns children, every one of them from a single long-lived platform thread.
  * <p>
- * Why one thread: the kernel's parent-death signal follows the <em>thread</em> that forked the child, not the
- * process. A child spawned from a pool worker or a virtual thread's carrier dies when that thread retires. Closing
- * the spawner ends its thread, so any child still alive then receives its parent-death signal.
+ * Why one thread: the kernel's parent-death signal follows the <em>thread</em> that
+ * forked the child, not the process. A child spawned from a pool worker or a virtual
+ * thread's carrier dies when that thread retires. Closing the spawner ends its thread, so
+ * any child still alive then receives its parent-death signal.
  */
 public final class Spawner implements AutoCloseable {
 
@@ -69,7 +70,8 @@ public final class Spawner implements AutoCloseable {
 	}
 
 	/**
-	 * @param allowed the parent-death mechanisms that may be used (the best that runs here is chosen)
+	 * @param allowed the parent-death mechanisms that may be used (the best that runs
+	 * here is chosen)
 	 */
 	public Spawner(int parentDeathSignal, Set<ParentDeathMechanism> allowed, Path launcherDirectory) {
 		this(parentDeathSignal, allowed, launcherDirectory, Reaper.shared(), Spawner::newSpawnerThread);
@@ -84,8 +86,9 @@ public final class Spawner implements AutoCloseable {
 		this.reaper = reaper;
 		this.threadFactory = threadFactory;
 		if (this.nativeSpawn) {
-			logger.info("Children are spawned with posix_spawnp; parent-death signal: {}; descendants contained by: {}; "
-					+ "output {}; working directory set by {}; inherited descriptors closed by {}",
+			logger.info(
+					"Children are spawned with posix_spawnp; parent-death signal: {}; descendants contained by: {}; "
+							+ "output {}; working directory set by {}; inherited descriptors closed by {}",
 					this.parentDeath.mechanism().id(),
 					shepherds() ? "shepherd" : "group (no shepherd without the launcher: contain-descendants has no "
 							+ "effect, and a descendant that leaves its child's process group survives a JVM killed "
@@ -114,7 +117,8 @@ public final class Spawner implements AutoCloseable {
 	}
 
 	private static Thread newSpawnerThread(Runnable work) {
-		// Why a daemon: it must never keep the JVM alive; its children die with the JVM by design.
+		// Why a daemon: it must never keep the JVM alive; its children die with the JVM
+		// by design.
 		Thread thread = new Thread(work, "supervisor-spawner");
 		thread.setDaemon(true);
 		return thread;
@@ -126,37 +130,40 @@ public final class Spawner implements AutoCloseable {
 	}
 
 	/**
-	 * Whether children that ask for it get a shepherd (the launcher is in force); otherwise only each command's own
-	 * process group is tied to the supervisor.
+	 * Whether children that ask for it get a shepherd (the launcher is in force);
+	 * otherwise only each command's own process group is tied to the supervisor.
 	 */
 	public boolean shepherds() {
 		return this.parentDeath.mechanism() == ParentDeathMechanism.LAUNCHER;
 	}
 
 	/**
-	 * Whether a request's output is read through pipes into its sinks. Not without a parent-death signal: a child
-	 * that may outlive the JVM must not write to a pipe whose reader dies with it (its next write would kill it with
-	 * SIGPIPE), so its output is appended to its file directly, without rotation or logger.
+	 * Whether a request's output is read through pipes into its sinks. Not without a
+	 * parent-death signal: a child that may outlive the JVM must not write to a pipe
+	 * whose reader dies with it (its next write would kill it with SIGPIPE), so its
+	 * output is appended to its file directly, without rotation or logger.
 	 */
 	public boolean capturesOutput() {
 		return this.nativeSpawn && this.parentDeath.mechanism() != ParentDeathMechanism.NONE;
 	}
 
 	/**
-	 * Finds the file a command would run, as the spawn will, so that configuration can be checked before anything
-	 * starts.
+	 * Finds the file a command would run, as the spawn will, so that configuration can be
+	 * checked before anything starts.
 	 * @throws SpawnException naming the executable when it is missing or not executable
 	 */
-	public static Path resolveExecutable(List<String> command, Map<String, String> environment, @Nullable Path workingDirectory)
-			throws SpawnException {
+	public static Path resolveExecutable(List<String> command, Map<String, String> environment,
+			@Nullable Path workingDirectory) throws SpawnException {
 		Path directory = (workingDirectory != null) ? workingDirectory : Path.of("").toAbsolutePath();
 		return ExecutableResolver.resolve(command.get(0), environment.get("PATH"), directory);
 	}
 
 	/**
-	 * Spawns a child and registers its exit with the reaper, atomically. Blocks until the spawner thread has done
-	 * it. If the calling thread is interrupted meanwhile, the child (if it was made) is killed and reaped.
-	 * @throws SpawnException naming what was wrong; the spawner serves the next caller afterwards
+	 * Spawns a child and registers its exit with the reaper, atomically. Blocks until the
+	 * spawner thread has done it. If the calling thread is interrupted meanwhile, the
+	 * child (if it was made) is killed and reaped.
+	 * @throws SpawnException naming what was wrong; the spawner serves the next caller
+	 * afterwards
 	 */
 	public SpawnedChild spawn(SpawnRequest request, Reaper.ExitListener onExit) throws SpawnException {
 		long queued = System.nanoTime();
@@ -170,11 +177,12 @@ public final class Spawner implements AutoCloseable {
 					+ "which would change directory instead, is not in use");
 		}
 		if (!request.settings().isEmpty() && !shepherds()) {
-			// Why refuse: without the launcher nothing runs between fork and exec to set them, and setting them
+			// Why refuse: without the launcher nothing runs between fork and exec to set
+			// them, and setting them
 			// on the running command would leave it unlimited for a while.
 			throw new SpawnException("limits and oom-score-adjust are applied by the launcher, which is not in force "
-					+ "here (parent-death mechanism: " + this.parentDeath.mechanism().id() + "); " + request.command().get(0)
-					+ " is not started without them");
+					+ "here (parent-death mechanism: " + this.parentDeath.mechanism().id() + "); "
+					+ request.command().get(0) + " is not started without them");
 		}
 		Path executable = resolveExecutable(request.command(), request.environment(), request.workingDirectory());
 		prepareLog(request.logFile());
@@ -248,7 +256,8 @@ public final class Spawner implements AutoCloseable {
 	}
 
 	/**
-	 * Ends the spawner thread. Children still alive then receive their parent-death signal; stop them first.
+	 * Ends the spawner thread. Children still alive then receive their parent-death
+	 * signal; stop them first.
 	 */
 	@Override
 	public void close() {
@@ -297,8 +306,10 @@ public final class Spawner implements AutoCloseable {
 				}
 			}
 			catch (Throwable ex) {
-				// Why every Throwable: an Error that ended this thread would give every child its parent-death
-				// signal and leave the caller waiting for ever; the caller gets it instead, and the thread serves on.
+				// Why every Throwable: an Error that ended this thread would give every
+				// child its parent-death
+				// signal and leave the caller waiting for ever; the caller gets it
+				// instead, and the thread serves on.
 				this.result.completeExceptionally(ex);
 			}
 		}
@@ -329,12 +340,14 @@ public final class Spawner implements AutoCloseable {
 
 		private long spawnNative(OutputPump.@Nullable Pipes pipes, StdioPipes.@Nullable Ends stdio)
 				throws SpawnException {
-			// Why: without the chdir file action the launcher changes directory, and the spawn is given none.
+			// Why: without the chdir file action the launcher changes directory, and the
+			// spawn is given none.
 			boolean byLauncher = Spawner.this.workingDirectoryChange == WorkingDirectoryChange.LAUNCHER;
 			Path workingDirectory = this.request.workingDirectory();
 			Path launcherChdir = byLauncher ? workingDirectory : null;
 			boolean shepherd = this.request.containDescendants() && shepherds();
-			// Why the shepherd holds the read ends (a stdio child's stdout too): after the JVM's death a command that
+			// Why the shepherd holds the read ends (a stdio child's stdout too): after
+			// the JVM's death a command that
 			// writes while it ends must not die of SIGPIPE (see tether-shepherd.c).
 			List<Integer> held = shepherd ? StdioPipes.Ends.held(stdio, pipes) : List.of();
 			List<String> argv = shepherd
@@ -350,10 +363,9 @@ public final class Spawner implements AutoCloseable {
 			PosixSpawn.Output output = (pipes != null) ? StdioPipes.Ends.output(stdio, pipes, held)
 					: new PosixSpawn.Output.AppendTo(this.request.logFile().toAbsolutePath());
 			try {
-				return Spawner.this.reaper.spawnRegistered(
-						() -> PosixSpawn.spawn(Spawner.this.parentDeath.spawnedPath(this.executable), argv, env, stdin,
-								output, byLauncher ? null : workingDirectory),
-						this::deliver);
+				return Spawner.this.reaper
+					.spawnRegistered(() -> PosixSpawn.spawn(Spawner.this.parentDeath.spawnedPath(this.executable), argv,
+							env, stdin, output, byLauncher ? null : workingDirectory), this::deliver);
 			}
 			catch (NativeSpawnException ex) {
 				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);
@@ -363,7 +375,8 @@ public final class Spawner implements AutoCloseable {
 		private OutputPump.@Nullable Pipes openPipes() throws SpawnException {
 			ChildOutput capture = this.request.capture();
 			if (this.request.stdio() && (capture == null || !capturesOutput())) {
-				// Why refused: a stdio child's stdout is the JVM's pipe, which it must not outlive (see capturesOutput).
+				// Why refused: a stdio child's stdout is the JVM's pipe, which it must
+				// not outlive (see capturesOutput).
 				throw new SpawnException("stdio of " + this.executable + " needs its output captured, which needs a "
 						+ "parent-death signal (" + Spawner.this.parentDeath.mechanism().id() + " is in force)");
 			}
@@ -374,11 +387,12 @@ public final class Spawner implements AutoCloseable {
 				capture.prepare();
 			}
 			catch (IOException ex) {
-				throw new SpawnException("cannot open the log file of child '" + capture.child() + "': " + ex.getMessage(),
-						ex);
+				throw new SpawnException(
+						"cannot open the log file of child '" + capture.child() + "': " + ex.getMessage(), ex);
 			}
 			try {
-				return this.request.stdio() ? OutputPump.shared().openStderr(capture) : OutputPump.shared().open(capture);
+				return this.request.stdio() ? OutputPump.shared().openStderr(capture)
+						: OutputPump.shared().open(capture);
 			}
 			catch (NativeSpawnException ex) {
 				throw new SpawnException("cannot open the output pipes of " + this.executable + ": " + ex.getMessage(),
@@ -392,8 +406,9 @@ public final class Spawner implements AutoCloseable {
 			ProcessBuilder builder = new ProcessBuilder(command)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.request.logFile().toFile()))
 				.redirectErrorStream(true)
-				.redirectInput((this.request.stdin() != null) ? ProcessBuilder.Redirect.from(this.request.stdin().toFile())
-						: ProcessBuilder.Redirect.from(DEV_NULL.toFile()));
+				.redirectInput(
+						(this.request.stdin() != null) ? ProcessBuilder.Redirect.from(this.request.stdin().toFile())
+								: ProcessBuilder.Redirect.from(DEV_NULL.toFile()));
 			if (this.request.stdio()) {
 				StdioPipes.redirect(builder, this.request.logFile());
 			}
@@ -420,7 +435,10 @@ public final class Spawner implements AutoCloseable {
 			}
 		}
 
-		/** The caller gave up after the spawn completed: nobody learnt the pid, so the child is ended here. */
+		/**
+		 * The caller gave up after the spawn completed: nobody learnt the pid, so the
+		 * child is ended here.
+		 */
 		void abandonIfSpawned() {
 			if (this.result.isDone() && !this.result.isCompletedExceptionally()) {
 				abandon(this.result.join());
@@ -428,7 +446,8 @@ public final class Spawner implements AutoCloseable {
 		}
 
 		private void abandon(SpawnedChild child) {
-			// Why: the caller went away before it could learn the pid, so nobody would ever stop this child.
+			// Why: the caller went away before it could learn the pid, so nobody would
+			// ever stop this child.
 			this.abandoned = true;
 			logger.warn("Spawn of {} was abandoned by its caller; killing pid {}", this.executable, child.pid());
 			if (child.handle() != null) {

@@ -23,12 +23,13 @@ import dev.tether.supervisor.internal.os.PosixSpawn;
 import dev.tether.supervisor.internal.output.OutputPump;
 
 /**
- * The JVM's ends of a process's stdin and stdout, for a child that talks over them (an MCP stdio server). Its stderr
- * is not here: it goes to the child's output sinks.
+ * The JVM's ends of a process's stdin and stdout, for a child that talks over them (an
+ * MCP stdio server). Its stderr is not here: it goes to the child's output sinks.
  * <p>
- * Why channels: a blocked read of a {@link FileChannel} ends when the channel is closed from another thread, so the
- * one thread that reads a child's stdout is never left behind. Why no thread here: the reader is whoever talks to
- * the child; the pipes are blocking, so it reads in order and nothing is dropped.
+ * Why channels: a blocked read of a {@link FileChannel} ends when the channel is closed
+ * from another thread, so the one thread that reads a child's stdout is never left
+ * behind. Why no thread here: the reader is whoever talks to the child; the pipes are
+ * blocking, so it reads in order and nothing is dropped.
  */
 public final class StdioPipes implements Closeable {
 
@@ -46,7 +47,10 @@ public final class StdioPipes implements Closeable {
 		return new StdioPipes(process.getOutputStream(), process.getInputStream());
 	}
 
-	/** A {@link ProcessBuilder}'s process talks over the JDK's pipes; its stderr alone is appended to its log. */
+	/**
+	 * A {@link ProcessBuilder}'s process talks over the JDK's pipes; its stderr alone is
+	 * appended to its log.
+	 */
 	static void redirect(ProcessBuilder builder, Path logFile) {
 		builder.redirectErrorStream(false)
 			.redirectError(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
@@ -64,7 +68,10 @@ public final class StdioPipes implements Closeable {
 		return this.stdout;
 	}
 
-	/** Closes both ends: the process reads end of file, and a read blocked on its stdout ends. */
+	/**
+	 * Closes both ends: the process reads end of file, and a read blocked on its stdout
+	 * ends.
+	 */
 	@Override
 	public void close() {
 		closeQuietly(this.stdin);
@@ -76,14 +83,16 @@ public final class StdioPipes implements Closeable {
 			closeable.close();
 		}
 		catch (IOException ex) {
-			// Why ignored: a pipe whose reader is gone fails its last flush; the descriptor is released regardless.
+			// Why ignored: a pipe whose reader is gone fails its last flush; the
+			// descriptor is released regardless.
 		}
 	}
 
 	/**
-	 * The two pipes of a native spawn, made before it: the child's ends go to the spawn, the JVM's are opened as
-	 * channels at once (through {@code /proc/self/fd}, which gives each a blocking description of its own), so that
-	 * nothing can fail after the child exists.
+	 * The two pipes of a native spawn, made before it: the child's ends go to the spawn,
+	 * the JVM's are opened as channels at once (through {@code /proc/self/fd}, which
+	 * gives each a blocking description of its own), so that nothing can fail after the
+	 * child exists.
 	 */
 	static final class Ends {
 
@@ -122,7 +131,8 @@ public final class StdioPipes implements Closeable {
 			}
 			Ends ends = new Ends(stdin, stdout);
 			try {
-				// Why while both ends are ours: opening a pipe through /proc waits for the other end otherwise.
+				// Why while both ends are ours: opening a pipe through /proc waits for
+				// the other end otherwise.
 				FileChannel in = ends.channel(stdin[1], StandardOpenOption.WRITE);
 				FileChannel out = ends.channel(stdout[0], StandardOpenOption.READ);
 				ends.pipes = new StdioPipes(Channels.newOutputStream(in), Channels.newInputStream(unseekable(out)));
@@ -135,9 +145,9 @@ public final class StdioPipes implements Closeable {
 		}
 
 		/**
-		 * Why not the channel itself: a stream over a seekable channel answers {@code available()} from its size and
-		 * position, and a pipe has no position: each line a reader decodes would cost a failed {@code lseek} and
-		 * its exception.
+		 * Why not the channel itself: a stream over a seekable channel answers
+		 * {@code available()} from its size and position, and a pipe has no position:
+		 * each line a reader decodes would cost a failed {@code lseek} and its exception.
 		 */
 		private static ReadableByteChannel unseekable(FileChannel pipe) {
 			return new ReadableByteChannel() {
@@ -167,8 +177,8 @@ public final class StdioPipes implements Closeable {
 		}
 
 		/**
-		 * The read ends a shepherd holds (see {@code tether-shepherd.c}): a stdio child's stdout first, then its
-		 * captured output's.
+		 * The read ends a shepherd holds (see {@code tether-shepherd.c}): a stdio child's
+		 * stdout first, then its captured output's.
 		 */
 		static List<Integer> held(@Nullable Ends stdio, OutputPump.@Nullable Pipes pipes) {
 			List<Integer> held = new ArrayList<>(2);
@@ -181,14 +191,20 @@ public final class StdioPipes implements Closeable {
 			return held;
 		}
 
-		/** A child's descriptors: a stdio child reads and writes these pipes, and only its stderr is captured. */
+		/**
+		 * A child's descriptors: a stdio child reads and writes these pipes, and only its
+		 * stderr is captured.
+		 */
 		static PosixSpawn.Output output(@Nullable Ends stdio, OutputPump.Pipes pipes, List<Integer> held) {
 			return (stdio != null)
 					? new PosixSpawn.Output.Descriptors(stdio.stdout[1], pipes.stderrWriteEnd(), held, stdio.stdin[0])
 					: new PosixSpawn.Output.Descriptors(pipes.stdoutWriteEnd(), pipes.stderrWriteEnd(), held);
 		}
 
-		/** After the spawn: the JVM keeps only its channels, so each pipe ends with its last user. */
+		/**
+		 * After the spawn: the JVM keeps only its channels, so each pipe ends with its
+		 * last user.
+		 */
 		StdioPipes spawned() {
 			closeDescriptors();
 			return Objects.requireNonNull(this.pipes);

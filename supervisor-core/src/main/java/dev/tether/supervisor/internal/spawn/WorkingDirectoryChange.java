@@ -2,10 +2,10 @@ package dev.tether.supervisor.internal.spawn;
 
 import dev.tether.supervisor.ParentDeathMechanism;
 
-
 /**
- * Who puts a child in its working directory: the spawn itself ({@code posix_spawn_file_actions_addchdir_np}, glibc
- * 2.29 and later), else the launcher ({@code --chdir}), else nobody, and a child that needs one cannot be spawned.
+ * Who puts a child in its working directory: the spawn itself
+ * ({@code posix_spawn_file_actions_addchdir_np}, glibc 2.29 and later), else the launcher
+ * ({@code --chdir}), else nobody, and a child that needs one cannot be spawned.
  */
 enum WorkingDirectoryChange {
 
@@ -15,7 +15,9 @@ enum WorkingDirectoryChange {
 	/** The launcher, before it runs the command. */
 	LAUNCHER("launcher", "the launcher's --chdir (this glibc has no posix_spawn_file_actions_addchdir_np)"),
 
-	/** Nobody: a child with a working directory fails to spawn, with an error saying why. */
+	/**
+	 * Nobody: a child with a working directory fails to spawn, with an error saying why.
+	 */
 	UNAVAILABLE("unavailable",
 			"nothing (this glibc has no posix_spawn_file_actions_addchdir_np and the launcher is not in use)");
 

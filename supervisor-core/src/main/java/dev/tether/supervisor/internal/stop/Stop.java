@@ -4,17 +4,19 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.tether.supervisor.StopOutcome;
 import dev.tether.supervisor.internal.identity.Verdict;
 import dev.tether.supervisor.internal.os.Posix;
-import dev.tether.supervisor.StopOutcome;
 
 /**
- * One stop in progress: the stop signal was sent; {@link #advance(long)} sends SIGKILL once the timeout has passed
- * and gives up after a grace. It never waits: whoever owns the stop advances it (the supervision tick, or
- * {@link StopLadder#run} for processes that are not our children).
+ * One stop in progress: the stop signal was sent; {@link #advance(long)} sends SIGKILL
+ * once the timeout has passed and gives up after a grace. It never waits: whoever owns
+ * the stop advances it (the supervision tick, or {@link StopLadder#run} for processes
+ * that are not our children).
  * <p>
- * Why synchronized: a caller blocked in {@code Supervisor.stop} and the tick may advance the same stop; the
- * monitor is held only for a signal and a {@code /proc} read, never while waiting.
+ * Why synchronized: a caller blocked in {@code Supervisor.stop} and the tick may advance
+ * the same stop; the monitor is held only for a signal and a {@code /proc} read, never
+ * while waiting.
  */
 public final class Stop {
 
@@ -39,8 +41,9 @@ public final class Stop {
 	}
 
 	/**
-	 * Moves the stop on at {@code nowNanos}: notices the end of the process, sends SIGKILL to its group when the
-	 * stop timeout has passed, gives up when it outlived the kill grace.
+	 * Moves the stop on at {@code nowNanos}: notices the end of the process, sends
+	 * SIGKILL to its group when the stop timeout has passed, gives up when it outlived
+	 * the kill grace.
 	 * @return the outcome once the stop is over, else {@code null}
 	 */
 	public synchronized @Nullable StopOutcome advance(long nowNanos) {
@@ -71,8 +74,10 @@ public final class Stop {
 	}
 
 	/**
-	 * Records that the process ended, as its owner observed it (the reaped exit of our child).
-	 * @return {@code KILLED} when SIGKILL had been sent, else {@code EXITED}; an outcome already reached stays
+	 * Records that the process ended, as its owner observed it (the reaped exit of our
+	 * child).
+	 * @return {@code KILLED} when SIGKILL had been sent, else {@code EXITED}; an outcome
+	 * already reached stays
 	 */
 	public synchronized StopOutcome ended() {
 		if (this.outcome == null) {

@@ -9,15 +9,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
+import dev.tether.supervisor.StopOutcome;
 import dev.tether.supervisor.internal.identity.Verdict;
 import dev.tether.supervisor.internal.os.Posix;
-import dev.tether.supervisor.StopOutcome;
 
 /**
- * The one stop ladder: the stop signal to the group, then SIGCONT (a stopped process cannot act on its stop
- * signal until it is continued, as systemd does), then, after the stop timeout, SIGKILL to the group, then a grace
- * for the end to be observed. Every stop Tether makes goes through it: a child's stop, restart and close, orphans
- * at reconciliation, a port holder of ours and strays.
+ * The one stop ladder: the stop signal to the group, then SIGCONT (a stopped process
+ * cannot act on its stop signal until it is continued, as systemd does), then, after the
+ * stop timeout, SIGKILL to the group, then a grace for the end to be observed. Every stop
+ * Tether makes goes through it: a child's stop, restart and close, orphans at
+ * reconciliation, a port holder of ours and strays.
  */
 public final class StopLadder {
 
@@ -29,7 +30,8 @@ public final class StopLadder {
 	}
 
 	/**
-	 * Sends the stop signal (and SIGCONT) and returns the stop in progress, to be advanced by its owner.
+	 * Sends the stop signal (and SIGCONT) and returns the stop in progress, to be
+	 * advanced by its owner.
 	 * @param nowNanos the owner's clock, against which the timeout runs
 	 */
 	public static Stop begin(StopTarget target, int stopSignal, Duration timeout, long nowNanos) {
@@ -47,8 +49,8 @@ public final class StopLadder {
 	}
 
 	/**
-	 * Stops processes that are not our children (their end is seen in {@code /proc}) and waits for every outcome.
-	 * Blocks the caller: never call it holding a lock.
+	 * Stops processes that are not our children (their end is seen in {@code /proc}) and
+	 * waits for every outcome. Blocks the caller: never call it holding a lock.
 	 * @return one outcome per request, in order
 	 */
 	public static List<StopOutcome> run(List<Request> requests) {
@@ -60,7 +62,8 @@ public final class StopLadder {
 		for (Stop stop : stops) {
 			StopOutcome outcome;
 			while ((outcome = stop.advance(System.nanoTime())) == null) {
-				// Why poll: a process that is not our child gives no exit event; /proc is all there is.
+				// Why poll: a process that is not our child gives no exit event; /proc is
+				// all there is.
 				LockSupport.parkNanos(POLL_NANOS);
 				stops.forEach((other) -> other.advance(System.nanoTime()));
 			}
@@ -70,8 +73,9 @@ public final class StopLadder {
 	}
 
 	/**
-	 * Waits for the outcome of stops that their owner advances, calling {@code advance} whenever it has not come
-	 * within a poll interval. Blocks the caller: never call it holding a lock.
+	 * Waits for the outcome of stops that their owner advances, calling {@code advance}
+	 * whenever it has not come within a poll interval. Blocks the caller: never call it
+	 * holding a lock.
 	 * @return the outcome; {@code SURVIVED} when the caller is interrupted first
 	 */
 	public static StopOutcome await(CompletableFuture<StopOutcome> outcome, Runnable advance) {

@@ -5,9 +5,9 @@ import dev.tether.supervisor.internal.identity.ProcessSignaller;
 import dev.tether.supervisor.internal.identity.Verdict;
 
 /**
- * A process that is not our child (an orphan of a previous run, a process we adopted, a port holder of ours): it is
- * verified by its markers, start time and boot id before every signal, and has ended once it is no longer there
- * as that identity.
+ * A process that is not our child (an orphan of a previous run, a process we adopted, a
+ * port holder of ours): it is verified by its markers, start time and boot id before
+ * every signal, and has ended once it is no longer there as that identity.
  *
  * @param identity what it must be
  * @param signaller the one signal path

@@ -15,12 +15,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.internal.spawn.Spawner;
-import dev.tether.supervisor.testsupport.OtherUser;
 import dev.tether.supervisor.testsupport.Canary;
 import dev.tether.supervisor.testsupport.LiveProcesses;
+import dev.tether.supervisor.testsupport.OtherUser;
 import dev.tether.supervisor.testsupport.TestSpawns;
-import dev.tether.supervisor.ChildKind;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -77,12 +77,11 @@ class IdentityProbeTests {
 		ExpectedIdentity claimed = switch (differs) {
 			case "name" -> new ExpectedIdentity(pid, this.spawns.owner(), ChildKind.AGENT, "greeter", null, null);
 			case "installation" -> new ExpectedIdentity(pid,
-					new Owner(this.spawns.installationId() + "-other", this.spawns.owner().instanceId()), ChildKind.AGENT,
-					"greeter-staging", null, null);
+					new Owner(this.spawns.installationId() + "-other", this.spawns.owner().instanceId()),
+					ChildKind.AGENT, "greeter-staging", null, null);
 			case "instance" -> new ExpectedIdentity(pid, new Owner(this.spawns.installationId(), "another-instance"),
 					ChildKind.AGENT, "greeter-staging", null, null);
-			default -> new ExpectedIdentity(pid, this.spawns.owner(), ChildKind.MCP, "greeter-staging", null,
-					null);
+			default -> new ExpectedIdentity(pid, this.spawns.owner(), ChildKind.MCP, "greeter-staging", null, null);
 		};
 		assertThat(this.probe.verify(claimed)).isEqualTo(Verdict.NOT_OURS);
 	}
@@ -90,8 +89,8 @@ class IdentityProbeTests {
 	@Test
 	void unmarkedLiveProcessIsNeverOursNorSignalled() throws Exception {
 		try (Canary unrelated = Canary.child(this.temp.resolve("canary"), Map.of())) {
-			ExpectedIdentity claimed = new ExpectedIdentity(unrelated.pid(), this.spawns.owner(),
-					ChildKind.AGENT, "worker", null, null);
+			ExpectedIdentity claimed = new ExpectedIdentity(unrelated.pid(), this.spawns.owner(), ChildKind.AGENT,
+					"worker", null, null);
 			assertThat(this.probe.verify(claimed)).isEqualTo(Verdict.NOT_OURS);
 			ProcessSignaller signaller = new ProcessSignaller(this.probe);
 			assertThat(signaller.signal(claimed, 15)).isEqualTo(Verdict.NOT_OURS);
@@ -113,9 +112,8 @@ class IdentityProbeTests {
 			.until(() -> LiveProcesses.isRunning(ours, "sleep") && LiveProcesses.isRunning(theirs, "sleep"));
 		assertThat(Files.readAllLines(Path.of("/proc", Long.toString(theirs), "status")))
 			.contains("Uid:\t" + OTHER_UID + "\t" + OTHER_UID + "\t" + OTHER_UID + "\t" + OTHER_UID);
-		assertThat(LiveProcesses.environ(theirs)).containsAll(LiveProcesses.environ(ours).stream()
-			.filter((entry) -> entry.startsWith("TETHER_"))
-			.toList());
+		assertThat(LiveProcesses.environ(theirs))
+			.containsAll(LiveProcesses.environ(ours).stream().filter((entry) -> entry.startsWith("TETHER_")).toList());
 		assertThat(this.probe.scanMarked(this.spawns.owner()))
 			.containsExactly(new MarkedProcess(ours, ChildKind.AGENT, "copied"));
 	}
@@ -124,8 +122,8 @@ class IdentityProbeTests {
 	void goneProcessIsGone() throws Exception {
 		long pid = this.spawns.spawn("short", "true").pid();
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.spawns.exitOf(pid) != null);
-		ExpectedIdentity identity = new ExpectedIdentity(pid, this.spawns.owner(), ChildKind.AGENT, "short",
-				null, null);
+		ExpectedIdentity identity = new ExpectedIdentity(pid, this.spawns.owner(), ChildKind.AGENT, "short", null,
+				null);
 		assertThat(this.probe.verify(identity)).isEqualTo(Verdict.GONE);
 	}
 
@@ -137,7 +135,8 @@ class IdentityProbeTests {
 		this.spawns.close();
 		this.spawns = new TestSpawns(new Spawner(15, this.temp.resolve("launcher")), this.temp);
 		try (Canary unrelated = Canary.withPid(this.temp.resolve("canary"), pid)) {
-			// The very pid number now names an unrelated process: only the start time and markers tell them apart.
+			// The very pid number now names an unrelated process: only the start time and
+			// markers tell them apart.
 			assertThat(this.probe.verify(recorded)).isEqualTo(Verdict.NOT_OURS);
 			assertThat(new ProcessSignaller(this.probe).signal(recorded, 15)).isEqualTo(Verdict.NOT_OURS);
 			assertThat(new ProcessSignaller(this.probe).signalGroup(recorded, 15)).isEqualTo(Verdict.NOT_OURS);
@@ -150,10 +149,11 @@ class IdentityProbeTests {
 		long pid = this.spawns.spawn("restarted", "sleep", "600").pid();
 		await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses.isRunning(pid, "sleep"));
 		ExpectedIdentity current = identityOf(pid, "restarted");
-		ExpectedIdentity earlierStart = new ExpectedIdentity(pid, current.owner(), ChildKind.AGENT,
-				"restarted", current.startTime() - 1, current.bootId());
+		ExpectedIdentity earlierStart = new ExpectedIdentity(pid, current.owner(), ChildKind.AGENT, "restarted",
+				current.startTime() - 1, current.bootId());
 		assertThat(this.probe.verify(earlierStart)).isEqualTo(Verdict.NOT_OURS);
-		assertThat(this.probe.verify(current.withStart(current.startTime(), "another-boot"))).isEqualTo(Verdict.NOT_OURS);
+		assertThat(this.probe.verify(current.withStart(current.startTime(), "another-boot")))
+			.isEqualTo(Verdict.NOT_OURS);
 	}
 
 	@Test
@@ -163,7 +163,8 @@ class IdentityProbeTests {
 		long grandchild = childrenOf(this.unrelated.pid()).get(0);
 		ProcessHandle.of(grandchild).orElseThrow().destroyForcibly();
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.probe.isZombie(grandchild));
-		assertThat(this.probe.verify(new ExpectedIdentity(grandchild, new Owner("x", "y"), ChildKind.AGENT, "z", null, null)))
+		assertThat(this.probe
+			.verify(new ExpectedIdentity(grandchild, new Owner("x", "y"), ChildKind.AGENT, "z", null, null)))
 			.isEqualTo(Verdict.GONE);
 	}
 

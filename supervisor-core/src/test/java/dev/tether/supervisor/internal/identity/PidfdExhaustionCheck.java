@@ -5,13 +5,14 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.internal.os.Posix;
 
 /**
- * Run in a JVM of its own with a low descriptor limit: verifies and signals (signal 0) a live process of ours once
- * with descriptors to spare, once with none left (so {@code pidfd_open} fails with EMFILE) and once more after they
- * were given back, printing each verdict. Arguments: pid, installation id, name, start time, boot id.
+ * Run in a JVM of its own with a low descriptor limit: verifies and signals (signal 0) a
+ * live process of ours once with descriptors to spare, once with none left (so
+ * {@code pidfd_open} fails with EMFILE) and once more after they were given back,
+ * printing each verdict. Arguments: pid, installation id, name, start time, boot id.
  */
 public final class PidfdExhaustionCheck {
 

@@ -24,8 +24,8 @@ import dev.tether.supervisor.testsupport.TestSpawns;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A {@code pidfd_open} that fails for a reason other than ESRCH says nothing about the process: it is never read as
- * gone.
+ * A {@code pidfd_open} that fails for a reason other than ESRCH says nothing about the
+ * process: it is never read as gone.
  */
 @EnabledOnOs(OS.LINUX)
 class PidfdFailureTests {
@@ -61,7 +61,9 @@ class PidfdFailureTests {
 			.filter((line) -> line.matches("[A-Z]+ .*"))
 			.map((line) -> line.split(" ", 2))
 			.collect(Collectors.toMap((parts) -> parts[0], (parts) -> parts[1], (a, b) -> b));
-		assertThat(printed).as(output).containsEntry("PIDFD", "true").containsEntry("BEFORE", "OURS")
+		assertThat(printed).as(output)
+			.containsEntry("PIDFD", "true")
+			.containsEntry("BEFORE", "OURS")
 			.containsEntry("AFTER", "OURS");
 		assertThat(printed.get("EXHAUSTED")).as(output).contains("Too many open files");
 		assertThat(printed.get("DURING")).as(output).isNotEqualTo("GONE").isEqualTo("UNVERIFIABLE");

@@ -1,11 +1,10 @@
 package dev.tether.supervisor.internal.identity;
 
-import dev.tether.supervisor.ChildKind;
-
 import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
 
+import dev.tether.supervisor.ChildKind;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,13 +25,15 @@ class ProcParsersTests {
 
 	@Test
 	void mcpMarkersMatch() {
-		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1", "TETHER_MCP_SERVICE_ID=files");
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1",
+				"TETHER_MCP_SERVICE_ID=files");
 		assertThat(ProcParsers.carriesMarkers(env, PROD, ChildKind.MCP, "files")).isTrue();
 	}
 
 	@Test
 	void wrongNameDoesNotMatch() {
-		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1", "TETHER_AGENT_NAME=other");
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1",
+				"TETHER_AGENT_NAME=other");
 		assertThat(ProcParsers.carriesMarkers(env, PROD, ChildKind.AGENT, "greeter")).isFalse();
 	}
 
@@ -50,13 +51,15 @@ class ProcParsersTests {
 	void missingMarkerDoesNotMatch() {
 		byte[] env = environ("TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1", "TETHER_AGENT_NAME=greeter");
 		assertThat(ProcParsers.carriesMarkers(env, PROD, ChildKind.AGENT, "greeter")).isFalse();
-		byte[] wrongValue = environ("TETHER_SUBPROCESS=11", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1", "TETHER_AGENT_NAME=greeter");
+		byte[] wrongValue = environ("TETHER_SUBPROCESS=11", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1",
+				"TETHER_AGENT_NAME=greeter");
 		assertThat(ProcParsers.carriesMarkers(wrongValue, PROD, ChildKind.AGENT, "greeter")).isFalse();
 	}
 
 	@Test
 	void otherInstallationDoesNotMatch() {
-		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=staging", "TETHER_INSTANCE=a1", "TETHER_AGENT_NAME=greeter");
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=staging", "TETHER_INSTANCE=a1",
+				"TETHER_AGENT_NAME=greeter");
 		assertThat(ProcParsers.carriesMarkers(env, PROD, ChildKind.AGENT, "greeter")).isFalse();
 		assertThat(ProcParsers.claimedChild(42, env, PROD)).isEmpty();
 	}
@@ -78,7 +81,8 @@ class ProcParsersTests {
 
 	@Test
 	void wrongKindDoesNotMatch() {
-		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1", "TETHER_AGENT_NAME=files");
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1",
+				"TETHER_AGENT_NAME=files");
 		assertThat(ProcParsers.carriesMarkers(env, PROD, ChildKind.MCP, "files")).isFalse();
 	}
 
@@ -99,7 +103,8 @@ class ProcParsersTests {
 
 	@Test
 	void claimedChildReadsKindAndName() {
-		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1", "TETHER_MCP_SERVICE_ID=files");
+		byte[] env = environ("TETHER_SUBPROCESS=1", "TETHER_INSTALLATION=prod", "TETHER_INSTANCE=a1",
+				"TETHER_MCP_SERVICE_ID=files");
 		assertThat(ProcParsers.claimedChild(42, env, PROD)).contains(new MarkedProcess(42, ChildKind.MCP, "files"));
 	}
 

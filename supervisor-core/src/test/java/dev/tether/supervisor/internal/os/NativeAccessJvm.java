@@ -4,8 +4,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A JVM that does what a supervisor does natively (spawn into a log, watch the child through a pidfd and epoll,
- * collect its exit), printing {@code BACKEND <name>} and, where there is one, {@code EXIT <code>}.
+ * A JVM that does what a supervisor does natively (spawn into a log, watch the child
+ * through a pidfd and epoll, collect its exit), printing {@code BACKEND <name>} and,
+ * where there is one, {@code EXIT <code>}.
  */
 public final class NativeAccessJvm {
 

@@ -15,9 +15,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * What a JVM on JDK 22+ prints when Tether calls libc, with and without the grant of native access: with it,
- * nothing (no {@code WARNING:} line, and no class of jnr or jffi loaded); without it, one line of Tether's naming the
- * fix beside the JDK's own warning, and everything still works; where it is denied, no backend, said in the log.
+ * What a JVM on JDK 22+ prints when Tether calls libc, with and without the grant of
+ * native access: with it, nothing (no {@code WARNING:} line, and no class of jnr or jffi
+ * loaded); without it, one line of Tether's naming the fix beside the JDK's own warning,
+ * and everything still works; where it is denied, no backend, said in the log.
  */
 @EnabledOnOs(OS.LINUX)
 class NativeAccessTests {
@@ -71,15 +72,14 @@ class NativeAccessTests {
 
 	private List<String> run(String... options) throws Exception {
 		// Why not JavaCommand: it grants native access, which is what these JVMs vary.
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xshare:auto", "-XX:TieredStopAtLevel=1"));
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xshare:auto",
+						"-XX:TieredStopAtLevel=1"));
 		command.addAll(List.of(options));
 		command.addAll(List.of("-cp", System.getProperty("java.class.path"), NativeAccessJvm.class.getName(),
 				this.temp.resolve("child.log").toString()));
 		Path output = this.temp.resolve("jvm.out");
-		Process jvm = new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(output.toFile())
-			.start();
+		Process jvm = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
 		try {
 			assertThat(jvm.waitFor(60, TimeUnit.SECONDS)).as("the JVM ends within 60 s").isTrue();
 		}

@@ -22,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The native backend in force on each JDK, and the same behaviour, errno for errno, from every backend this JDK can
- * run: jnr everywhere, FFM on JDK 22 and later.
+ * The native backend in force on each JDK, and the same behaviour, errno for errno, from
+ * every backend this JDK can run: jnr everywhere, FFM on JDK 22 and later.
  */
 @EnabledOnOs(OS.LINUX)
 class NativeBackendTests {
@@ -39,10 +39,10 @@ class NativeBackendTests {
 		List<Named<Posix>> backends = new ArrayList<>();
 		backends.add(Named.of("jnr", new Posix(new JnrCalls())));
 		if (Runtime.version().feature() >= NativeBackends.FFM_FEATURE) {
-			backends.add(Named.of("ffm", new Posix((NativeCalls) Class
-				.forName("dev.tether.supervisor.internal.os.FfmCalls")
-				.getDeclaredConstructor()
-				.newInstance())));
+			backends.add(Named.of("ffm",
+					new Posix((NativeCalls) Class.forName("dev.tether.supervisor.internal.os.FfmCalls")
+						.getDeclaredConstructor()
+						.newInstance())));
 		}
 		return backends.stream();
 	}

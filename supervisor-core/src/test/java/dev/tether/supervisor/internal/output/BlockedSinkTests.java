@@ -20,15 +20,15 @@ import org.slf4j.LoggerFactory;
 import dev.tether.supervisor.SpawnException;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.spawn.Spawner;
-import dev.tether.supervisor.testsupport.TestSpawns;
 import dev.tether.supervisor.output.LogSettings;
+import dev.tether.supervisor.testsupport.TestSpawns;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A child whose sink blocks, against real children: it waits on its own writes without growing the heap, while the
- * other children's output and every exit go on.
+ * A child whose sink blocks, against real children: it waits on its own writes without
+ * growing the heap, while the other children's output and every exit go on.
  */
 class BlockedSinkTests {
 
@@ -69,15 +69,17 @@ class BlockedSinkTests {
 		long writer = this.spawns.spawnCaptured(slow, "yes", "a line of output that never ends").pid();
 		assertThat(this.blocking.blocked.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
-		// The writer is held at what one read took: nothing more is read while its sink blocks.
+		// The writer is held at what one read took: nothing more is read while its sink
+		// blocks.
 		long held = slow.bytes();
 		assertThat(held).isPositive().isLessThanOrEqualTo(64 * 1024);
 		await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> slow.bytes() == held);
 		assertThat(this.spawns.exitOf(writer)).isNull();
 
 		for (int other = 0; other < 6; other++) {
-			ChildOutput quick = new ChildOutput("quick" + other, new LogSettings(null, true, 1024 * 1024, 1, false,
-					org.slf4j.event.Level.WARN, 1024), this.temp.resolve("quick" + other + ".log"));
+			ChildOutput quick = new ChildOutput("quick" + other,
+					new LogSettings(null, true, 1024 * 1024, 1, false, org.slf4j.event.Level.WARN, 1024),
+					this.temp.resolve("quick" + other + ".log"));
 			long pid = this.spawns.spawnCaptured(quick, "sh", "-c", "echo done").pid();
 			await().atMost(DEADLINE).until(() -> quick.lines() == 1 && this.spawns.exitOf(pid) != null);
 			assertThat(Files.readAllLines(quick.file())).containsExactly("done");
@@ -95,7 +97,8 @@ class BlockedSinkTests {
 				this.temp.resolve("slow.log"));
 		long writer = this.spawns.spawnCaptured(slow, "yes", "a line of output that never ends").pid();
 		assertThat(this.blocking.blocked.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
-		// A restart: the same sinks, a new process. The spawner thread serves every child's start; it must not wait
+		// A restart: the same sinks, a new process. The spawner thread serves every
+		// child's start; it must not wait
 		// for the write that the blocked sink holds.
 		CompletableFuture<Long> next = CompletableFuture.supplyAsync(() -> {
 			try {

@@ -25,16 +25,17 @@ import org.slf4j.LoggerFactory;
 import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.internal.spawn.Shepherd;
 import dev.tether.supervisor.internal.spawn.Spawner;
+import dev.tether.supervisor.output.LogSettings;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.TestSpawns;
-import dev.tether.supervisor.output.LogSettings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A child's output read through pipes by the pump, with real children: lines, bytes, rotation, the logger, and the
- * pipes the pump grows (to 512 KB, at most 16 at once) for children that keep them full, and gives back.
+ * A child's output read through pipes by the pump, with real children: lines, bytes,
+ * rotation, the logger, and the pipes the pump grows (to 512 KB, at most 16 at once) for
+ * children that keep them full, and gives back.
  */
 class ChildOutputTests {
 
@@ -43,8 +44,9 @@ class ChildOutputTests {
 	private static final int GROWN = PipeSizer.GROWN_CAPACITY;
 
 	/**
-	 * A child that keeps its stdout pipe full: writes of 1 MB fill it at once, so the writer stays ahead of the pump.
-	 * It writes as fast as the disk takes it until its test ends, hence small files and no history.
+	 * A child that keeps its stdout pipe full: writes of 1 MB fill it at once, so the
+	 * writer stays ahead of the pump. It writes as fast as the disk takes it until its
+	 * test ends, hence small files and no history.
 	 */
 	private static final String[] PIPE_FILLER = { "sh", "-c",
 			"yes 'a line of a child that never pauses' | dd bs=1M iflag=fullblock status=none" };
@@ -140,7 +142,8 @@ class ChildOutputTests {
 		ChildOutput output = output("long", fileOnly(1024 * 1024, 1, 100));
 		spawnAndAwaitExit(output, "sh", "-c", "head -c 250 /dev/zero | tr '\\0' x; echo; echo short");
 		await().atMost(DEADLINE).until(() -> output.lines() == 6);
-		// Why 44 bytes a piece: with its 55-byte marker and its newline, a piece takes the whole 100-byte limit.
+		// Why 44 bytes a piece: with its 55-byte marker and its newline, a piece takes
+		// the whole 100-byte limit.
 		String piece = "x".repeat(44) + " [line cut at 100 bytes; it continues on the next line]";
 		assertThat(Files.readAllLines(output.file())).containsExactly(piece, piece, piece, piece, "x".repeat(74),
 				"short");
@@ -164,7 +167,8 @@ class ChildOutputTests {
 	@Test
 	void aCutNeverSplitsAUtf8Character() throws Exception {
 		ChildOutput output = output("utf8", fileOnly(1024 * 1024, 1, 100));
-		// 43 ASCII bytes, then a 2-byte character across the cut at 44 bytes, then enough to need the cut.
+		// 43 ASCII bytes, then a 2-byte character across the cut at 44 bytes, then enough
+		// to need the cut.
 		spawnAndAwaitExit(output, "sh", "-c",
 				"head -c 43 /dev/zero | tr '\\0' y; printf '\\303\\251'; head -c 60 /dev/zero | tr '\\0' z; echo");
 		await().atMost(DEADLINE).until(() -> output.lines() == 2);
@@ -220,7 +224,9 @@ class ChildOutputTests {
 		spawnAndAwaitExit(output, "sh", "-c", "echo hello; echo oops >&2; printf 'bad \\377\\r\\n'");
 		await().atMost(DEADLINE).until(() -> appender.list.size() == 3);
 		assertThat(output.file()).isNull();
-		ILoggingEvent stderr = appender.list.stream().filter((e) -> e.getMessage().equals("oops")).findFirst()
+		ILoggingEvent stderr = appender.list.stream()
+			.filter((e) -> e.getMessage().equals("oops"))
+			.findFirst()
 			.orElseThrow();
 		assertThat(stderr.getLevel()).isEqualTo(Level.WARN);
 		assertThat(stderr.getMarkerList()).extracting(Object::toString).containsExactly("STDERR");
@@ -250,8 +256,8 @@ class ChildOutputTests {
 		spawnAndAwaitExit(output, "sh", "-c", "echo one; echo two >&2");
 		await().atMost(DEADLINE).until(() -> appender.list.size() == 2 && output.lines() == 2);
 		assertThat(Files.readAllLines(output.file())).containsExactlyInAnyOrder("one", "two");
-		assertThat(appender.list).extracting(ILoggingEvent::getLevel).containsExactlyInAnyOrder(Level.INFO,
-				Level.ERROR);
+		assertThat(appender.list).extracting(ILoggingEvent::getLevel)
+			.containsExactlyInAnyOrder(Level.INFO, Level.ERROR);
 	}
 
 	@Test
@@ -268,7 +274,9 @@ class ChildOutputTests {
 		spawnAndAwaitExit(output, "sh", "-c", "echo boom; seq 1 100000");
 		await().atMost(DEADLINE).until(() -> output.lines() == 100_001);
 		assertThat(Files.readAllLines(output.file())).last().isEqualTo("100000");
-		assertThat(Thread.getAllStackTraces().keySet().stream()
+		assertThat(Thread.getAllStackTraces()
+			.keySet()
+			.stream()
 			.filter((thread) -> thread.getName().startsWith("supervisor-output-"))).hasSize(4);
 	}
 
@@ -278,8 +286,7 @@ class ChildOutputTests {
 		ChildOutput quiet = output("quiet", fileOnly(1024 * 1024, 0, 1024));
 		long writer = this.spawns.spawnCaptured(fast, PIPE_FILLER).pid();
 		long sleeper = this.spawns.spawnCaptured(quiet, "sh", "-c", "echo once; exec sleep 600").pid();
-		int quietCapacity = await().atMost(DEADLINE)
-			.until(() -> capacityOfStdout(sleeper), (capacity) -> capacity > 0);
+		int quietCapacity = await().atMost(DEADLINE).until(() -> capacityOfStdout(sleeper), (capacity) -> capacity > 0);
 
 		await().atMost(DEADLINE).until(() -> capacityOfStdout(writer), (capacity) -> capacity == GROWN);
 		await().atMost(DEADLINE).until(() -> quiet.lines() == 1);
@@ -305,11 +312,15 @@ class ChildOutputTests {
 		for (int i = 0; i < 16; i++) {
 			ChildOutput output = output("burst-" + i, fileOnly(4 * 1024 * 1024, 0, 1024));
 			outputs.add(output);
-			bursts.add(this.spawns.spawnCaptured(output, "sh", "-c",
-					"yes 'a burst of lines' | dd bs=2M count=1 iflag=fullblock status=none; exec sleep 600").pid());
+			bursts
+				.add(this.spawns
+					.spawnCaptured(output, "sh", "-c",
+							"yes 'a burst of lines' | dd bs=2M count=1 iflag=fullblock status=none; exec sleep 600")
+					.pid());
 		}
 		await().atMost(DEADLINE).until(() -> outputs.stream().allMatch((output) -> output.bytes() == 2 * 1024 * 1024));
-		// The quiet pipes keep none of the allowance: a writer that keeps its pipe full gets it grown.
+		// The quiet pipes keep none of the allowance: a writer that keeps its pipe full
+		// gets it grown.
 		long steady = this.spawns.spawnCaptured(output("steady", fileOnly(256 * 1024, 0, 1024)), PIPE_FILLER).pid();
 		await().atMost(DEADLINE).until(() -> capacityOfStdout(steady) == GROWN);
 		await().atMost(DEADLINE).until(() -> grown(bursts) == 0);
@@ -319,7 +330,8 @@ class ChildOutputTests {
 	void aPipeGivesItsSizeBackWhenItsChildSlowsDownButGoesOnWriting() throws Exception {
 		ChildOutput output = output("slowing", fileOnly(1024 * 1024, 0, 1024));
 		Path slowDown = this.temp.resolve("slow-down");
-		// Why the child ends its own writer: the test says when the burst is over, once it has seen the pipe grown.
+		// Why the child ends its own writer: the test says when the burst is over, once
+		// it has seen the pipe grown.
 		long child = this.spawns.spawnCaptured(output, "sh", "-c",
 				"yes 'a burst of lines' | dd bs=1M iflag=fullblock status=none & burst=$!; while [ ! -e \"$0\" ]; do sleep 0.01; done; kill $burst; "
 						+ "while :; do echo tick; sleep 0.1; done",
@@ -328,7 +340,8 @@ class ChildOutputTests {
 		await().atMost(DEADLINE).pollInterval(Duration.ofMillis(5)).until(() -> capacityOfStdout(child) == GROWN);
 		Files.createFile(slowDown);
 
-		// Read ten times a second, it is never a second unread: its own turns must give the size back.
+		// Read ten times a second, it is never a second unread: its own turns must give
+		// the size back.
 		await().atMost(DEADLINE).until(() -> capacityOfStdout(child) < GROWN);
 		long lines = output.lines();
 		await().atMost(DEADLINE).until(() -> output.lines() > lines + 2);
@@ -339,23 +352,30 @@ class ChildOutputTests {
 		ChildOutput output = output("grown-last", fileOnly(64L * 1024 * 1024, 0, 1024));
 		Path blocks = this.temp.resolve("blocks");
 		assertThat(new ProcessBuilder("mkfifo", blocks.toString()).start().waitFor()).isZero();
-		// Why dd reading whole blocks of 256 KB: each block the test sends becomes one write into the child's 64 KB
-		// pipe, which the pump takes as four full reads, and the fourth read, the one that grows the pipe, empties it.
+		// Why dd reading whole blocks of 256 KB: each block the test sends becomes one
+		// write into the child's 64 KB
+		// pipe, which the pump takes as four full reads, and the fourth read, the one
+		// that grows the pipe, empties it.
 		long child = this.spawns
 			.spawnCaptured(output, "dd", "if=" + blocks, "bs=256K", "iflag=fullblock", "status=none")
 			.pid();
-		byte[] block = "%31s\n".formatted("a line of a block").repeat(256 * 1024 / 32).getBytes(StandardCharsets.US_ASCII);
+		byte[] block = "%31s\n".formatted("a line of a block")
+			.repeat(256 * 1024 / 32)
+			.getBytes(StandardCharsets.US_ASCII);
 		try (java.io.OutputStream sender = Files.newOutputStream(blocks)) {
 			long sent = 0;
-			// Why several blocks may be needed: a read whose lines went out slowly (a busy machine) starts the count
-			// of full reads again, and then the pipe grows inside a block and its last read sizes it back.
+			// Why several blocks may be needed: a read whose lines went out slowly (a
+			// busy machine) starts the count
+			// of full reads again, and then the pipe grows inside a block and its last
+			// read sizes it back.
 			while (capacityOfStdout(child) != GROWN) {
 				sender.write(block);
 				sender.flush();
 				long expected = sent += block.length;
 				await().atMost(DEADLINE).until(() -> output.bytes() == expected);
 			}
-			// The child now waits on the FIFO: its pipe is read no more, and nothing else in this JVM writes.
+			// The child now waits on the FIFO: its pipe is read no more, and nothing else
+			// in this JVM writes.
 			await().atMost(DEADLINE).until(() -> capacityOfStdout(child) < GROWN);
 		}
 	}
@@ -381,7 +401,10 @@ class ChildOutputTests {
 		return grown;
 	}
 
-	/** The capacity of the pipe a child writes its stdout to, read on the pump's end of it in this JVM. */
+	/**
+	 * The capacity of the pipe a child writes its stdout to, read on the pump's end of it
+	 * in this JVM.
+	 */
 	private static int capacityOfStdout(long pid) throws IOException {
 		Path pipe = Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "fd", "1"));
 		try (Stream<Path> descriptors = Files.list(Path.of("/proc/self/fd"))) {
@@ -403,14 +426,18 @@ class ChildOutputTests {
 		}
 	}
 
-	/** Records what the logger of a child gets, at INFO and above, until the test ends. */
+	/**
+	 * Records what the logger of a child gets, at INFO and above, until the test ends.
+	 */
 	private ListAppender<ILoggingEvent> listenTo(String child) {
 		return attach(child, new ListAppender<>(), true);
 	}
 
 	/**
-	 * Adds {@code appender} to the child's logger, at INFO and above, until the test ends.
-	 * @param additive whether the console gets the lines too (its encoder also takes each event's MDC as it is then)
+	 * Adds {@code appender} to the child's logger, at INFO and above, until the test
+	 * ends.
+	 * @param additive whether the console gets the lines too (its encoder also takes each
+	 * event's MDC as it is then)
 	 */
 	private <A extends AppenderBase<ILoggingEvent>> A attach(String child, A appender, boolean additive) {
 		Logger childLogger = (Logger) LoggerFactory.getLogger("tether.child." + child);
@@ -429,7 +456,8 @@ class ChildOutputTests {
 
 		@Override
 		protected void append(ILoggingEvent event) {
-			// Why a pause: it is the slowness under test, not a wait for something to happen.
+			// Why a pause: it is the slowness under test, not a wait for something to
+			// happen.
 			LockSupport.parkNanos(20_000);
 			this.events.incrementAndGet();
 		}

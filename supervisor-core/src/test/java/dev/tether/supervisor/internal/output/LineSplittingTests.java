@@ -1,7 +1,5 @@
 package dev.tether.supervisor.internal.output;
 
-import dev.tether.supervisor.output.LogSettings;
-
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -15,12 +13,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.event.Level;
 
+import dev.tether.supervisor.output.LogSettings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The line splitting of a pipe's bytes, read in chunks of any size, agrees with a plain reading of them: the file
- * holds the same bytes (with a newline after a last line that had none, and each cut marked), and the line count is
- * the number of lines written.
+ * The line splitting of a pipe's bytes, read in chunks of any size, agrees with a plain
+ * reading of them: the file holds the same bytes (with a newline after a last line that
+ * had none, and each cut marked), and the line count is the number of lines written.
  */
 class LineSplittingTests {
 
@@ -30,7 +30,9 @@ class LineSplittingTests {
 
 	private static final String MARKER = " [line cut at " + MAX_LINE + " bytes; it continues on the next line]\n";
 
-	/** The bytes a cut piece keeps: with its marker and newline it takes the whole limit. */
+	/**
+	 * The bytes a cut piece keeps: with its marker and newline it takes the whole limit.
+	 */
 	private static final int CUT_AT = MAX_LINE - MARKER.length();
 
 	@TempDir
@@ -65,7 +67,8 @@ class LineSplittingTests {
 			for (String line : new String(written, StandardCharsets.ISO_8859_1).split("\n", -1)) {
 				String marker = MARKER.substring(0, MARKER.length() - 1);
 				if (line.endsWith(marker)) {
-					// Why as low as three bytes less: a cut never splits a UTF-8 character.
+					// Why as low as three bytes less: a cut never splits a UTF-8
+					// character.
 					assertThat(line.length() - marker.length()).as(described).isBetween(CUT_AT - 3, CUT_AT);
 				}
 				else {
@@ -80,14 +83,17 @@ class LineSplittingTests {
 		byte[] input = new byte[random.nextInt(random.nextBoolean() ? 2_000 : 12_000)];
 		int longLineFrom = random.nextBoolean() ? random.nextInt(input.length + 1) : input.length;
 		int emptyLinesFrom = random.nextBoolean() ? random.nextInt(input.length + 1) : input.length;
-		// Why lines that fill the limit with their newline, one byte under and one over: a cut must come exactly past
+		// Why lines that fill the limit with their newline, one byte under and one over:
+		// a cut must come exactly past
 		// the limit.
 		int edgeLineFrom = random.nextInt(input.length + 1);
 		int edgeLine = MAX_LINE - 2 + random.nextInt(3);
 		for (int i = 0; i < input.length; i++) {
-			// Why a stretch without newlines: lines past the limit must be cut, in one chunk or across several.
+			// Why a stretch without newlines: lines past the limit must be cut, in one
+			// chunk or across several.
 			boolean inLongLine = i >= longLineFrom && i < longLineFrom + 3 * MAX_LINE;
-			// Why a stretch of newlines only, longer than 2,040 bytes: every byte of the words counted at once is a
+			// Why a stretch of newlines only, longer than 2,040 bytes: every byte of the
+			// words counted at once is a
 			// newline, more of them than a byte-wide counter holds.
 			if (i >= emptyLinesFrom && i < emptyLinesFrom + 2_500 && !inLongLine) {
 				input[i] = '\n';

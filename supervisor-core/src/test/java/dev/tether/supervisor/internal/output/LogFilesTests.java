@@ -23,8 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * The rule every open of a log file keeps, for its writer, its rotation and its tail: regular files of this user only,
- * created owner-only, never through a link, never a FIFO, never in a directory others can change.
+ * The rule every open of a log file keeps, for its writer, its rotation and its tail:
+ * regular files of this user only, created owner-only, never through a link, never a
+ * FIFO, never in a directory others can change.
  */
 @EnabledOnOs(OS.LINUX)
 class LogFilesTests {
@@ -134,7 +135,8 @@ class LogFilesTests {
 		Fifo.make(log);
 		RotatingFile file = new RotatingFile(log, 1024, 1);
 		assertTimeoutPreemptively(PROMPTLY, () -> assertThatIOException().isThrownBy(() -> write(file, "secret\n"))
-			.withMessage(log + " is not a regular file (a FIFO, a socket or a device), which is never opened as a log"));
+			.withMessage(
+					log + " is not a regular file (a FIFO, a socket or a device), which is never opened as a log"));
 	}
 
 	private static void assumeRoot() {

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The eight-bytes-at-a-time newline searches, forward and back, agree with byte-by-byte ones, on bytes chosen to trip
- * them.
+ * The eight-bytes-at-a-time newline searches, forward and back, agree with byte-by-byte
+ * ones, on bytes chosen to trip them.
  */
 class NewlineSearchTests {
 

@@ -20,8 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * After {@code kill -9} of a supervisor nothing reads its children's output pipes; a shepherd holds their read ends,
- * so a command that writes while it ends finishes instead of dying of SIGPIPE.
+ * After {@code kill -9} of a supervisor nothing reads its children's output pipes; a
+ * shepherd holds their read ends, so a command that writes while it ends finishes instead
+ * of dying of SIGPIPE.
  */
 @EnabledOnOs(OS.LINUX)
 class OutputAfterSupervisorDeathTests {
@@ -39,13 +40,18 @@ class OutputAfterSupervisorDeathTests {
 
 	@Test
 	void aStdioCommandThatWritesToItsStdoutWhileItEndsFinishesItsCleanup() throws Exception {
-		// Why its stdout: nothing reads it once the JVM is gone, and only the shepherd's copy of its read end keeps
+		// Why its stdout: nothing reads it once the JVM is gone, and only the shepherd's
+		// copy of its read end keeps
 		// the write that follows the parent-death signal from raising SIGPIPE.
-		cleansUpAfterKill9("stdio-death", "trap 'echo stopping; touch cleaned-up; exit 0' TERM; echo up >&2; "
-				+ "while :; do sleep 0.1; done", "true", "false", "true");
+		cleansUpAfterKill9("stdio-death",
+				"trap 'echo stopping; touch cleaned-up; exit 0' TERM; echo up >&2; " + "while :; do sleep 0.1; done",
+				"true", "false", "true");
 	}
 
-	/** Runs {@code script} as the one child of a second JVM (with {@code options} after the script), kills it. */
+	/**
+	 * Runs {@code script} as the one child of a second JVM (with {@code options} after
+	 * the script), kills it.
+	 */
 	private void cleansUpAfterKill9(String purpose, String script, String... options) throws Exception {
 		String installation = TestRun.installationId(purpose);
 		String marker = "TETHER_INSTALLATION=" + installation;

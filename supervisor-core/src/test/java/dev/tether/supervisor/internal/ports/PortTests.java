@@ -13,18 +13,6 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.tether.supervisor.internal.identity.ChildMarkers;
-import dev.tether.supervisor.internal.identity.Owner;
-import dev.tether.supervisor.internal.reaper.Reaper;
-import dev.tether.supervisor.registry.FileChildRegistry;
-import dev.tether.supervisor.internal.spawn.Shepherd;
-import dev.tether.supervisor.internal.spawn.SpawnRequest;
-import dev.tether.supervisor.internal.spawn.Spawner;
-import dev.tether.supervisor.testsupport.Canary;
-import dev.tether.supervisor.testsupport.Listen;
-import dev.tether.supervisor.testsupport.LiveProcesses;
-import dev.tether.supervisor.testsupport.TestRun;
-import dev.tether.supervisor.testsupport.TestSupervisor;
 import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
@@ -32,6 +20,18 @@ import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.OrphanPolicy;
 import dev.tether.supervisor.RestartPolicy;
+import dev.tether.supervisor.internal.identity.ChildMarkers;
+import dev.tether.supervisor.internal.identity.Owner;
+import dev.tether.supervisor.internal.reaper.Reaper;
+import dev.tether.supervisor.internal.spawn.Shepherd;
+import dev.tether.supervisor.internal.spawn.SpawnRequest;
+import dev.tether.supervisor.internal.spawn.Spawner;
+import dev.tether.supervisor.registry.FileChildRegistry;
+import dev.tether.supervisor.testsupport.Canary;
+import dev.tether.supervisor.testsupport.Listen;
+import dev.tether.supervisor.testsupport.LiveProcesses;
+import dev.tether.supervisor.testsupport.TestRun;
+import dev.tether.supervisor.testsupport.TestSupervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -44,7 +44,10 @@ class PortTests {
 
 	private final String installation = TestRun.installationId("ports");
 
-	/** This installation with the instance id of the state directory, as an earlier run stamped its children. */
+	/**
+	 * This installation with the instance id of the state directory, as an earlier run
+	 * stamped its children.
+	 */
 	private Owner owner() {
 		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
 			return new Owner(this.installation, registry.instanceId());
@@ -86,7 +89,8 @@ class PortTests {
 				test.supervisor().startAutostart();
 				ChildSnapshot server = test.supervisor().snapshot("server").orElseThrow();
 				assertThat(server.state()).isEqualTo(ChildState.FAILED);
-				// Its pid, user and executable name, never its command line (arguments can carry secrets).
+				// Its pid, user and executable name, never its command line (arguments
+				// can carry secrets).
 				assertThat(server.lastError()).contains("port " + holder.port())
 					.contains("pid " + holder.pid())
 					.contains("user " + System.getProperty("user.name"))
@@ -103,7 +107,8 @@ class PortTests {
 	@Test
 	void ourOrphanOnThePortIsReclaimedAndTheChildStarts() throws Exception {
 		int port = Listen.unusedPort();
-		ProcessBuilder builder = new ProcessBuilder(Listen.command(port)).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+		ProcessBuilder builder = new ProcessBuilder(Listen.command(port))
+			.redirectOutput(ProcessBuilder.Redirect.DISCARD);
 		builder.environment().putAll(ChildMarkers.stamp(Map.of(), Map.of(), owner(), ChildKind.MCP, "server"));
 		Process orphan = builder.start();
 		try (TestSupervisor test = supervisor(server(port))) {
@@ -129,10 +134,13 @@ class PortTests {
 		command.addAll(Listen.command(port));
 		Map<String, String> markers = ChildMarkers.stamp(System.getenv(), Map.of(), owner(), ChildKind.MCP, "server");
 		CompletableFuture<ExitStatus> orphanExit = new CompletableFuture<>();
-		// Why a spawner of its own: it stands for the previous run, whose shepherd is still there.
+		// Why a spawner of its own: it stands for the previous run, whose shepherd is
+		// still there.
 		Spawner previous = new Spawner(15, this.temp.resolve("previous"));
-		long shepherd = previous.spawn(new SpawnRequest(command, markers, null, this.temp.resolve("orphan.log"), null,
-				true), (pid, status) -> orphanExit.complete(status)).pid();
+		long shepherd = previous
+			.spawn(new SpawnRequest(command, markers, null, this.temp.resolve("orphan.log"), null, true),
+					(pid, status) -> orphanExit.complete(status))
+			.pid();
 		try (TestSupervisor test = supervisor(server(port))) {
 			await().atMost(Duration.ofSeconds(30)).until(() -> new PortListeners().find(port).isPresent());
 			long holder = new PortListeners().find(port).orElseThrow().pid();

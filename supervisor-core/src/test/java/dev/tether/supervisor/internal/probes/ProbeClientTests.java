@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The probe client against real sockets on the loopback address, polled as the tick polls it.
+ * The probe client against real sockets on the loopback address, polled as the tick polls
+ * it.
  */
 class ProbeClientTests {
 
@@ -61,7 +62,8 @@ class ProbeClientTests {
 		try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
 				ServerSocket listening = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
 			CompletableFuture<Outcome> hung = new CompletableFuture<>();
-			this.client.send(silent.getLocalPort(), "/health", Duration.ofMillis(500), System.nanoTime(), hung::complete);
+			this.client.send(silent.getLocalPort(), "/health", Duration.ofMillis(500), System.nanoTime(),
+					hung::complete);
 			assertThat(probe(listening.getLocalPort(), null, Duration.ofSeconds(5)).passed()).isTrue();
 			assertThat(hung).as("still waiting for its answer").isNotDone();
 			await().atMost(DEADLINE).until(() -> {

@@ -17,19 +17,19 @@ import org.junit.jupiter.api.io.TempDir;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
+import dev.tether.supervisor.ChildEvent;
+import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.ExitStatus;
+import dev.tether.supervisor.RestartPolicy;
 import dev.tether.supervisor.internal.spawn.Spawner;
 import dev.tether.supervisor.testsupport.Canary;
 import dev.tether.supervisor.testsupport.ChildSpecs;
 import dev.tether.supervisor.testsupport.TestSpawns;
 import dev.tether.supervisor.testsupport.TestSupervisor;
-import dev.tether.supervisor.ChildSnapshot;
-import dev.tether.supervisor.ChildSpec;
-import dev.tether.supervisor.ExitStatus;
-import dev.tether.supervisor.RestartPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import dev.tether.supervisor.ChildEvent;
 
 @EnabledOnOs(OS.LINUX)
 class ReaperTests {
@@ -78,7 +78,8 @@ class ReaperTests {
 
 	@Test
 	void eachOfManyChildrenIsDeliveredOnceWhetherTheyEndOneByOneOrAllAtOnce() throws Exception {
-		// The pidfd that turns ready names the child to reap; the others, alive, stay registered and undelivered.
+		// The pidfd that turns ready names the child to reap; the others, alive, stay
+		// registered and undelivered.
 		try (TestSpawns spawns = new TestSpawns(new Spawner(15, this.temp.resolve("launcher")), this.temp)) {
 			List<Long> pids = new ArrayList<>();
 			for (int i = 0; i < 150; i++) {
@@ -90,7 +91,8 @@ class ReaperTests {
 			}
 			assertThat(pids.subList(50, 150)).allMatch((pid) -> spawns.exitOf(pid) == null);
 			pids.subList(50, 150).forEach((pid) -> ProcessHandle.of(pid).orElseThrow().destroyForcibly());
-			await().atMost(Duration.ofSeconds(30)).until(() -> pids.stream().allMatch((pid) -> spawns.exitOf(pid) != null));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> pids.stream().allMatch((pid) -> spawns.exitOf(pid) != null));
 			Reaper.shared().drain();
 			assertThat(pids).allSatisfy((pid) -> {
 				assertThat(spawns.exitOf(pid).signal()).as("signal of %d", pid).isEqualTo(9);
@@ -101,7 +103,8 @@ class ReaperTests {
 
 	@Test
 	void exitsArriveAfterGarbageCollectionsWhileTheReaperWaits() throws Exception {
-		// The reaper's native wait buffer must survive collections that happen while it blocks.
+		// The reaper's native wait buffer must survive collections that happen while it
+		// blocks.
 		try (TestSpawns spawns = new TestSpawns(new Spawner(15, this.temp.resolve("launcher")), this.temp)) {
 			for (int round = 0; round < 20; round++) {
 				long pid = spawns.spawn("victim-" + round, "sleep", "600").pid();
@@ -121,15 +124,18 @@ class ReaperTests {
 
 	@Test
 	void twoSupervisorsInOneJvmEachSeeOnlyTheirOwnExits() throws Exception {
-		try (TestSupervisor first = new TestSupervisor(this.temp.resolve("first"),
-				List.of(ChildSpec.builder("worker", List.of("sh", "-c", "exit 11")).restart(RestartPolicy.NEVER).build()));
-				TestSupervisor second = new TestSupervisor(this.temp.resolve("second"), List.of(
-						ChildSpec.builder("worker", List.of("sh", "-c", "exit 22")).restart(RestartPolicy.NEVER).build()))) {
+		try (TestSupervisor first = new TestSupervisor(this.temp.resolve("first"), List
+			.of(ChildSpec.builder("worker", List.of("sh", "-c", "exit 11")).restart(RestartPolicy.NEVER).build()));
+				TestSupervisor second = new TestSupervisor(this.temp.resolve("second"),
+						List.of(ChildSpec.builder("worker", List.of("sh", "-c", "exit 22"))
+							.restart(RestartPolicy.NEVER)
+							.build()))) {
 			for (int round = 1; round <= 20; round++) {
 				first.supervisor().start("worker");
 				second.supervisor().start("worker");
 				int expected = round;
-				// Why the events and not the state: a state is visible before its events are dispatched.
+				// Why the events and not the state: a state is visible before its events
+				// are dispatched.
 				await().atMost(Duration.ofSeconds(10))
 					.until(() -> first.events("worker", ChildEvent.Type.EXITED).size() == expected
 							&& second.events("worker", ChildEvent.Type.EXITED).size() == expected);
@@ -150,8 +156,10 @@ class ReaperTests {
 	void exitCollectedBySomeoneElseIsDeliveredOnceAsUnknown() throws Exception {
 		Map<Long, List<ExitStatus>> delivered = new ConcurrentHashMap<>();
 		Process[] other = new Process[1];
-		// Why the JDK collects first: a real waitpid by another owner (here the JDK's own reaper, through waitFor)
-		// takes the exit before Tether looks; racing the reaper's event sources for it would make the test flaky.
+		// Why the JDK collects first: a real waitpid by another owner (here the JDK's own
+		// reaper, through waitFor)
+		// takes the exit before Tether looks; racing the reaper's event sources for it
+		// would make the test flaky.
 		long pid = Reaper.shared().spawnRegistered(() -> {
 			other[0] = new ProcessBuilder("sh", "-c", "exit 7").start();
 			other[0].waitFor();
@@ -170,7 +178,8 @@ class ReaperTests {
 
 	@Test
 	void aReapedChildsGroupIsNeverSignalledEvenWhenItsPidNowNamesAnotherProcess() throws Exception {
-		// The check that the child is unreaped and the signal happen under the lock that reaping takes: once reaped,
+		// The check that the child is unreaped and the signal happen under the lock that
+		// reaping takes: once reaped,
 		// the pid number may be reused, and nothing is sent to it any more.
 		long pid;
 		try (TestSpawns spawns = new TestSpawns(new Spawner(15, this.temp.resolve("launcher")), this.temp)) {

@@ -16,6 +16,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.OrphanPolicy;
+import dev.tether.supervisor.ReconciliationReport;
+import dev.tether.supervisor.StopOutcome;
 import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.identity.Owner;
@@ -26,13 +33,6 @@ import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.Orphans;
 import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
-import dev.tether.supervisor.ChildSpec;
-import dev.tether.supervisor.OrphanPolicy;
-import dev.tether.supervisor.ChildKind;
-import dev.tether.supervisor.ChildSnapshot;
-import dev.tether.supervisor.ChildState;
-import dev.tether.supervisor.ReconciliationReport;
-import dev.tether.supervisor.StopOutcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -54,7 +54,10 @@ class ReconciliationTests {
 		this.orphans.close();
 	}
 
-	/** This installation with the instance id of the state directory, as a previous run stamped its children. */
+	/**
+	 * This installation with the instance id of the state directory, as a previous run
+	 * stamped its children.
+	 */
 	private Owner owner() {
 		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
 			return new Owner(this.installation, registry.instanceId());
@@ -141,13 +144,16 @@ class ReconciliationTests {
 
 	@Test
 	void startAskedForDuringReconciliationWaitsForItAndIsNeverTakenForAnOrphan() throws Exception {
-		// The canary orphan ignores TERM, so reconciliation lasts the orphan's stop timeout.
+		// The canary orphan ignores TERM, so reconciliation lasts the orphan's stop
+		// timeout.
 		Map<String, String> markers = ChildMarkers.stamp(Map.of(), Map.of(), owner(), ChildKind.AGENT, "slow");
 		Path record = this.temp.resolve("worker.record");
 		try (Canary orphan = Canary.orphan(this.temp.resolve("orphan"), markers);
 				TestSupervisor test = supervisor(OrphanPolicy.STOP,
 						ChildSpec.builder("slow", List.of("sleep", "600")).stopTimeout(Duration.ofSeconds(1)).build(),
-						ChildSpec.builder("worker", Canary.command(record)).stopTimeout(Duration.ofSeconds(1)).build())) {
+						ChildSpec.builder("worker", Canary.command(record))
+							.stopTimeout(Duration.ofSeconds(1))
+							.build())) {
 			CompletableFuture<ReconciliationReport> reconciliation = CompletableFuture
 				.supplyAsync(test.supervisor()::reconcile);
 			await().atMost(Duration.ofSeconds(10)).until(() -> orphan.signals().contains("TERM"));
@@ -165,7 +171,8 @@ class ReconciliationTests {
 
 	@Test
 	void adoptedOrphanThatWipesItsEnvironmentIsStillStopped() throws Exception {
-		// Verified by its markers when adopted; from then on its pid and start time prove it.
+		// Verified by its markers when adopted; from then on its pid and start time prove
+		// it.
 		Path wipe = this.temp.resolve("wipe");
 		long orphan = this.orphans.markedThenWiped(owner(), "worker", wipe);
 		writeRows(row("worker", orphan));
@@ -220,9 +227,10 @@ class ReconciliationTests {
 	void adoptedOrphanThatDiesIsSeenThroughProc() throws Exception {
 		long orphan = this.orphans.marked(owner(), ChildKind.AGENT, "worker");
 		writeRows(row("worker", orphan));
-		try (TestSupervisor test = supervisor(OrphanPolicy.ADOPT, ChildSpec.builder("worker", List.of("sleep", "600"))
-			.restart(dev.tether.supervisor.RestartPolicy.NEVER)
-			.build())) {
+		try (TestSupervisor test = supervisor(OrphanPolicy.ADOPT,
+				ChildSpec.builder("worker", List.of("sleep", "600"))
+					.restart(dev.tether.supervisor.RestartPolicy.NEVER)
+					.build())) {
 			test.supervisor().reconcile();
 			ProcessHandle.of(orphan).orElseThrow().destroyForcibly();
 			await().atMost(Duration.ofSeconds(10))
@@ -242,7 +250,8 @@ class ReconciliationTests {
 			assertThat(test.supervisor().start("worker").state()).isEqualTo(ChildState.RUNNING);
 		}
 		try (var entries = Files.list(this.temp)) {
-			assertThat(entries.map((p) -> p.getFileName().toString())).anyMatch((n) -> n.startsWith("registry.json.corrupt-"));
+			assertThat(entries.map((p) -> p.getFileName().toString()))
+				.anyMatch((n) -> n.startsWith("registry.json.corrupt-"));
 		}
 	}
 

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The byte parsers read {@code /proc} files from bytes as a read left them in a larger buffer: only up to the read's
- * length.
+ * The byte parsers read {@code /proc} files from bytes as a read left them in a larger
+ * buffer: only up to the read's length.
  */
 class ProcBytesTests {
 
@@ -27,8 +27,8 @@ class ProcBytesTests {
 
 	@Test
 	void aCutOrMalformedStatDoesNotParse() {
-		for (String stat : List.of("4242 (cut", "4242 (a) S 1 2 3", "4242 (a) S 1 4242 4242 0 -1 0 0 0 0 0 x 50 7 3 20 0 1",
-				"")) {
+		for (String stat : List.of("4242 (cut", "4242 (a) S 1 2 3",
+				"4242 (a) S 1 4242 4242 0 -1 0 0 0 0 0 x 50 7 3 20 0 1", "")) {
 			assertThat(ProcBytes.usage(bytes(stat, 16), stat.length())).as(stat).isNull();
 		}
 	}
@@ -57,7 +57,10 @@ class ProcBytesTests {
 		assertThat(pids).isEmpty();
 	}
 
-	/** {@code text} in ASCII followed by {@code slack} bytes of noise, as a reused buffer holds it. */
+	/**
+	 * {@code text} in ASCII followed by {@code slack} bytes of noise, as a reused buffer
+	 * holds it.
+	 */
 	private static byte[] bytes(String text, int slack) {
 		byte[] content = text.getBytes(StandardCharsets.US_ASCII);
 		byte[] bytes = new byte[content.length + slack];

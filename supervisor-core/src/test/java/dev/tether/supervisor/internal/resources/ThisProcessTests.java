@@ -10,7 +10,8 @@ import org.junit.jupiter.api.condition.OS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The page size read from this process's auxiliary vector is the one the C library reports to a real process.
+ * The page size read from this process's auxiliary vector is the one the C library
+ * reports to a real process.
  */
 @EnabledOnOs(OS.LINUX)
 class ThisProcessTests {

@@ -5,7 +5,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -16,9 +15,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A sampler reads its tree through files it keeps open: what it reads is the processes' state as of each sample
- * (new children, growing CPU time), a process that ended is dropped with its files, and a list of children longer
- * than its buffer and than a page is read whole. Real processes, started by {@link ProcessBuilder} (no shepherd).
+ * A sampler reads its tree through files it keeps open: what it reads is the processes'
+ * state as of each sample (new children, growing CPU time), a process that ended is
+ * dropped with its files, and a list of children longer than its buffer and than a page
+ * is read whole. Real processes, started by {@link ProcessBuilder} (no shepherd).
  */
 @EnabledOnOs(OS.LINUX)
 class TreeSamplerTests {
@@ -37,7 +37,8 @@ class TreeSamplerTests {
 
 	@Test
 	void keptFilesReadNewChildrenAndGrowingCpuTimeThenCloseWhenTheRootEnds() throws Exception {
-		// A busy loop that forks two sleeps once it has run a while, then waits for them (reaping each as it ends).
+		// A busy loop that forks two sleeps once it has run a while, then waits for them
+		// (reaping each as it ends).
 		this.root = start("i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; sleep 600 & sleep 600 & wait");
 		try (TreeSampler sampler = new TreeSampler()) {
 			TreeSampler.TreeUsage first = sampler.sample(this.root.pid(), false, this.root.pid()).orElseThrow();
@@ -50,7 +51,8 @@ class TreeSamplerTests {
 			assertThat(openInto(this.root.pid())).isPositive();
 			assertThat(openInto(sleep)).isPositive();
 			ProcessHandle.of(sleep).orElseThrow().destroyForcibly();
-			await().atMost(DEADLINE).until(() -> sampler.sample(this.root.pid(), false, -1).orElseThrow().processes() == 2);
+			await().atMost(DEADLINE)
+				.until(() -> sampler.sample(this.root.pid(), false, -1).orElseThrow().processes() == 2);
 			assertThat(openInto(sleep)).as("files of an ended process").isZero();
 			this.root.descendants().forEach(ProcessHandle::destroyForcibly);
 			this.root.destroyForcibly();
@@ -65,8 +67,7 @@ class TreeSamplerTests {
 		int children = 1200;
 		this.root = start("i=0; while [ $i -lt " + children + " ]; do sleep 600 & i=$((i+1)); done; wait");
 		try (TreeSampler sampler = new TreeSampler()) {
-			await().atMost(DEADLINE)
-				.until(() -> this.root.children().count() == children);
+			await().atMost(DEADLINE).until(() -> this.root.children().count() == children);
 			assertThat(Files.readString(Path.of("/proc/" + this.root.pid() + "/task/" + this.root.pid() + "/children")))
 				.hasSizeGreaterThan(4096);
 			TreeSampler.TreeUsage usage = sampler.sample(this.root.pid(), false, this.root.pid()).orElseThrow();

@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * A command's limits and OOM score: handed to the launcher as its options, and refused where no launcher would
- * apply them before the command runs.
+ * A command's limits and OOM score: handed to the launcher as its options, and refused
+ * where no launcher would apply them before the command runs.
  */
 class CommandSettingsTests {
 
@@ -39,12 +39,12 @@ class CommandSettingsTests {
 	@Test
 	@EnabledOnOs(OS.LINUX)
 	void withoutTheLauncherACommandWithSettingsIsNotStarted() {
-		try (Spawner spawner = new Spawner(15, EnumSet.of(ParentDeathMechanism.SETPRIV), this.temp.resolve("launcher"))) {
-			SpawnRequest request = new SpawnRequest(List.of("/bin/true"), Map.of(), null, this.temp.resolve("log"), null,
-					false, null, false, new CommandSettings(List.of(), 500));
-			assertThatExceptionOfType(SpawnException.class)
-				.isThrownBy(() -> spawner.spawn(request, (pid, status) -> {
-				}))
+		try (Spawner spawner = new Spawner(15, EnumSet.of(ParentDeathMechanism.SETPRIV),
+				this.temp.resolve("launcher"))) {
+			SpawnRequest request = new SpawnRequest(List.of("/bin/true"), Map.of(), null, this.temp.resolve("log"),
+					null, false, null, false, new CommandSettings(List.of(), 500));
+			assertThatExceptionOfType(SpawnException.class).isThrownBy(() -> spawner.spawn(request, (pid, status) -> {
+			}))
 				.withMessage("limits and oom-score-adjust are applied by the launcher, which is not in force here "
 						+ "(parent-death mechanism: " + spawner.parentDeathMechanism().id() + "); /bin/true is not "
 						+ "started without them");

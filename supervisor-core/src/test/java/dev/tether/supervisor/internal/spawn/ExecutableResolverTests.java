@@ -1,13 +1,13 @@
 package dev.tether.supervisor.internal.spawn;
 
-import dev.tether.supervisor.SpawnException;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import dev.tether.supervisor.SpawnException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

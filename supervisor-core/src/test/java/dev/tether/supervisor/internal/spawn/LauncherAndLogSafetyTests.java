@@ -14,20 +14,20 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.event.Level;
 
+import dev.tether.supervisor.ParentDeathMechanism;
+import dev.tether.supervisor.SpawnException;
 import dev.tether.supervisor.internal.output.ChildOutput;
 import dev.tether.supervisor.output.LogSettings;
 import dev.tether.supervisor.testsupport.Fifo;
 import dev.tether.supervisor.testsupport.TestSpawns;
-import dev.tether.supervisor.ParentDeathMechanism;
-import dev.tether.supervisor.SpawnException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * The launcher is executed only from a directory no other user can change, and a child's log is never reached
- * through a symbolic link.
+ * The launcher is executed only from a directory no other user can change, and a child's
+ * log is never reached through a symbolic link.
  */
 @EnabledOnOs(OS.LINUX)
 class LauncherAndLogSafetyTests {
@@ -80,9 +80,11 @@ class LauncherAndLogSafetyTests {
 		Path log = Fifo.make(this.temp.resolve("logs").resolve("frozen.log"));
 		try (TestSpawns appending = new TestSpawns(new Spawner(0, this.temp.resolve("launcher")), log.getParent())) {
 			assertThat(appending.spawner().capturesOutput()).isFalse();
-			assertTimeoutPreemptively(Duration.ofSeconds(20), () -> assertThatExceptionOfType(SpawnException.class)
-				.isThrownBy(() -> appending.spawn("frozen", "/bin/sh", "-c", "echo appended"))
-				.withMessageContaining("the log file " + log + " is a FIFO or a device, which is never opened as a log"));
+			assertTimeoutPreemptively(Duration.ofSeconds(20),
+					() -> assertThatExceptionOfType(SpawnException.class)
+						.isThrownBy(() -> appending.spawn("frozen", "/bin/sh", "-c", "echo appended"))
+						.withMessageContaining(
+								"the log file " + log + " is a FIFO or a device, which is never opened as a log"));
 		}
 	}
 
@@ -91,8 +93,8 @@ class LauncherAndLogSafetyTests {
 		Path victim = Files.writeString(this.temp.resolve("victim"), "precious\n");
 		Path log = this.temp.resolve("logs").resolve("captured.log");
 		Files.createSymbolicLink(log, victim);
-		ChildOutput output = new ChildOutput("captured", new LogSettings(null, true, 1024 * 1024, 1, false,
-				Level.WARN, 1024), log);
+		ChildOutput output = new ChildOutput("captured",
+				new LogSettings(null, true, 1024 * 1024, 1, false, Level.WARN, 1024), log);
 		assertThatExceptionOfType(SpawnException.class)
 			.isThrownBy(() -> this.spawns.spawnCaptured(output, "/bin/sh", "-c", "echo appended"))
 			.withMessage("cannot open the log file of child 'captured': " + log

@@ -14,15 +14,18 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.tether.supervisor.testsupport.OtherUser;
 import dev.tether.supervisor.testsupport.JavaCommand;
+import dev.tether.supervisor.testsupport.OtherUser;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 @EnabledOnOs(OS.LINUX)
 class LauncherOwnerUidTests {
 
-	/** A uid that has no passwd entry on any machine this runs on, as a container's --user 12345 has. */
+	/**
+	 * A uid that has no passwd entry on any machine this runs on, as a container's --user
+	 * 12345 has.
+	 */
 	private static final int UID_WITHOUT_NAME = 54321;
 
 	@TempDir
@@ -31,9 +34,10 @@ class LauncherOwnerUidTests {
 	@Test
 	void launcherIsChosenForAUidWithoutAPasswdEntry() throws Exception {
 		OtherUser.assumeAvailable();
-		assertThat(Files.readAllLines(Path.of("/etc/passwd"))).noneMatch((line) -> line.split(":")[2].equals(
-				Integer.toString(UID_WITHOUT_NAME)));
-		// Why copies: the other uid cannot read root's ~/.m2, where the class path's jars live.
+		assertThat(Files.readAllLines(Path.of("/etc/passwd")))
+			.noneMatch((line) -> line.split(":")[2].equals(Integer.toString(UID_WITHOUT_NAME)));
+		// Why copies: the other uid cannot read root's ~/.m2, where the class path's jars
+		// live.
 		Files.setPosixFilePermissions(this.temp, PosixFilePermissions.fromString("rwxr-xr-x"));
 		Path home = Files.createDirectory(this.temp.resolve("home"));
 		Files.setAttribute(home, "unix:uid", UID_WITHOUT_NAME);

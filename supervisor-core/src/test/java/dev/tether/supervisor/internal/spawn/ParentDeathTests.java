@@ -13,24 +13,26 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.SecondJvm;
 import dev.tether.supervisor.testsupport.SpawnerJvm;
 import dev.tether.supervisor.testsupport.SupervisorJvm;
 import dev.tether.supervisor.testsupport.TestRun;
-import dev.tether.supervisor.ParentDeathMechanism;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The promise when the spawning JVM is killed with SIGKILL: its children end, whatever it was doing.
+ * The promise when the spawning JVM is killed with SIGKILL: its children end, whatever it
+ * was doing.
  */
 @EnabledOnOs(OS.LINUX)
 class ParentDeathTests {
 
-	// Why generous: the parent-death signal is immediate, but a loaded machine may take a while to run the exits.
+	// Why generous: the parent-death signal is immediate, but a loaded machine may take a
+	// while to run the exits.
 	private static final Duration CHILDREN_GONE = Duration.ofSeconds(10);
 
 	@TempDir
@@ -65,7 +67,8 @@ class ParentDeathTests {
 		String marker = ChildMarkers.INSTALLATION_ENV + "=" + installation;
 		try (SecondJvm jvm = SecondJvm.start(SupervisorJvm.class, this.temp.resolve("jvm.log"), installation,
 				this.temp.resolve("state").toString())) {
-			// Three starts seen: the loop is running, a restart is either pending or being spawned right now.
+			// Three starts seen: the loop is running, a restart is either pending or
+			// being spawned right now.
 			jvm.readUntilCount("STARTED", 3);
 			jvm.kill9();
 			await("every child of the killed supervisor gone").atMost(CHILDREN_GONE)

@@ -1,14 +1,14 @@
 package dev.tether.supervisor.internal.spawn;
 
-import dev.tether.supervisor.ParentDeathMechanism;
-
 import java.nio.file.Path;
 import java.util.EnumSet;
 
+import dev.tether.supervisor.ParentDeathMechanism;
 
 /**
- * Run in a JVM of its own (possibly as another uid): prints the parent-death mechanism chosen when only the
- * launcher is allowed, extracted under the directory given as the first argument.
+ * Run in a JVM of its own (possibly as another uid): prints the parent-death mechanism
+ * chosen when only the launcher is allowed, extracted under the directory given as the
+ * first argument.
  */
 public final class ParentDeathUidCheck {
 

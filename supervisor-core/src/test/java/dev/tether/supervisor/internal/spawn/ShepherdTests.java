@@ -16,27 +16,29 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.tether.supervisor.ExitStatus;
+import dev.tether.supervisor.ParentDeathMechanism;
+import dev.tether.supervisor.SpawnException;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.TestSpawns;
-import dev.tether.supervisor.ExitStatus;
-import dev.tether.supervisor.SpawnException;
-import dev.tether.supervisor.ParentDeathMechanism;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The launcher's shepherd mode against real processes: exact exit status, and no descendant outliving the command,
- * the shepherd or the shepherd's parent.
+ * The launcher's shepherd mode against real processes: exact exit status, and no
+ * descendant outliving the command, the shepherd or the shepherd's parent.
  */
 @EnabledOnOs(OS.LINUX)
 class ShepherdTests {
 
-	// Why generous: the machines that run this are loaded; the shepherd's own grace is 2 s.
+	// Why generous: the machines that run this are loaded; the shepherd's own grace is 2
+	// s.
 	private static final Duration DEADLINE = Duration.ofSeconds(20);
 
-	// Starts a background grandchild and a daemon in a session of its own, writes their pids, then runs the rest.
+	// Starts a background grandchild and a daemon in a session of its own, writes their
+	// pids, then runs the rest.
 	private static final String TREE = "sleep 300 & echo $! > grandchild; setsid sleep 300 & echo $! > daemon; ";
 
 	@TempDir
@@ -46,8 +48,8 @@ class ShepherdTests {
 
 	@BeforeEach
 	void createSpawner() {
-		this.spawns = new TestSpawns(new Spawner(15, EnumSet.of(ParentDeathMechanism.LAUNCHER),
-				this.temp.resolve("launcher")), this.temp);
+		this.spawns = new TestSpawns(
+				new Spawner(15, EnumSet.of(ParentDeathMechanism.LAUNCHER), this.temp.resolve("launcher")), this.temp);
 	}
 
 	@AfterEach
@@ -92,7 +94,8 @@ class ShepherdTests {
 		assertThat(LiveProcesses.stat(daemon).orElseThrow().session()).isEqualTo(daemon);
 		Files.delete(this.temp.resolve("hold"));
 		ExitStatus exit = exitOf(shepherd);
-		// Why no waiting here: the shepherd exits only once it has no child left, and the daemon is its child.
+		// Why no waiting here: the shepherd exits only once it has no child left, and the
+		// daemon is its child.
 		assertThat(LiveProcesses.isAlive(grandchild)).isFalse();
 		assertThat(LiveProcesses.isAlive(daemon)).isFalse();
 		assertThat(exit.code()).isEqualTo(3);
@@ -112,8 +115,10 @@ class ShepherdTests {
 
 	@Test
 	void forwardsAStopSignalToTheCommandsGroup() throws Exception {
-		// Why the command waits for the grandchild: once the command exits, the shepherd ends the rest of the tree.
-		// Why the grandchild writes its own pid, after its trap: a USR1 before the trap is set would simply end it.
+		// Why the command waits for the grandchild: once the command exits, the shepherd
+		// ends the rest of the tree.
+		// Why the grandchild writes its own pid, after its trap: a USR1 before the trap
+		// is set would simply end it.
 		long shepherd = shepherd("trap 'echo > command-usr1; wait $g; exit 7' USR1; "
 				+ "sh -c 'trap \"echo > grandchild-usr1; exit 0\" USR1; echo $$ > grandchild; "
 				+ "while :; do sleep 0.05; done' & g=$!; while :; do sleep 0.05; done");
@@ -146,7 +151,8 @@ class ShepherdTests {
 
 	@Test
 	void aShepherdStoppedByItsCommandStillEndsTheWholeTreeWhenItsParentIsKilled() throws Exception {
-		// Why the command stops its shepherd: a stopped process acts on no signal but SIGKILL and SIGCONT.
+		// Why the command stops its shepherd: a stopped process acts on no signal but
+		// SIGKILL and SIGCONT.
 		ShepherdedTree tree = underAWrapper("kill -STOP $PPID; ");
 		await("the shepherd stopped").atMost(DEADLINE)
 			.until(() -> LiveProcesses.stat(tree.shepherd()).map((stat) -> stat.state() == 'T').orElse(false));
@@ -154,16 +160,19 @@ class ShepherdTests {
 	}
 
 	/**
-	 * A shepherd whose parent is a shell (which SIGKILL alone ends), over a command that records its tree and runs
-	 * {@code beforeLoop}.
+	 * A shepherd whose parent is a shell (which SIGKILL alone ends), over a command that
+	 * records its tree and runs {@code beforeLoop}.
 	 */
 	private ShepherdedTree underAWrapper(String beforeLoop) throws Exception {
-		Path launcher = ParentDeath.resolve(15, EnumSet.of(ParentDeathMechanism.LAUNCHER), this.temp.resolve("launcher"))
+		Path launcher = ParentDeath
+			.resolve(15, EnumSet.of(ParentDeathMechanism.LAUNCHER), this.temp.resolve("launcher"))
 			.program();
 		String inner = "cd '" + this.temp + "'; echo $$ > command; " + TREE + beforeLoop
 				+ "while :; do sleep 0.05; done";
-		long wrapper = this.spawns.spawn("wrapper", "/bin/sh", "-c",
-				"'" + launcher + "' --shepherd 15 $$ /bin/sh sh -c \"$0\"; exit 0", inner).pid();
+		long wrapper = this.spawns
+			.spawn("wrapper", "/bin/sh", "-c", "'" + launcher + "' --shepherd 15 $$ /bin/sh sh -c \"$0\"; exit 0",
+					inner)
+			.pid();
 		long command = awaitRunning("command");
 		long grandchild = awaitRunning("grandchild");
 		long daemon = awaitRunning("daemon");
@@ -208,7 +217,8 @@ class ShepherdTests {
 
 	private long awaitRunning(String file) {
 		long pid = awaitPid(file);
-		await().atMost(DEADLINE).until(() -> LiveProcesses.isRunning(pid, "sleep") || LiveProcesses.isRunning(pid, "sh"));
+		await().atMost(DEADLINE)
+			.until(() -> LiveProcesses.isRunning(pid, "sleep") || LiveProcesses.isRunning(pid, "sh"));
 		return pid;
 	}
 

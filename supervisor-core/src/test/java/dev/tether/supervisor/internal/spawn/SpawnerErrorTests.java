@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * An {@link Error} on the spawner thread (here a real {@link OutOfMemoryError}) fails only the spawn that threw it:
- * the thread serves on, so no child gets its parent-death signal and no caller waits for ever.
+ * An {@link Error} on the spawner thread (here a real {@link OutOfMemoryError}) fails
+ * only the spawn that threw it: the thread serves on, so no child gets its parent-death
+ * signal and no caller waits for ever.
  */
 @EnabledOnOs(OS.LINUX)
 class SpawnerErrorTests {
@@ -29,7 +30,8 @@ class SpawnerErrorTests {
 	@Test
 	void outOfMemoryOnTheSpawnerThreadFailsOnlyThatSpawn() {
 		List<String> command = JavaCommand.of("-Xmx64m", "-cp", System.getProperty("java.class.path"),
-				SpawnerOutOfMemoryCheck.class.getName(), this.temp.resolve("launcher").toString(), this.temp.toString());
+				SpawnerOutOfMemoryCheck.class.getName(), this.temp.resolve("launcher").toString(),
+				this.temp.toString());
 		Map<String, String> printed = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
 			try (SecondJvm jvm = SecondJvm.start(new ProcessBuilder(command).redirectErrorStream(true))) {
 				return jvm.readUntil("FIRST", "HUGE", "FIRST_ALIVE", "SECOND", "DONE");

@@ -5,13 +5,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.tether.supervisor.SpawnException;
 import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.internal.reaper.Reaper;
-import dev.tether.supervisor.SpawnException;
 
 /**
- * Run in a JVM with a small heap: spawns a first child, then a spawn whose environment needs more heap than there is
- * on the spawner thread, then a second child; prints what happened, ends its children, and exits.
+ * Run in a JVM with a small heap: spawns a first child, then a spawn whose environment
+ * needs more heap than there is on the spawner thread, then a second child; prints what
+ * happened, ends its children, and exits.
  * {@code SpawnerOutOfMemoryCheck <launcher-directory> <log-directory>}.
  */
 public final class SpawnerOutOfMemoryCheck {
@@ -23,11 +24,14 @@ public final class SpawnerOutOfMemoryCheck {
 		Path logs = Path.of(args[1]);
 		Spawner spawner = new Spawner(15, Path.of(args[0]));
 		Map<String, String> environment = new HashMap<>(System.getenv());
-		long first = spawner.spawn(new SpawnRequest(List.of("sleep", "600"), environment, null, logs.resolve("first.log"),
-				null), (pid, status) -> {
-				}).pid();
+		long first = spawner
+			.spawn(new SpawnRequest(List.of("sleep", "600"), environment, null, logs.resolve("first.log"), null),
+					(pid, status) -> {
+					})
+			.pid();
 		System.out.println("FIRST " + first);
-		// Why this size: the caller holds it once; the spawner thread needs it twice more (the entry, its bytes).
+		// Why this size: the caller holds it once; the spawner thread needs it twice more
+		// (the entry, its bytes).
 		Map<String, String> huge = new HashMap<>(environment);
 		huge.put("HUGE", "x".repeat((int) (Runtime.getRuntime().maxMemory() / 3)));
 		String outcome;
@@ -43,9 +47,11 @@ public final class SpawnerOutOfMemoryCheck {
 		huge = null;
 		System.out.println("HUGE " + outcome.replace('\n', ' '));
 		System.out.println("FIRST_ALIVE " + ProcessHandle.of(first).map(ProcessHandle::isAlive).orElse(false));
-		long second = spawner.spawn(new SpawnRequest(List.of("sleep", "600"), environment, null,
-				logs.resolve("second.log"), null), (pid, status) -> {
-				}).pid();
+		long second = spawner
+			.spawn(new SpawnRequest(List.of("sleep", "600"), environment, null, logs.resolve("second.log"), null),
+					(pid, status) -> {
+					})
+			.pid();
 		System.out.println("SECOND " + second);
 		Reaper.shared().signalGroupUnreaped(first, Posix.SIGKILL);
 		Reaper.shared().signalGroupUnreaped(second, Posix.SIGKILL);

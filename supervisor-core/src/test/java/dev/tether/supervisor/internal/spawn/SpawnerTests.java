@@ -25,18 +25,18 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.ParentDeathMechanism;
+import dev.tether.supervisor.SpawnException;
 import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.internal.identity.ProcStat;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.TestSpawns;
-import dev.tether.supervisor.SpawnException;
-import dev.tether.supervisor.ParentDeathMechanism;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
-import dev.tether.supervisor.ChildKind;
 
 @EnabledOnOs(OS.LINUX)
 class SpawnerTests {
@@ -147,11 +147,10 @@ class SpawnerTests {
 	@Test
 	void missingWorkingDirectoryIsReportedByName() {
 		Path missing = this.temp.resolve("no-such-directory");
-		assertThatExceptionOfType(SpawnException.class)
-			.isThrownBy(() -> this.spawns.spawner()
-				.spawn(new SpawnRequest(List.of("sleep", "1"), Map.of(), missing, this.temp.resolve("x.log"), null),
-						(pid, status) -> {
-						}))
+		assertThatExceptionOfType(SpawnException.class).isThrownBy(() -> this.spawns.spawner()
+			.spawn(new SpawnRequest(List.of("sleep", "1"), Map.of(), missing, this.temp.resolve("x.log"), null),
+					(pid, status) -> {
+					}))
 			.withMessageContaining("working directory " + missing + " does not exist");
 	}
 
@@ -185,7 +184,8 @@ class SpawnerTests {
 			SpawnRequest request = new SpawnRequest(List.of("true"), Map.of("PATH", "/usr/bin:/bin"), null,
 					this.temp.resolve("retry.log"), null);
 			CountDownLatch exited = new CountDownLatch(1);
-			assertThatExceptionOfType(SpawnException.class).isThrownBy(() -> spawner.spawn(request, (p, s) -> exited.countDown()))
+			assertThatExceptionOfType(SpawnException.class)
+				.isThrownBy(() -> spawner.spawn(request, (p, s) -> exited.countDown()))
 				.withMessageContaining("cannot start the supervisor-spawner thread");
 			spawner.spawn(request, (p, s) -> exited.countDown());
 			assertThat(exited.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
@@ -195,8 +195,10 @@ class SpawnerTests {
 
 	@Test
 	void aCallerThatGivesUpLeavesNoChildBehind() {
-		// The interrupt lands before the spawner thread ran the task (nothing is spawned), or after it completed
-		// (the child is killed and reaped), or the spawn had completed before the caller looked (it owns the child).
+		// The interrupt lands before the spawner thread ran the task (nothing is
+		// spawned), or after it completed
+		// (the child is killed and reaped), or the spawn had completed before the caller
+		// looked (it owns the child).
 		for (int attempt = 0; attempt < 20; attempt++) {
 			String name = "abandoned-" + attempt;
 			Thread.currentThread().interrupt();
@@ -204,11 +206,11 @@ class SpawnerTests {
 				this.spawns.spawn(name, "sleep", "600");
 			}
 			catch (SpawnException ex) {
-				await().atMost(Duration.ofSeconds(10)).until(() -> LiveProcesses
-					.withEnvironmentEntry(ChildKind.AGENT.nameKey() + "=" + name)
-					.stream()
-					.noneMatch((pid) -> LiveProcesses.environ(pid)
-						.contains(ChildMarkers.INSTALLATION_ENV + "=" + this.spawns.installationId())));
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> LiveProcesses.withEnvironmentEntry(ChildKind.AGENT.nameKey() + "=" + name)
+						.stream()
+						.noneMatch((pid) -> LiveProcesses.environ(pid)
+							.contains(ChildMarkers.INSTALLATION_ENV + "=" + this.spawns.installationId())));
 			}
 			finally {
 				Thread.interrupted();

@@ -17,23 +17,24 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.ExitStatus;
+import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.os.PosixSpawn;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.testsupport.TestRun;
-import dev.tether.supervisor.ExitStatus;
-import dev.tether.supervisor.ChildKind;
-import dev.tether.supervisor.ParentDeathMechanism;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Where glibc has no {@code posix_spawn_file_actions_addchdir_np} (older than 2.29), the launcher puts the child in
- * its working directory. This machine's glibc may have the action, so the launcher's path is spawned as the spawner
- * spawns it when the probe finds none.
+ * Where glibc has no {@code posix_spawn_file_actions_addchdir_np} (older than 2.29), the
+ * launcher puts the child in its working directory. This machine's glibc may have the
+ * action, so the launcher's path is spawned as the spawner spawns it when the probe finds
+ * none.
  */
 @EnabledOnOs(OS.LINUX)
 class WorkingDirectoryFallbackTests {
@@ -107,13 +108,17 @@ class WorkingDirectoryFallbackTests {
 	private long spawnThroughLauncher(Path directory, String executable, String... command) throws Exception {
 		Map<String, String> environment = ChildMarkers.stamp(System.getenv(), Map.of(),
 				new Owner(TestRun.installationId("cwd"), "cwd"), ChildKind.AGENT, "cwd");
-		List<String> env = environment.entrySet().stream().map((entry) -> entry.getKey() + "=" + entry.getValue())
+		List<String> env = environment.entrySet()
+			.stream()
+			.map((entry) -> entry.getKey() + "=" + entry.getValue())
 			.toList();
-		List<String> argv = this.parentDeath.argv(Path.of(executable), List.of(command), directory, CommandSettings.NONE);
+		List<String> argv = this.parentDeath.argv(Path.of(executable), List.of(command), directory,
+				CommandSettings.NONE);
 		assertThat(argv).containsSubsequence("--chdir", directory.toString());
 		long pid = Reaper.shared()
-			.spawnRegistered(() -> PosixSpawn.spawn(this.parentDeath.spawnedPath(Path.of(executable)), argv, env,
-					Path.of("/dev/null"), new PosixSpawn.Output.AppendTo(this.temp.resolve("child.log")), null),
+			.spawnRegistered(
+					() -> PosixSpawn.spawn(this.parentDeath.spawnedPath(Path.of(executable)), argv, env,
+							Path.of("/dev/null"), new PosixSpawn.Output.AppendTo(this.temp.resolve("child.log")), null),
 					this.exits::put);
 		this.spawned.add(pid);
 		return pid;

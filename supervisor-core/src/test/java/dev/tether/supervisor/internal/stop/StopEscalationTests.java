@@ -6,15 +6,15 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.tether.supervisor.internal.identity.Verdict;
 import dev.tether.supervisor.StopOutcome;
+import dev.tether.supervisor.internal.identity.Verdict;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The ladder's last steps on a clock of its own: SIGKILL after the timeout, then, for a target that has a harder
- * kill (a shepherd that did not end after its kill-tree request), that kill and one more grace before
- * {@code SURVIVED}.
+ * The ladder's last steps on a clock of its own: SIGKILL after the timeout, then, for a
+ * target that has a harder kill (a shepherd that did not end after its kill-tree
+ * request), that kill and one more grace before {@code SURVIVED}.
  */
 class StopEscalationTests {
 

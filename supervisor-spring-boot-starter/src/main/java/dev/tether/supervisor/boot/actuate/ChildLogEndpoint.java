@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.channels.SeekableByteChannel;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -18,11 +17,13 @@ import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.output.CapturedOutput;
 
 /**
- * {@code /actuator/childlog/{name}}: a child's log file as text, like Boot's {@code logfile} endpoint (HTTP
- * {@code Range} requests included), or with {@code ?lines=N} its last N lines, continued into its rotated files.
- * Read-only. The files are read under their writer's rule (see {@link CapturedOutput#openLog()}): a link, a FIFO or
- * another user's file at a log's path answers 500, and its error names it. A child's output may carry secrets: the
- * endpoint is on the web only when the application exposes it.
+ * {@code /actuator/childlog/{name}}: a child's log file as text, like Boot's
+ * {@code logfile} endpoint (HTTP {@code Range} requests included), or with
+ * {@code ?lines=N} its last N lines, continued into its rotated files. Read-only. The
+ * files are read under their writer's rule (see {@link CapturedOutput#openLog()}): a
+ * link, a FIFO or another user's file at a log's path answers 500, and its error names
+ * it. A child's output may carry secrets: the endpoint is on the web only when the
+ * application exposes it.
  */
 @WebEndpoint(id = "childlog", defaultAccess = Access.READ_ONLY)
 public class ChildLogEndpoint {
@@ -42,9 +43,11 @@ public class ChildLogEndpoint {
 	/**
 	 * @param name the child
 	 * @param lines how many of the last lines, or {@code null} for the whole current file
-	 * @return the text, or {@code null} (404) when there is no such child or it has no log file yet
-	 * @throws UncheckedIOException (500) naming the file when it cannot be read, or is not one a log may be (a link,
-	 * a FIFO, another user's file): it is never followed, waited on or served
+	 * @return the text, or {@code null} (404) when there is no such child or it has no
+	 * log file yet
+	 * @throws UncheckedIOException (500) naming the file when it cannot be read, or is
+	 * not one a log may be (a link, a FIFO, another user's file): it is never followed,
+	 * waited on or served
 	 */
 	@ReadOperation(produces = "text/plain; charset=UTF-8")
 	public @Nullable Resource log(@Selector String name, @Nullable Integer lines) {
@@ -53,11 +56,12 @@ public class ChildLogEndpoint {
 			return null;
 		}
 		if (lines != null && (lines < 1 || lines > MAX_LINES)) {
-			throw new InvalidEndpointRequestException("lines must be between 1 and " + MAX_LINES + " (was " + lines + ")",
-					"lines out of range");
+			throw new InvalidEndpointRequestException(
+					"lines must be between 1 and " + MAX_LINES + " (was " + lines + ")", "lines out of range");
 		}
 		try {
-			// Why open first: a refused file is answered at once with why, rather than once a response has begun.
+			// Why open first: a refused file is answered at once with why, rather than
+			// once a response has begun.
 			try (SeekableByteChannel current = output.openLog().orElse(null)) {
 				if (current == null) {
 					return null;

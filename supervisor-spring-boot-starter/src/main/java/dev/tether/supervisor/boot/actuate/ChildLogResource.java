@@ -11,10 +11,11 @@ import org.springframework.core.io.AbstractResource;
 import dev.tether.supervisor.output.CapturedOutput;
 
 /**
- * A child's current log file as a {@link org.springframework.core.io.Resource}, so that HTTP {@code Range} requests
- * work as for any file. Every read opens it anew through {@link CapturedOutput#openLog()}, under the writer's rule:
- * a link, a FIFO or another user's file planted at the path between two reads fails the read, and is never followed,
- * waited on or served.
+ * A child's current log file as a {@link org.springframework.core.io.Resource}, so that
+ * HTTP {@code Range} requests work as for any file. Every read opens it anew through
+ * {@link CapturedOutput#openLog()}, under the writer's rule: a link, a FIFO or another
+ * user's file planted at the path between two reads fails the read, and is never
+ * followed, waited on or served.
  */
 final class ChildLogResource extends AbstractResource {
 
@@ -43,7 +44,8 @@ final class ChildLogResource extends AbstractResource {
 
 	@Override
 	public long lastModified() {
-		// Why none: a log grows by the second, and a time would only let a client cache a stale one.
+		// Why none: a log grows by the second, and a time would only let a client cache a
+		// stale one.
 		return -1;
 	}
 

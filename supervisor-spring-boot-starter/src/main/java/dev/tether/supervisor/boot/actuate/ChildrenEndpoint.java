@@ -1,12 +1,11 @@
 package dev.tether.supervisor.boot.actuate;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -19,12 +18,13 @@ import dev.tether.supervisor.ChildUsage;
 import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.ProbeResult;
 import dev.tether.supervisor.ReconciliationReport;
-import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SpawnFeatures;
+import dev.tether.supervisor.Supervisor;
 
 /**
- * {@code /actuator/children}: the supervised children, how they are tied to the JVM, and the last reconciliation.
- * Its write operation starts, stops or restarts one child. Environments are never shown.
+ * {@code /actuator/children}: the supervised children, how they are tied to the JVM, and
+ * the last reconciliation. Its write operation starts, stops or restarts one child.
+ * Environments are never shown.
  */
 @Endpoint(id = "children", defaultAccess = Access.READ_ONLY)
 public class ChildrenEndpoint {
@@ -88,17 +88,19 @@ public class ChildrenEndpoint {
 	 *
 	 * @param installationId the installation id
 	 * @param parentDeathSignal {@code launcher}, {@code setpriv} or {@code none}
-	 * @param descendants how the descendants of children are contained: {@code shepherd} or {@code group}
+	 * @param descendants how the descendants of children are contained: {@code shepherd}
+	 * or {@code group}
 	 * @param identityVerification whether identity can be verified here
-	 * @param nativeBackend how libc is called: {@code ffm} (JDK 22+), {@code jnr} (JDK 17 to 21) or {@code none}
+	 * @param nativeBackend how libc is called: {@code ffm} (JDK 22+), {@code jnr} (JDK 17
+	 * to 21) or {@code none}
 	 * @param spawn how children are spawned here (method, working directory, descriptors)
 	 * @param reconciliation the last reconciliation, or {@code null}
 	 * @param children every child
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record ChildrenDescriptor(String installationId, String parentDeathSignal, String descendants,
-			boolean identityVerification, String nativeBackend, SpawnFeatures spawn, @Nullable ReconciliationDescriptor reconciliation,
-			List<ChildDescriptor> children) {
+			boolean identityVerification, String nativeBackend, SpawnFeatures spawn,
+			@Nullable ReconciliationDescriptor reconciliation, List<ChildDescriptor> children) {
 	}
 
 	/**
@@ -115,27 +117,28 @@ public class ChildrenEndpoint {
 	 * @param port its port, or {@code null}
 	 * @param lastExit its last exit, or {@code null}
 	 * @param lastError why its last start or stop failed, or {@code null}
-	 * @param critical whether its {@code FAILED} state turns the {@code supervisor} health {@code DOWN}
+	 * @param critical whether its {@code FAILED} state turns the {@code supervisor}
+	 * health {@code DOWN}
 	 * @param readiness the last readiness check of its current process, or {@code null}
 	 * @param liveness the last liveness probe of its current process, or {@code null}
-	 * @param details what {@link ChildDetailsContributor} beans add (an MCP child's transport, session and tools),
-	 * empty for none
+	 * @param details what {@link ChildDetailsContributor} beans add (an MCP child's
+	 * transport, session and tools), empty for none
 	 * @param resources what its tree uses, or {@code null} when it is gone meanwhile
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record ChildDescriptor(String name, String kind, String state, @Nullable Long pid,
-			@Nullable Long shepherdPid, @Nullable String startedAt, long uptimeSeconds, int restarts, @Nullable Integer port,
-			@Nullable ExitDescriptor lastExit, @Nullable String lastError, boolean critical,
+			@Nullable Long shepherdPid, @Nullable String startedAt, long uptimeSeconds, int restarts,
+			@Nullable Integer port, @Nullable ExitDescriptor lastExit, @Nullable String lastError, boolean critical,
 			@Nullable ProbeDescriptor readiness, @Nullable ProbeDescriptor liveness, Map<String, Object> details,
 			@Nullable ResourcesDescriptor resources) {
 
 		static ChildDescriptor of(ChildSnapshot child, Map<String, Object> details,
 				@Nullable ResourcesDescriptor resources) {
 			return new ChildDescriptor(child.name(), child.kind().id(), child.state().name(), child.pid(),
-					child.shepherdPid(), (child.startedAt() != null) ? child.startedAt().toString() : null, child.uptimeSeconds(),
-					child.restarts(), child.port(), ExitDescriptor.of(child.lastExit()), child.lastError(),
-					child.critical(), ProbeDescriptor.of(child.readiness()), ProbeDescriptor.of(child.liveness()),
-					details, resources);
+					child.shepherdPid(), (child.startedAt() != null) ? child.startedAt().toString() : null,
+					child.uptimeSeconds(), child.restarts(), child.port(), ExitDescriptor.of(child.lastExit()),
+					child.lastError(), child.critical(), ProbeDescriptor.of(child.readiness()),
+					ProbeDescriptor.of(child.liveness()), details, resources);
 		}
 
 	}
@@ -162,7 +165,8 @@ public class ChildrenEndpoint {
 	 * What a child's tree uses (see {@link ChildUsage}).
 	 *
 	 * @param memoryBytes resident memory of its processes
-	 * @param cpuSeconds user and system CPU time over the supervisor's life, reaped descendants included
+	 * @param cpuSeconds user and system CPU time over the supervisor's life, reaped
+	 * descendants included
 	 * @param processes how many processes it has (its shepherd not counted)
 	 * @param descriptors the command's open descriptors, or {@code null} when unknown
 	 * @param maxMemoryRestarts restarts for exceeding {@code max-memory}
@@ -184,8 +188,9 @@ public class ChildrenEndpoint {
 	 * @param code its exit code, or {@code null}
 	 * @param signal the signal that ended it, or {@code null}
 	 * @param at when (ISO-8601)
-	 * @param killedBy who sent the SIGKILL that ended it when Tether did not: {@code oom-killer} (most likely the
-	 * kernel's OOM killer) or {@code other}; {@code null} otherwise
+	 * @param killedBy who sent the SIGKILL that ended it when Tether did not:
+	 * {@code oom-killer} (most likely the kernel's OOM killer) or {@code other};
+	 * {@code null} otherwise
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record ExitDescriptor(@Nullable Integer code, @Nullable Integer signal, String at,

@@ -1,7 +1,6 @@
 package dev.tether.supervisor.boot.actuate;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;

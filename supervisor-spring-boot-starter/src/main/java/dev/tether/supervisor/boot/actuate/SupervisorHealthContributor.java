@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthContributor;
@@ -19,21 +18,26 @@ import dev.tether.supervisor.ProbeResult;
 import dev.tether.supervisor.Supervisor;
 
 /**
- * The {@code supervisor} health: one component per child, {@code DOWN} when the child is {@code FAILED} (or
- * {@value #DOWN_NON_CRITICAL} for a child that is not {@code critical}, a status Boot's aggregation leaves out, so
- * that it does not turn the composite {@code DOWN}), and
- * {@value #REGISTRY}, whose details say why the registry cannot be saved while that lasts (a full disk: supervision
- * carries on, so it stays {@code UP}).
+ * The {@code supervisor} health: one component per child, {@code DOWN} when the child is
+ * {@code FAILED} (or {@value #DOWN_NON_CRITICAL} for a child that is not
+ * {@code critical}, a status Boot's aggregation leaves out, so that it does not turn the
+ * composite {@code DOWN}), and {@value #REGISTRY}, whose details say why the registry
+ * cannot be saved while that lasts (a full disk: supervision carries on, so it stays
+ * {@code UP}).
  */
 public class SupervisorHealthContributor implements CompositeHealthContributor {
 
 	/**
-	 * The status of a {@code FAILED} child that is not critical. Why not {@code DOWN}: Boot's status aggregation turns
-	 * a composite {@code DOWN} when any member is, and ignores a status code it does not order.
+	 * The status of a {@code FAILED} child that is not critical. Why not {@code DOWN}:
+	 * Boot's status aggregation turns a composite {@code DOWN} when any member is, and
+	 * ignores a status code it does not order.
 	 */
 	public static final String DOWN_NON_CRITICAL = "DOWN_NON_CRITICAL";
 
-	/** The registry's component: a name no child can have (child names start with a letter or digit). */
+	/**
+	 * The registry's component: a name no child can have (child names start with a letter
+	 * or digit).
+	 */
 	public static final String REGISTRY = "_registry";
 
 	private final Supervisor supervisor;
@@ -62,7 +66,9 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 		Map<String, HealthContributor> contributors = new LinkedHashMap<>();
 		this.supervisor.snapshots().forEach((child) -> contributors.put(child.name(), indicator(child.name())));
 		contributors.put(REGISTRY, registryIndicator());
-		return contributors.entrySet().stream().map((entry) -> new HealthContributors.Entry(entry.getKey(), entry.getValue()));
+		return contributors.entrySet()
+			.stream()
+			.map((entry) -> new HealthContributors.Entry(entry.getKey(), entry.getValue()));
 	}
 
 	private HealthIndicator indicator(String name) {

@@ -6,7 +6,8 @@ import dev.tether.supervisor.ChildEvent;
 import dev.tether.supervisor.ChildSnapshot;
 
 /**
- * Published for everything that happens to a supervised child. Listen for this type, or for one of its subtypes.
+ * Published for everything that happens to a supervised child. Listen for this type, or
+ * for one of its subtypes.
  */
 public abstract class ChildLifecycleEvent extends ApplicationEvent {
 
@@ -22,7 +23,10 @@ public abstract class ChildLifecycleEvent extends ApplicationEvent {
 		return this.event.child();
 	}
 
-	/** The supervisor's event, with the exit, spawn duration, error or stop outcome it carries. */
+	/**
+	 * The supervisor's event, with the exit, spawn duration, error or stop outcome it
+	 * carries.
+	 */
 	public ChildEvent getEvent() {
 		return this.event;
 	}

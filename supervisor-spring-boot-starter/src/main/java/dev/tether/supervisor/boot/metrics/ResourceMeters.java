@@ -12,10 +12,12 @@ import dev.tether.supervisor.ChildUsage;
 import dev.tether.supervisor.Supervisor;
 
 /**
- * What a child's tree uses, as meters tagged with the child: {@code supervisor.child.memory} and
- * {@code supervisor.child.processes}, {@code supervisor.child.descriptors} (gauges), {@code supervisor.child.cpu}
- * and {@code supervisor.child.memory.restarts} (function counters, so that rates work). Each reads
- * {@link Supervisor#resources}, whose half-second cache makes one scrape sample a tree once.
+ * What a child's tree uses, as meters tagged with the child:
+ * {@code supervisor.child.memory} and {@code supervisor.child.processes},
+ * {@code supervisor.child.descriptors} (gauges), {@code supervisor.child.cpu} and
+ * {@code supervisor.child.memory.restarts} (function counters, so that rates work). Each
+ * reads {@link Supervisor#resources}, whose half-second cache makes one scrape sample a
+ * tree once.
  */
 final class ResourceMeters {
 
@@ -34,17 +36,20 @@ final class ResourceMeters {
 			.tags(tags)
 			.description("Processes of the child's tree")
 			.register(registry);
-		Gauge.builder("supervisor.child.descriptors", supervisor,
-				read(name, (usage) -> (usage.openDescriptors() != null) ? usage.openDescriptors() : Double.NaN))
+		Gauge
+			.builder("supervisor.child.descriptors", supervisor,
+					read(name, (usage) -> (usage.openDescriptors() != null) ? usage.openDescriptors() : Double.NaN))
 			.tags(tags)
 			.description("Descriptors the child's command has open")
 			.register(registry);
-		FunctionCounter.builder("supervisor.child.cpu", supervisor, read(name, (usage) -> usage.cpuTime().toNanos() / 1e9))
+		FunctionCounter
+			.builder("supervisor.child.cpu", supervisor, read(name, (usage) -> usage.cpuTime().toNanos() / 1e9))
 			.tags(tags)
 			.baseUnit("seconds")
 			.description("CPU time (user and system) of the child's processes and of the descendants they reaped")
 			.register(registry);
-		FunctionCounter.builder("supervisor.child.memory.restarts", supervisor, read(name, ChildUsage::maxMemoryRestarts))
+		FunctionCounter
+			.builder("supervisor.child.memory.restarts", supervisor, read(name, ChildUsage::maxMemoryRestarts))
 			.tags(tags)
 			.description("Restarts of the child for exceeding max-memory")
 			.register(registry);

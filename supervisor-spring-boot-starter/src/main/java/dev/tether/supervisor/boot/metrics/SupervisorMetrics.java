@@ -14,7 +14,6 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.beans.factory.ObjectProvider;
 
 import dev.tether.supervisor.ChildEvent;
@@ -26,10 +25,11 @@ import dev.tether.supervisor.boot.SupervisorTickObserver;
 import dev.tether.supervisor.output.CapturedOutput;
 
 /**
- * The supervisor's meters: {@code supervisor.children} (gauge by state), {@code supervisor.child.starts},
- * {@code supervisor.child.restarts}, {@code supervisor.child.exits} (by outcome), {@code supervisor.child.output.bytes}
- * and {@code supervisor.child.output.lines}, what each child's tree uses ({@link ResourceMeters}),
- * {@code supervisor.spawn} and {@code supervisor.reap.tick}.
+ * The supervisor's meters: {@code supervisor.children} (gauge by state),
+ * {@code supervisor.child.starts}, {@code supervisor.child.restarts},
+ * {@code supervisor.child.exits} (by outcome), {@code supervisor.child.output.bytes} and
+ * {@code supervisor.child.output.lines}, what each child's tree uses
+ * ({@link ResourceMeters}), {@code supervisor.spawn} and {@code supervisor.reap.tick}.
  */
 public final class SupervisorMetrics implements MeterBinder, SupervisorListener, SupervisorTickObserver {
 
@@ -94,7 +94,8 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 		Tags child = Tags.of("child", event.child().name(), "kind", event.child().kind().id());
 		int restarts = event.child().restarts();
 		Integer seen = this.restartsSeen.put(event.child().name(), restarts);
-		// Why only growth since the last event: the first event of a child adopted from an earlier run already
+		// Why only growth since the last event: the first event of a child adopted from
+		// an earlier run already
 		// carries that run's restarts, which that run counted.
 		if (seen != null && restarts > seen) {
 			meters.counter("supervisor.child.restarts", child).increment(restarts - seen);
@@ -124,10 +125,14 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 		}
 	}
 
-	/** A removed child's meters go with it, so that a registry of short-lived children does not grow without end. */
+	/**
+	 * A removed child's meters go with it, so that a registry of short-lived children
+	 * does not grow without end.
+	 */
 	private void forget(MeterRegistry meters, String child) {
 		for (Meter meter : List.copyOf(meters.getMeters())) {
-			if (meter.getId().getName().startsWith("supervisor.child.") && child.equals(meter.getId().getTag("child"))) {
+			if (meter.getId().getName().startsWith("supervisor.child.")
+					&& child.equals(meter.getId().getTag("child"))) {
 				meters.remove(meter);
 			}
 		}

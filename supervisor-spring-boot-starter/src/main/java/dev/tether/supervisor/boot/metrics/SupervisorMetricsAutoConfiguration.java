@@ -1,7 +1,6 @@
 package dev.tether.supervisor.boot.metrics;
 
 import io.micrometer.core.instrument.MeterRegistry;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

@@ -9,8 +9,9 @@ import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.MergedContextConfiguration;
 
 /**
- * Adds an {@link IsolatedSupervisorPropertySource} to a test context, below the properties the test declares and
- * above everything else, and removes its state directory when the context is closed or fails to start.
+ * Adds an {@link IsolatedSupervisorPropertySource} to a test context, below the
+ * properties the test declares and above everything else, and removes its state directory
+ * when the context is closed or fails to start.
  * <p>
  * Holds no state: every instance is equal, so it does not split Spring's context cache.
  */
@@ -23,16 +24,20 @@ class IsolatedSupervisorContextCustomizer implements ContextCustomizer {
 		IsolatedSupervisorPropertySource isolation = new IsolatedSupervisorPropertySource(
 				context.getEnvironment().getProperty("spring.application.name"));
 		MutablePropertySources sources = context.getEnvironment().getPropertySources();
-		// Why just above the system properties: the test's own settings (@SpringBootTest properties,
-		// @TestPropertySource, @DynamicPropertySource) sit above them and win, while the application's configuration
-		// files and the developer's environment, which name the real state directory and installation, sit below.
+		// Why just above the system properties: the test's own settings (@SpringBootTest
+		// properties,
+		// @TestPropertySource, @DynamicPropertySource) sit above them and win, while the
+		// application's configuration
+		// files and the developer's environment, which name the real state directory and
+		// installation, sit below.
 		if (sources.contains(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME)) {
 			sources.addBefore(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME, isolation);
 		}
 		else {
 			sources.addLast(isolation);
 		}
-		// Why a disposable bean: it is destroyed after the supervisor (registered first, destroyed last), also when
+		// Why a disposable bean: it is destroyed after the supervisor (registered first,
+		// destroyed last), also when
 		// the refresh fails, where no ContextClosedEvent is published.
 		if (context.getBeanFactory() instanceof DefaultSingletonBeanRegistry registry) {
 			registry.registerDisposableBean(DISPOSER_NAME, isolation::deleteStateDirectory);

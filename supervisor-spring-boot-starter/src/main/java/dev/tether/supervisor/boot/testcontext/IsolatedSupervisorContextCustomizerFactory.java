@@ -7,7 +7,8 @@ import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
 
 /**
- * Gives every test context an isolated supervisor; registered in {@code META-INF/spring.factories}.
+ * Gives every test context an isolated supervisor; registered in
+ * {@code META-INF/spring.factories}.
  */
 class IsolatedSupervisorContextCustomizerFactory implements ContextCustomizerFactory {
 

@@ -12,12 +12,12 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.core.env.EnumerablePropertySource;
 
 /**
- * {@code supervisor.state-directory} and {@code supervisor.installation-id} of one test context: a temporary
- * directory, created when the supervisor first asks for it, and {@code <application-name>-test-<random>}.
+ * {@code supervisor.state-directory} and {@code supervisor.installation-id} of one test
+ * context: a temporary directory, created when the supervisor first asks for it, and
+ * {@code <application-name>-test-<random>}.
  */
 class IsolatedSupervisorPropertySource extends EnumerablePropertySource<Object> {
 
@@ -41,8 +41,10 @@ class IsolatedSupervisorPropertySource extends EnumerablePropertySource<Object> 
 		this.installationId = installationIdFor(applicationName);
 	}
 
-	// Why a random id: reconciliation stops verified processes of its installation, so a test context must never
-	// share one with a running instance of the application or with another cached context.
+	// Why a random id: reconciliation stops verified processes of its installation, so a
+	// test context must never
+	// share one with a running instance of the application or with another cached
+	// context.
 	private static String installationIdFor(@Nullable String applicationName) {
 		String base = (applicationName == null || applicationName.isBlank()) ? "default"
 				: applicationName.replaceAll("[^A-Za-z0-9._-]", "-").replaceAll("^[._-]+", "");
@@ -72,8 +74,10 @@ class IsolatedSupervisorPropertySource extends EnumerablePropertySource<Object> 
 				this.stateDirectory = Files.createTempDirectory(STATE_DIRECTORY_PREFIX + this.installationId + "-");
 			}
 			catch (IOException ex) {
-				throw new UncheckedIOException("cannot create a temporary supervisor.state-directory for a test context in "
-						+ System.getProperty("java.io.tmpdir") + ": " + ex.getMessage(), ex);
+				throw new UncheckedIOException(
+						"cannot create a temporary supervisor.state-directory for a test context in "
+								+ System.getProperty("java.io.tmpdir") + ": " + ex.getMessage(),
+						ex);
 			}
 		}
 		return this.stateDirectory;

@@ -11,9 +11,6 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -23,6 +20,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import dev.tether.supervisor.testsupport.Fifo;
 import dev.tether.supervisor.testsupport.TestRun;
@@ -31,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A child's output in a running application: its lines in the application's console, its tail over
- * {@code /actuator/childlog}, and its counts in the metrics.
+ * A child's output in a running application: its lines in the application's console, its
+ * tail over {@code /actuator/childlog}, and its counts in the metrics.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=childlog,metrics",
@@ -62,7 +61,8 @@ class ChildOutputApplicationTests {
 	}
 
 	private HttpResponse<String> get(String path, String... headers) throws Exception {
-		// Why a timeout: a request that would wait on a planted FIFO must fail the test, not hang it.
+		// Why a timeout: a request that would wait on a planted FIFO must fail the test,
+		// not hang it.
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
 			.timeout(Duration.ofSeconds(20));
 		if (headers.length > 0) {
@@ -81,8 +81,8 @@ class ChildOutputApplicationTests {
 		awaitLines("numbers", 50);
 		HttpResponse<String> tail = get("/actuator/childlog/numbers?lines=3");
 		assertThat(tail.statusCode()).isEqualTo(200);
-		assertThat(tail.headers().firstValue("Content-Type")).hasValueSatisfying((type) -> assertThat(type)
-			.startsWith("text/plain"));
+		assertThat(tail.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("text/plain"));
 		assertThat(tail.body()).isEqualTo("48\n49\n50\n");
 	}
 
@@ -142,9 +142,11 @@ class ChildOutputApplicationTests {
 		awaitLines("numbers", 50);
 		JsonMapper json = JsonMapper.builder().build();
 		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-			JsonNode lines = json.readTree(get("/actuator/metrics/supervisor.child.output.lines?tag=child:numbers").body());
+			JsonNode lines = json
+				.readTree(get("/actuator/metrics/supervisor.child.output.lines?tag=child:numbers").body());
 			assertThat(lines.get("measurements").get(0).get("value").asDouble()).isEqualTo(50.0);
-			JsonNode bytes = json.readTree(get("/actuator/metrics/supervisor.child.output.bytes?tag=child:numbers").body());
+			JsonNode bytes = json
+				.readTree(get("/actuator/metrics/supervisor.child.output.bytes?tag=child:numbers").body());
 			assertThat(bytes.get("measurements").get(0).get("value").asDouble()).isEqualTo(141.0);
 		});
 	}

@@ -7,12 +7,11 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
-import tools.jackson.databind.JsonNode;
-
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
+import tools.jackson.databind.JsonNode;
 
 import dev.tether.supervisor.boot.RunningApplication;
 
@@ -20,8 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What a child's tree uses, in a running application: the {@code resources} object of {@code /actuator/children},
- * its meters, and its limits and OOM score set from the properties.
+ * What a child's tree uses, in a running application: the {@code resources} object of
+ * {@code /actuator/children}, its meters, and its limits and OOM score set from the
+ * properties.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=children,metrics",
@@ -64,8 +64,11 @@ class ChildResourcesApplicationTests extends RunningApplication {
 	}
 
 	private double value(String meter) throws Exception {
-		// Why parsed from text: a gauge without a value (the command not forked yet) is written as "NaN".
-		JsonNode value = getJson("/actuator/metrics/" + meter + "?tag=child:tree").get("measurements").get(0).get("value");
+		// Why parsed from text: a gauge without a value (the command not forked yet) is
+		// written as "NaN".
+		JsonNode value = getJson("/actuator/metrics/" + meter + "?tag=child:tree").get("measurements")
+			.get(0)
+			.get("value");
 		return Double.parseDouble(value.asString());
 	}
 

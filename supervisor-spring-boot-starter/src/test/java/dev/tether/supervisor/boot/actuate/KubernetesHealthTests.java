@@ -4,13 +4,12 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
+import tools.jackson.databind.JsonNode;
 
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
@@ -20,10 +19,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Boot's Kubernetes probes with Tether, configured as docs/actuator.md says: {@code supervisor} in the readiness
- * group and never in liveness. A non-critical child that has failed leaves everything {@code UP}; a critical one
- * takes readiness {@code DOWN} (503) while liveness stays {@code UP}, so the pod is taken out of service, not
- * restarted.
+ * Boot's Kubernetes probes with Tether, configured as docs/actuator.md says:
+ * {@code supervisor} in the readiness group and never in liveness. A non-critical child
+ * that has failed leaves everything {@code UP}; a critical one takes readiness
+ * {@code DOWN} (503) while liveness stays {@code UP}, so the pod is taken out of service,
+ * not restarted.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoint.health.probes.enabled=true",

@@ -8,7 +8,6 @@ import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -27,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The {@code supervisor} health answers at once whatever the children are doing, and says when the registry cannot
- * be saved.
+ * The {@code supervisor} health answers at once whatever the children are doing, and says
+ * when the registry cannot be saved.
  */
 class SupervisorHealthTests {
 
@@ -46,14 +45,15 @@ class SupervisorHealthTests {
 	@Test
 	void healthAnswersAtOnceWhileAStopLadderWaitsOnAChildThatIgnoresTerm() {
 		Path ready = this.temp.resolve("ready");
-		runner().withPropertyValues(
-				"supervisor.children.stubborn.command=sh,-c,trap '' TERM; touch " + ready + "; while :; do sleep 1; done",
-				"supervisor.children.stubborn.stop-timeout=4s")
+		runner()
+			.withPropertyValues("supervisor.children.stubborn.command=sh,-c,trap '' TERM; touch " + ready
+					+ "; while :; do sleep 1; done", "supervisor.children.stubborn.stop-timeout=4s")
 			.run((context) -> {
 				Supervisor supervisor = context.getBean(Supervisor.class);
 				SupervisorHealthContributor health = context.getBean(SupervisorHealthContributor.class);
 				supervisor.start("stubborn");
-				// Why wait: a stop signal that lands before the trap is set would simply end the child.
+				// Why wait: a stop signal that lands before the trap is set would simply
+				// end the child.
 				await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(ready));
 				CompletableFuture<StopOutcome> stop = CompletableFuture.supplyAsync(() -> supervisor.stop("stubborn"));
 				await().atMost(Duration.ofSeconds(10))
@@ -81,7 +81,8 @@ class SupervisorHealthTests {
 			.run((context) -> {
 				Supervisor supervisor = context.getBean(Supervisor.class);
 				SupervisorHealthContributor health = context.getBean(SupervisorHealthContributor.class);
-				HealthIndicator indicator = (HealthIndicator) health.getContributor(SupervisorHealthContributor.REGISTRY);
+				HealthIndicator indicator = (HealthIndicator) health
+					.getContributor(SupervisorHealthContributor.REGISTRY);
 				assertThat(indicator.health(true).getDetails()).isEmpty();
 				supervisor.start("worker");
 				Health failing = indicator.health(true);

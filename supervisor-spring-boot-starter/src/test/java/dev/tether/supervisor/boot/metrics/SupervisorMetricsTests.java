@@ -10,7 +10,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -24,8 +23,8 @@ import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
 import dev.tether.supervisor.testsupport.LiveProcesses;
-import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.Orphans;
+import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -48,7 +47,8 @@ class SupervisorMetricsTests {
 	void restartsOfAnEarlierRunAreNotCountedAgainAfterAdoption() throws Exception {
 		long orphan;
 		try (FileChildRegistry registry = FileChildRegistry.open(this.temp)) {
-			orphan = this.orphans.marked(new Owner(this.installation, registry.instanceId()), ChildKind.AGENT, "worker");
+			orphan = this.orphans.marked(new Owner(this.installation, registry.instanceId()), ChildKind.AGENT,
+					"worker");
 			long startTime = LiveProcesses.stat(orphan).orElseThrow().startTime();
 			registry.save(List.of(new RegistryRow("worker", "agent", this.installation, orphan, orphan, startTime,
 					IdentityProbe.forPlatform().bootId().orElseThrow(), "RUNNING", Instant.now(), 3, null)));
@@ -57,10 +57,11 @@ class SupervisorMetricsTests {
 			.withConfiguration(
 					AutoConfigurations.of(SupervisorAutoConfiguration.class, SupervisorMetricsAutoConfiguration.class))
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-			.withPropertyValues("supervisor.state-directory=" + this.temp, "supervisor.installation-id=" + this.installation,
-					"supervisor.reconcile.orphans=adopt", "supervisor.reap-interval=20ms",
-					"supervisor.children.worker.command=sleep,600", "supervisor.children.worker.autostart=false",
-					"supervisor.children.worker.restart=always", "supervisor.children.worker.backoff.initial=20ms")
+			.withPropertyValues("supervisor.state-directory=" + this.temp,
+					"supervisor.installation-id=" + this.installation, "supervisor.reconcile.orphans=adopt",
+					"supervisor.reap-interval=20ms", "supervisor.children.worker.command=sleep,600",
+					"supervisor.children.worker.autostart=false", "supervisor.children.worker.restart=always",
+					"supervisor.children.worker.backoff.initial=20ms")
 			.run((context) -> {
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
 				context.getBean(SupervisorMetrics.class).bindTo(meters);

@@ -11,13 +11,16 @@ import org.springframework.boot.test.context.PropertyMapping;
 import org.springframework.boot.test.context.PropertyMapping.Skip;
 
 /**
- * Configures the supervisor of a test's application context: {@code @AutoConfigureSupervisor(enabled = false)} for
- * a context without supervision, {@code @AutoConfigureSupervisor(autostart = false)} for one whose children wait
- * for the test to start them. Each attribute left at its default leaves the application's configuration alone.
+ * Configures the supervisor of a test's application context:
+ * {@code @AutoConfigureSupervisor(enabled = false)} for a context without supervision,
+ * {@code @AutoConfigureSupervisor(autostart = false)} for one whose children wait for the
+ * test to start them. Each attribute left at its default leaves the application's
+ * configuration alone.
  * <p>
- * The attributes set {@code supervisor.enabled} and {@code supervisor.defaults.autostart}, above the application's
- * configuration; a child that sets {@code autostart} itself keeps its own value. Contexts with different settings
- * are cached apart.
+ * The attributes set {@code supervisor.enabled} and
+ * {@code supervisor.defaults.autostart}, above the application's configuration; a child
+ * that sets {@code autostart} itself keeps its own value. Contexts with different
+ * settings are cached apart.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -34,7 +37,8 @@ public @interface AutoConfigureSupervisor {
 	boolean enabled() default true;
 
 	/**
-	 * Whether children start when the application is ready ({@code supervisor.defaults.autostart}).
+	 * Whether children start when the application is ready
+	 * ({@code supervisor.defaults.autostart}).
 	 * @return whether children start by themselves
 	 */
 	@PropertyMapping(value = "defaults.autostart", skip = Skip.ON_DEFAULT_VALUE)

@@ -10,12 +10,14 @@ import java.lang.annotation.Target;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Fails a test that leaves a child of its application context running: a child that had no process (and was not
- * waiting to restart) before the test and is starting, running or waiting to restart after it. The failure names
- * each such child; they are stopped so the next test of the cached context starts clean. Children the context
- * started itself (autostart) are the context's, and are stopped when it closes.
+ * Fails a test that leaves a child of its application context running: a child that had
+ * no process (and was not waiting to restart) before the test and is starting, running or
+ * waiting to restart after it. The failure names each such child; they are stopped so the
+ * next test of the cached context starts clean. Children the context started itself
+ * (autostart) are the context's, and are stopped when it closes.
  * <p>
- * Use on a {@code @SpringBootTest} class. Its test methods may also take a {@link SupervisedChildren} parameter.
+ * Use on a {@code @SpringBootTest} class. Its test methods may also take a
+ * {@link SupervisedChildren} parameter.
  *
  * @see NoChildLeftRunningExtension
  */

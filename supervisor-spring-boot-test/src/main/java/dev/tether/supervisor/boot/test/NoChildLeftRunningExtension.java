@@ -10,7 +10,6 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
-
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.context.junit.jupiter.SpringExtension;
@@ -19,15 +18,16 @@ import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.Supervisor;
 
 /**
- * The extension behind {@link NoChildLeftRunning}; register it directly with {@code @ExtendWith} or
- * {@code @RegisterExtension} where the annotation does not fit.
+ * The extension behind {@link NoChildLeftRunning}; register it directly with
+ * {@code @ExtendWith} or {@code @RegisterExtension} where the annotation does not fit.
  */
 public class NoChildLeftRunningExtension implements BeforeEachCallback, AfterEachCallback, ParameterResolver {
 
 	private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace
 		.create(NoChildLeftRunningExtension.class);
 
-	// Why this long: a child stopped by the test gets its whole stop ladder before it could count as left running.
+	// Why this long: a child stopped by the test gets its whole stop ladder before it
+	// could count as left running.
 	private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
 	@Override
@@ -43,7 +43,8 @@ public class NoChildLeftRunningExtension implements BeforeEachCallback, AfterEac
 	@Override
 	public void afterEach(ExtensionContext context) {
 		Before before = context.getStore(NAMESPACE).remove(Before.class, Before.class);
-		// Why the check: a context closed right after the test (@DirtiesContext) has stopped every child already.
+		// Why the check: a context closed right after the test (@DirtiesContext) has
+		// stopped every child already.
 		if (before == null || (before.context() instanceof ConfigurableApplicationContext configurable
 				&& !configurable.isActive())) {
 			return;

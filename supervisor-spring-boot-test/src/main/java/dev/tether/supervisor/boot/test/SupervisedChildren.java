@@ -13,15 +13,18 @@ import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
 
 /**
- * What a test reads of, and waits for in, the children of a {@link Supervisor}. A test method of a class annotated
- * with {@link NoChildLeftRunning} can take one as a parameter; otherwise use {@link #of(Supervisor)}.
- * <pre class="code">
+ * What a test reads of, and waits for in, the children of a {@link Supervisor}. A test
+ * method of a class annotated with {@link NoChildLeftRunning} can take one as a
+ * parameter; otherwise use {@link #of(Supervisor)}. <pre class="code">
  * children.awaitState("worker", ChildState.RUNNING);
  * </pre>
  */
 public final class SupervisedChildren {
 
-	/** How long {@link #awaitState(String, ChildState)} waits: generous, as children start slowly on loaded machines. */
+	/**
+	 * How long {@link #awaitState(String, ChildState)} waits: generous, as children start
+	 * slowly on loaded machines.
+	 */
 	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
 	private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
@@ -50,7 +53,8 @@ public final class SupervisedChildren {
 	 * The child as it stands now.
 	 * @param name the child's name
 	 * @return its snapshot
-	 * @throws IllegalArgumentException naming the child and the known children when there is no such child
+	 * @throws IllegalArgumentException naming the child and the known children when there
+	 * is no such child
 	 */
 	public ChildSnapshot snapshot(String name) {
 		return this.supervisor.snapshot(name)
@@ -59,11 +63,16 @@ public final class SupervisedChildren {
 	}
 
 	/**
-	 * The names of the children that have a process now, or are waiting out a backoff to get one again.
+	 * The names of the children that have a process now, or are waiting out a backoff to
+	 * get one again.
 	 * @return the names, in the supervisor's order
 	 */
 	public List<String> active() {
-		return this.supervisor.snapshots().stream().filter(SupervisedChildren::isActive).map(ChildSnapshot::name).toList();
+		return this.supervisor.snapshots()
+			.stream()
+			.filter(SupervisedChildren::isActive)
+			.map(ChildSnapshot::name)
+			.toList();
 	}
 
 	/**
@@ -71,7 +80,8 @@ public final class SupervisedChildren {
 	 * @param name the child's name
 	 * @param state the state to wait for
 	 * @return the child's snapshot in that state
-	 * @throws AssertionError naming the child, the state it is in and its last error when the deadline passes
+	 * @throws AssertionError naming the child, the state it is in and its last error when
+	 * the deadline passes
 	 */
 	public ChildSnapshot awaitState(String name, ChildState state) {
 		return awaitState(name, state, DEFAULT_TIMEOUT);
@@ -83,7 +93,8 @@ public final class SupervisedChildren {
 	 * @param state the state to wait for
 	 * @param timeout how long to wait
 	 * @return the child's snapshot in that state
-	 * @throws AssertionError naming the child, the state it is in and its last error when the deadline passes
+	 * @throws AssertionError naming the child, the state it is in and its last error when
+	 * the deadline passes
 	 */
 	public ChildSnapshot awaitState(String name, ChildState state, Duration timeout) {
 		AtomicReference<ChildSnapshot> last = new AtomicReference<>(snapshot(name));

@@ -6,7 +6,6 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -25,7 +24,8 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.in
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 /**
- * Runs test classes as a user would write them, through JUnit's engine, and checks what the extension reports.
+ * Runs test classes as a user would write them, through JUnit's engine, and checks what
+ * the extension reports.
  */
 class NoChildLeftRunningExtensionTests {
 
@@ -36,15 +36,17 @@ class NoChildLeftRunningExtensionTests {
 		events.assertThatEvents()
 			.haveExactly(1, event(test("startsAndForgets"), finishedWithFailure(instanceOf(AssertionError.class),
 					message((text) -> text.contains("'leaky' (RUNNING, pid " + LeavesAChildRunning.pid + ")")))));
-		await().atMost(Duration.ofSeconds(30)).until(() -> ProcessHandle.of(LeavesAChildRunning.pid).isEmpty()
-				|| !ProcessHandle.of(LeavesAChildRunning.pid).get().isAlive());
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> ProcessHandle.of(LeavesAChildRunning.pid).isEmpty()
+					|| !ProcessHandle.of(LeavesAChildRunning.pid).get().isAlive());
 	}
 
 	@Test
 	void testThatStopsWhatItStartsPassesAndItsStateDirectoryIsRemovedWithTheContext() {
 		Events events = execute(StopsWhatItStarts.class);
 		events.assertStatistics((stats) -> stats.started(1).succeeded(1));
-		assertThat(StopsWhatItStarts.stateDirectory.getParent()).isEqualTo(Path.of(System.getProperty("java.io.tmpdir")));
+		assertThat(StopsWhatItStarts.stateDirectory.getParent())
+			.isEqualTo(Path.of(System.getProperty("java.io.tmpdir")));
 		assertThat(StopsWhatItStarts.stateDirectory).doesNotExist();
 		assertThat(StopsWhatItStarts.installationId).matches("tether-extension-test-test-[0-9a-f]{8}");
 	}
@@ -60,8 +62,8 @@ class NoChildLeftRunningExtensionTests {
 	}
 
 	@SpringBootTest(classes = TestApplication.class,
-			properties = { "spring.application.name=tether-extension-test", "supervisor.children.leaky.command=sleep,300",
-					"supervisor.children.leaky.autostart=false" })
+			properties = { "spring.application.name=tether-extension-test",
+					"supervisor.children.leaky.command=sleep,300", "supervisor.children.leaky.autostart=false" })
 	@NoChildLeftRunning
 	@DirtiesContext
 	static class LeavesAChildRunning {
@@ -77,8 +79,8 @@ class NoChildLeftRunningExtensionTests {
 	}
 
 	@SpringBootTest(classes = TestApplication.class,
-			properties = { "spring.application.name=tether-extension-test", "supervisor.children.tidy.command=sleep,300",
-					"supervisor.children.tidy.autostart=false" })
+			properties = { "spring.application.name=tether-extension-test",
+					"supervisor.children.tidy.command=sleep,300", "supervisor.children.tidy.autostart=false" })
 	@NoChildLeftRunning
 	@DirtiesContext
 	static class StopsWhatItStarts {

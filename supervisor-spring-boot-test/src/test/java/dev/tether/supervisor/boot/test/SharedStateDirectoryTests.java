@@ -4,7 +4,6 @@ import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -14,7 +13,8 @@ import dev.tether.supervisor.registry.RegistryLockedException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two contexts in one JVM told to share a state directory: the second is told that the holder is this JVM.
+ * Two contexts in one JVM told to share a state directory: the second is told that the
+ * holder is this JVM.
  */
 class SharedStateDirectoryTests {
 

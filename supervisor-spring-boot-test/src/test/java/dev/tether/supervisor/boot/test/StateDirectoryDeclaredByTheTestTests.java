@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
@@ -18,8 +17,8 @@ import dev.tether.supervisor.boot.SupervisorAutoConfiguration.SupervisorSettings
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A test that declares the state directory and installation itself keeps them: they win over the isolation, which
- * wins over the application's configuration.
+ * A test that declares the state directory and installation itself keeps them: they win
+ * over the isolation, which wins over the application's configuration.
  */
 @SpringBootTest(classes = TestApplication.class, properties = "supervisor.installation-id=declared-by-test")
 @DirtiesContext
@@ -35,7 +34,8 @@ class StateDirectoryDeclaredByTheTestTests {
 
 	@DynamicPropertySource
 	static void stateDirectory(DynamicPropertyRegistry registry) throws IOException {
-		// Why in the build directory: the context still holds it after the class; the build's clean removes it.
+		// Why in the build directory: the context still holds it after the class; the
+		// build's clean removes it.
 		declared = Files.createTempDirectory(Path.of("target"), "declared-state-");
 		registry.add("supervisor.state-directory", declared::toString);
 	}
