@@ -16,10 +16,10 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
 
-import dev.tether.supervisor.ChildResources;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.ResourceLimit;
+import dev.tether.supervisor.ResourceLimits;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorBuilder;
 import dev.tether.supervisor.boot.metrics.SupervisorMetrics;
@@ -42,7 +42,7 @@ final class ResourceRows {
 	/** A tree of two processes under its shepherd: the shell and its sleep. */
 	private static final List<String> PAIR = List.of("/bin/sh", "-c", "/bin/sleep 600 & wait");
 
-	private static final ChildResources LIMITED = ChildResources.builder()
+	private static final ResourceLimits LIMITED = ResourceLimits.builder()
 		.openFiles(ResourceLimit.of(1024))
 		.coreSize(ResourceLimit.of(0))
 		.processes(ResourceLimit.of(4096))
@@ -73,7 +73,7 @@ final class ResourceRows {
 	}
 
 	/**
-	 * {@code resources(name)} of each of {@code n} children of two processes, the cache
+	 * {@code usage(name)} of each of {@code n} children of two processes, the cache
 	 * expired before each pass, so that every call samples its tree: time per child,
 	 * median of 5 passes. Then the same trees walked by {@code proc-floor}, the same
 	 * reads from C with every file kept and the same pause before each pass, as the row's
@@ -89,7 +89,7 @@ final class ResourceRows {
 				LockSupport.parkNanos(CACHE_EXPIRED.toNanos());
 				long started = System.nanoTime();
 				for (int i = 0; i < n; i++) {
-					supervisor.resources("child-" + i);
+					supervisor.usage("child-" + i);
 				}
 				perChild.add((System.nanoTime() - started) / 1e3 / n);
 			}
@@ -183,8 +183,8 @@ final class ResourceRows {
 	 */
 	void tick(int n) throws Exception {
 		for (boolean limited : new boolean[] { false, true }) {
-			ChildResources resources = limited ? ChildResources.builder().maxMemory(1L << 40).build()
-					: ChildResources.NONE;
+			ResourceLimits resources = limited ? ResourceLimits.builder().maxMemory(1L << 40).build()
+					: ResourceLimits.NONE;
 			try (Supervisor supervisor = supervisor(n, SLEEPER, resources)) {
 				supervisor.startAutostart();
 				awaitUntil(
@@ -275,13 +275,13 @@ final class ResourceRows {
 	 * shows both.
 	 */
 	private Supervisor startedPairs(int n) throws Exception {
-		Supervisor supervisor = supervisor(n, PAIR, ChildResources.NONE);
+		Supervisor supervisor = supervisor(n, PAIR, ResourceLimits.NONE);
 		try {
 			supervisor.startAutostart();
 			awaitUntil(
 					() -> supervisor.snapshots()
 						.stream()
-						.allMatch((child) -> supervisor.resources(child.name()).orElseThrow().processes() == 2),
+						.allMatch((child) -> supervisor.usage(child.name()).orElseThrow().processes() == 2),
 					"every tree of two processes");
 			return supervisor;
 		}
@@ -291,7 +291,7 @@ final class ResourceRows {
 		}
 	}
 
-	private Supervisor supervisor(int n, List<String> command, ChildResources resources) throws Exception {
+	private Supervisor supervisor(int n, List<String> command, ResourceLimits resources) throws Exception {
 		SupervisorBuilder builder = BenchSupervisors.builder(this.work, "resources");
 		for (int i = 0; i < n; i++) {
 			builder.child(ChildSpec.builder("child-" + i, command)

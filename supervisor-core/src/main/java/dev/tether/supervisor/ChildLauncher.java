@@ -100,7 +100,7 @@ final class ChildLauncher {
 	}
 
 	/** What the launcher sets on the command: its limits and OOM score. */
-	static CommandSettings settings(ChildResources resources) {
+	static CommandSettings settings(ResourceLimits resources) {
 		List<CommandSettings.Limit> limits = new ArrayList<>();
 		BiConsumer<CommandSettings.Resource, @Nullable ResourceLimit> add = (resource, limit) -> {
 			if (limit != null) {

@@ -67,7 +67,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		RestartPolicy restart, Backoff backoff, int maxRestarts, Duration restartWindow, Duration stableAfter,
 		int stopSignal, Duration stopTimeout, LogSettings log, boolean containDescendants, List<String> dependsOn,
 		ProbeSettings readiness, ProbeSettings liveness, boolean critical, boolean restartWithDependencies,
-		boolean stdio, ChildResources resources) {
+		boolean stdio, ResourceLimits resources) {
 
 	/**
 	 * The longest duration any setting accepts. Why: durations become nanosecond
@@ -236,7 +236,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 
 		private boolean stdio;
 
-		private ChildResources resources = ChildResources.NONE;
+		private ResourceLimits resources = ResourceLimits.NONE;
 
 		private Builder(String name, List<String> command) {
 			this.name = name;
@@ -442,7 +442,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 			return this;
 		}
 
-		public Builder resources(ChildResources resources) {
+		public Builder resources(ResourceLimits resources) {
 			this.resources = resources;
 			return this;
 		}

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 import dev.tether.supervisor.internal.resources.ThisProcess;
 
 /**
- * The checks of a child's {@link ChildResources}, each throwing an
+ * The checks of a child's {@link ResourceLimits}, each throwing an
  * {@link InvalidChildSpecException} that names the setting and the allowed range. Beyond
  * their form, limits and the OOM score are checked against what this process may give its
  * children: a hard limit above its own, or a score below its own, needs
@@ -24,7 +24,7 @@ final class ResourceChecks {
 	private ResourceChecks() {
 	}
 
-	static void check(String name, ChildResources resources) {
+	static void check(String name, ResourceLimits resources) {
 		Objects.requireNonNull(resources, "resources");
 		// Why only then: most children set none, and a spec is built for each of them at
 		// every start and refresh.

@@ -18,10 +18,10 @@ import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
  * What each child's tree uses, sampled from {@code /proc} outside the supervisor's lock:
- * on demand for {@link Supervisor#resources}, cached briefly so that a scrape of every
- * meter reads each tree once, and on the tick for children with {@code max-memory}, once
- * per {@link #MEMORY_PERIOD}, restarting a child whose tree stays above it. No thread of
- * its own, and nothing sampled for a child nobody asks about.
+ * on demand for {@link Supervisor#usage}, cached briefly so that a scrape of every meter
+ * reads each tree once, and on the tick for children with {@code max-memory}, once per
+ * {@link #MEMORY_PERIOD}, restarting a child whose tree stays above it. No thread of its
+ * own, and nothing sampled for a child nobody asks about.
  * <p>
  * Each sampled tree keeps its processes' {@code /proc} files open between samples (up to
  * three per process, see {@link TreeSampler}). They are released at the first sweep (on
@@ -40,8 +40,8 @@ final class ResourceWatch {
 	static final Duration MEMORY_PERIOD = Duration.ofSeconds(1);
 
 	/**
-	 * How long a sample answers {@link Supervisor#resources}: one scrape of a child's
-	 * meters reads its tree once.
+	 * How long a sample answers {@link Supervisor#usage}: one scrape of a child's meters
+	 * reads its tree once.
 	 */
 	static final Duration CACHE = Duration.ofMillis(500);
 
@@ -113,7 +113,7 @@ final class ResourceWatch {
 	void checkMemory(List<Seen> limited) {
 		this.lock.assertNotHeld();
 		for (Seen seen : limited) {
-			ChildResources resources = seen.child().spec().resources();
+			ResourceLimits resources = seen.child().spec().resources();
 			Long max = resources.maxMemory();
 			Tree tree = tree(seen.child());
 			String reason = (max != null)

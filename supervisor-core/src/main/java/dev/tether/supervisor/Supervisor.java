@@ -299,7 +299,7 @@ public final class Supervisor implements AutoCloseable {
 	 * What one child's tree uses (see {@link ChildUsage}), if registered; sampled now or
 	 * within half a second.
 	 */
-	public Optional<ChildUsage> resources(String name) {
+	public Optional<ChildUsage> usage(String name) {
 		return this.resources.usage(name);
 	}
 

@@ -46,7 +46,7 @@ class ChildLimitsTests {
 	void theCommandCannotOpenMoreFilesThanItsLimitAndItsShepherdKeepsItsOwn() throws Exception {
 		Path opened = this.temp.resolve("opened");
 		ChildSpec spec = ChildSpec.builder("files", List.of("python3", "-c", OPEN_UNTIL_REFUSED, opened.toString()))
-			.resources(ChildResources.builder().openFiles(ResourceLimit.of(64)).build())
+			.resources(ResourceLimits.builder().openFiles(ResourceLimit.of(64)).build())
 			.build();
 		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
 			supervisor.supervisor().startAutostart();
@@ -62,7 +62,7 @@ class ChildLimitsTests {
 	@Test
 	void processesCoreSizeAndTheOomScoreAreTheCommandsAlone() throws Exception {
 		ChildSpec spec = ChildSpec.builder("limited", List.of("sleep", "600"))
-			.resources(ChildResources.builder()
+			.resources(ResourceLimits.builder()
 				.processes(new ResourceLimit(50, 100))
 				.coreSize(new ResourceLimit(0, 1024 * 1024))
 				.fileSize(ResourceLimit.of(1024 * 1024 * 1024))
@@ -97,7 +97,7 @@ class ChildLimitsTests {
 				+ "        n += 1\n" + "except OSError:\n" + "    pass\n" + "print('forked', n, flush=True)\n"
 				+ "time.sleep(600)\n";
 		ChildSpec spec = ChildSpec.builder("forks", OtherUser.command(64123, List.of("/usr/bin/python3", "-c", forks)))
-			.resources(ChildResources.builder().processes(ResourceLimit.of(4)).build())
+			.resources(ResourceLimits.builder().processes(ResourceLimit.of(4)).build())
 			.build();
 		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
 			supervisor.supervisor().startAutostart();
@@ -115,17 +115,17 @@ class ChildLimitsTests {
 	void aScoreOrLimitOutOfRangeNamesTheSetting() {
 		assertThatExceptionOfType(InvalidChildSpecException.class)
 			.isThrownBy(() -> ChildSpec.builder("a", List.of("true"))
-				.resources(ChildResources.builder().oomScoreAdjust(1001).build())
+				.resources(ResourceLimits.builder().oomScoreAdjust(1001).build())
 				.build())
 			.withMessage("child 'a': oom-score-adjust must be between -1000 and 1000 (was 1001)");
 		assertThatExceptionOfType(InvalidChildSpecException.class)
 			.isThrownBy(() -> ChildSpec.builder("a", List.of("true"))
-				.resources(ChildResources.builder().maxMemorySamples(0).build())
+				.resources(ResourceLimits.builder().maxMemorySamples(0).build())
 				.build())
 			.withMessage("child 'a': max-memory-samples must be between 1 and 1000 (was 0)");
 		assertThatExceptionOfType(InvalidChildSpecException.class)
 			.isThrownBy(() -> ChildSpec.builder("a", List.of("true"))
-				.resources(ChildResources.builder().maxMemory(0L).build())
+				.resources(ResourceLimits.builder().maxMemory(0L).build())
 				.build())
 			.withMessage("child 'a': max-memory must be a positive size (was 0 bytes)");
 		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> new ResourceLimit(65, 64))
@@ -138,14 +138,14 @@ class ChildLimitsTests {
 		long hard = Long.parseLong(Privileges.hardLimit("Max open files"));
 		assertThatExceptionOfType(InvalidChildSpecException.class)
 			.isThrownBy(() -> ChildSpec.builder("a", List.of("true"))
-				.resources(ChildResources.builder().openFiles(new ResourceLimit(64, hard + 1)).build())
+				.resources(ResourceLimits.builder().openFiles(new ResourceLimit(64, hard + 1)).build())
 				.build())
 			.withMessage("child 'a': limits.open-files (64:" + (hard + 1) + ") has a hard limit above this process's ("
 					+ hard + "), which it cannot raise without CAP_SYS_RESOURCE: allowed 0 to " + hard);
 		long own = Long.parseLong(Files.readString(Path.of("/proc/self/oom_score_adj")).trim());
 		assertThatExceptionOfType(InvalidChildSpecException.class)
 			.isThrownBy(() -> ChildSpec.builder("a", List.of("true"))
-				.resources(ChildResources.builder().oomScoreAdjust((int) own - 1).build())
+				.resources(ResourceLimits.builder().oomScoreAdjust((int) own - 1).build())
 				.build())
 			.withMessage("child 'a': oom-score-adjust (" + (own - 1) + ") is below this process's (" + own
 					+ "), which it cannot lower without CAP_SYS_RESOURCE: allowed " + own + " to 1000");
@@ -155,7 +155,7 @@ class ChildLimitsTests {
 	void withoutAShepherdTheLauncherSetsThemOnTheCommandItself() throws Exception {
 		ChildSpec spec = ChildSpec.builder("alone", List.of("sleep", "600"))
 			.containDescendants(false)
-			.resources(ChildResources.builder().openFiles(ResourceLimit.of(64)).oomScoreAdjust(500).build())
+			.resources(ResourceLimits.builder().openFiles(ResourceLimit.of(64)).oomScoreAdjust(500).build())
 			.build();
 		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
 			supervisor.supervisor().startAutostart();

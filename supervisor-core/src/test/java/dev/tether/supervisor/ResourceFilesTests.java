@@ -82,7 +82,7 @@ class ResourceFilesTests {
 			// ours.
 			supervisor.supervisor().tick();
 			await().atMost(DEADLINE).until(() -> openInto(tree) == 0);
-			assertThat(supervisor.supervisor().resources("pair").orElseThrow().processes()).isEqualTo(2);
+			assertThat(supervisor.supervisor().usage("pair").orElseThrow().processes()).isEqualTo(2);
 			assertThat(openInto(tree)).isEqualTo(kept);
 		}
 	}
@@ -107,7 +107,7 @@ class ResourceFilesTests {
 			.until(() -> supervisor.snapshot(name).orElseThrow(),
 					(snapshot) -> snapshot.state() == ChildState.RUNNING && snapshot.shepherdPid() != null
 							&& !snapshot.pid().equals(snapshot.shepherdPid()) && !children(snapshot.pid()).isEmpty()
-							&& supervisor.resources(name).orElseThrow().processes() == 2);
+							&& supervisor.usage(name).orElseThrow().processes() == 2);
 		List<Long> tree = new ArrayList<>();
 		tree.add(child.shepherdPid());
 		tree.add(child.pid());

@@ -8,8 +8,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.unit.DataSize;
 
-import dev.tether.supervisor.ChildResources;
 import dev.tether.supervisor.ResourceLimit;
+import dev.tether.supervisor.ResourceLimits;
 
 /**
  * The {@code limits.*} settings: each one's property, its unit, and how its text ('64',
@@ -17,18 +17,18 @@ import dev.tether.supervisor.ResourceLimit;
  */
 enum ChildLimits {
 
-	OPEN_FILES("open-files", Unit.COUNT, ChildLimitsProperties::getOpenFiles, ChildResources.Builder::openFiles),
+	OPEN_FILES("open-files", Unit.COUNT, ChildLimitsProperties::getOpenFiles, ResourceLimits.Builder::openFiles),
 
-	PROCESSES("processes", Unit.COUNT, ChildLimitsProperties::getProcesses, ChildResources.Builder::processes),
+	PROCESSES("processes", Unit.COUNT, ChildLimitsProperties::getProcesses, ResourceLimits.Builder::processes),
 
-	CORE_SIZE("core-size", Unit.SIZE, ChildLimitsProperties::getCoreSize, ChildResources.Builder::coreSize),
+	CORE_SIZE("core-size", Unit.SIZE, ChildLimitsProperties::getCoreSize, ResourceLimits.Builder::coreSize),
 
-	FILE_SIZE("file-size", Unit.SIZE, ChildLimitsProperties::getFileSize, ChildResources.Builder::fileSize),
+	FILE_SIZE("file-size", Unit.SIZE, ChildLimitsProperties::getFileSize, ResourceLimits.Builder::fileSize),
 
-	CPU_TIME("cpu-time", Unit.SECONDS, ChildLimitsProperties::getCpuTime, ChildResources.Builder::cpuTime),
+	CPU_TIME("cpu-time", Unit.SECONDS, ChildLimitsProperties::getCpuTime, ResourceLimits.Builder::cpuTime),
 
 	ADDRESS_SPACE("address-space", Unit.SIZE, ChildLimitsProperties::getAddressSpace,
-			ChildResources.Builder::addressSpace);
+			ResourceLimits.Builder::addressSpace);
 
 	private final String setting;
 
@@ -36,10 +36,10 @@ enum ChildLimits {
 
 	private final Function<ChildLimitsProperties, @Nullable String> value;
 
-	private final BiConsumer<ChildResources.Builder, ResourceLimit> setter;
+	private final BiConsumer<ResourceLimits.Builder, ResourceLimit> setter;
 
 	ChildLimits(String name, Unit unit, Function<ChildLimitsProperties, @Nullable String> value,
-			BiConsumer<ChildResources.Builder, ResourceLimit> setter) {
+			BiConsumer<ResourceLimits.Builder, ResourceLimit> setter) {
 		this.setting = "limits." + name;
 		this.unit = unit;
 		this.value = value;
@@ -59,7 +59,7 @@ enum ChildLimits {
 	 * Sets the limit {@code text} gives.
 	 * @throws IllegalArgumentException saying what the setting takes
 	 */
-	void apply(ChildResources.Builder resources, String text) {
+	void apply(ResourceLimits.Builder resources, String text) {
 		String[] parts = text.trim().split(":", -1);
 		if (parts.length > 2) {
 			throw new IllegalArgumentException(expected(text));

@@ -12,10 +12,10 @@ import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.tether.supervisor.ChildResources;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.Executables;
 import dev.tether.supervisor.InvalidChildSpecException;
+import dev.tether.supervisor.ResourceLimits;
 import dev.tether.supervisor.Signals;
 import dev.tether.supervisor.SpawnException;
 
@@ -138,8 +138,8 @@ final class ChildSpecs {
 			return spec;
 		}
 
-		private ChildResources resources() {
-			ChildResources.Builder resources = ChildResources.builder();
+		private ResourceLimits resources() {
+			ResourceLimits.Builder resources = ResourceLimits.builder();
 			for (ChildLimits limit : ChildLimits.values()) {
 				apply(limit.setting(), limit::value, (text) -> {
 					try {

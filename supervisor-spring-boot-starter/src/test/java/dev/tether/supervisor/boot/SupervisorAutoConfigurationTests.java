@@ -23,10 +23,10 @@ import org.springframework.core.env.MutablePropertySources;
 
 import dev.tether.supervisor.Backoff;
 import dev.tether.supervisor.ChildKind;
-import dev.tether.supervisor.ChildResources;
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ResourceLimit;
+import dev.tether.supervisor.ResourceLimits;
 import dev.tether.supervisor.RestartPolicy;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.boot.actuate.ChildLogEndpoint;
@@ -428,7 +428,7 @@ class SupervisorAutoConfigurationTests {
 				"supervisor.children.quiet.autostart=false")
 			.run((context) -> {
 				List<ChildSpec> specs = ChildSpecs.from(context.getBean(SupervisorProperties.class), List.of());
-				ChildResources greeter = specs.get(0).resources();
+				ResourceLimits greeter = specs.get(0).resources();
 				assertThat(greeter.openFiles()).isEqualTo(new ResourceLimit(64, 128));
 				assertThat(greeter.coreSize()).isEqualTo(ResourceLimit.of(0));
 				assertThat(greeter.fileSize()).isEqualTo(new ResourceLimit(1024 * 1024, ResourceLimit.UNLIMITED));
@@ -438,7 +438,7 @@ class SupervisorAutoConfigurationTests {
 				assertThat(greeter.maxMemory()).isEqualTo(256L * 1024 * 1024);
 				assertThat(greeter.maxMemorySamples()).isEqualTo(3);
 				assertThat(greeter.oomScoreAdjust()).isEqualTo(500);
-				ChildResources quiet = specs.get(1).resources();
+				ResourceLimits quiet = specs.get(1).resources();
 				assertThat(quiet.openFiles()).isEqualTo(ResourceLimit.of(1024));
 				assertThat(quiet.oomScoreAdjust()).isEqualTo(500);
 				assertThat(quiet.maxMemory()).isNull();

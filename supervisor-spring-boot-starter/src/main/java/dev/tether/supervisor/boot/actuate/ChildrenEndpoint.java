@@ -58,7 +58,7 @@ public class ChildrenEndpoint {
 
 	private ChildDescriptor describe(ChildSnapshot child) {
 		return ChildDescriptor.of(child, ChildDetailsContributor.merged(this.contributors, child),
-				this.supervisor.resources(child.name()).map(ResourcesDescriptor::of).orElse(null));
+				this.supervisor.usage(child.name()).map(ResourcesDescriptor::of).orElse(null));
 	}
 
 	/**

@@ -16,8 +16,8 @@ import dev.tether.supervisor.Supervisor;
  * {@code supervisor.child.memory} and {@code supervisor.child.processes},
  * {@code supervisor.child.descriptors} (gauges), {@code supervisor.child.cpu} and
  * {@code supervisor.child.memory.restarts} (function counters, so that rates work). Each
- * reads {@link Supervisor#resources}, whose half-second cache makes one scrape sample a
- * tree once.
+ * reads {@link Supervisor#usage}, whose half-second cache makes one scrape sample a tree
+ * once.
  */
 final class ResourceMeters {
 
@@ -56,7 +56,7 @@ final class ResourceMeters {
 	}
 
 	private static ToDoubleFunction<Supervisor> read(String child, ToDoubleFunction<ChildUsage> value) {
-		return (supervisor) -> supervisor.resources(child).map(value::applyAsDouble).orElse(Double.NaN);
+		return (supervisor) -> supervisor.usage(child).map(value::applyAsDouble).orElse(Double.NaN);
 	}
 
 }

@@ -25,13 +25,13 @@ import org.jspecify.annotations.Nullable;
  * @param oomScoreAdjust the command's {@code /proc/<pid>/oom_score_adj} (-1000 to 1000),
  * or {@code null} to inherit the JVM's
  */
-public record ChildResources(@Nullable ResourceLimit openFiles, @Nullable ResourceLimit processes,
+public record ResourceLimits(@Nullable ResourceLimit openFiles, @Nullable ResourceLimit processes,
 		@Nullable ResourceLimit coreSize, @Nullable ResourceLimit fileSize, @Nullable ResourceLimit cpuTime,
 		@Nullable ResourceLimit addressSpace, @Nullable Long maxMemory, int maxMemorySamples,
 		@Nullable Integer oomScoreAdjust) {
 
 	/** No limit, no memory ceiling, the JVM's OOM score. */
-	public static final ChildResources NONE = builder().build();
+	public static final ResourceLimits NONE = builder().build();
 
 	/** Whether anything is set that the launcher applies to the command. */
 	public boolean appliedAtLaunch() {
@@ -44,7 +44,7 @@ public record ChildResources(@Nullable ResourceLimit openFiles, @Nullable Resour
 	}
 
 	/**
-	 * Builds {@link ChildResources}; nothing is set at first, and two samples make the
+	 * Builds {@link ResourceLimits}; nothing is set at first, and two samples make the
 	 * memory grace.
 	 */
 	public static final class Builder {
@@ -115,8 +115,8 @@ public record ChildResources(@Nullable ResourceLimit openFiles, @Nullable Resour
 			return this;
 		}
 
-		public ChildResources build() {
-			return new ChildResources(this.openFiles, this.processes, this.coreSize, this.fileSize, this.cpuTime,
+		public ResourceLimits build() {
+			return new ResourceLimits(this.openFiles, this.processes, this.coreSize, this.fileSize, this.cpuTime,
 					this.addressSpace, this.maxMemory, this.maxMemorySamples, this.oomScoreAdjust);
 		}
 

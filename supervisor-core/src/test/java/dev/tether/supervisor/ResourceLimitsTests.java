@@ -24,7 +24,7 @@ import static org.awaitility.Awaitility.await;
  * {@code max-memory} restarting a tree that keeps more.
  */
 @EnabledOnOs(OS.LINUX)
-class ChildResourcesTests {
+class ResourceLimitsTests {
 
 	// Why generous: the machine is shared; a memory restart takes two samples a second
 	// apart, then a stop.
@@ -87,10 +87,10 @@ class ChildResourcesTests {
 			.backoff(grows.backoff())
 			.maxRestarts(grows.maxRestarts())
 			.restartWindow(grows.restartWindow())
-			.resources(ChildResources.builder().maxMemory(32L * 1024 * 1024).build())
+			.resources(ResourceLimits.builder().maxMemory(32L * 1024 * 1024).build())
 			.build();
 		ChildSpec small = ChildSpec.builder("small", List.of("sleep", "600"))
-			.resources(ChildResources.builder().maxMemory(32L * 1024 * 1024).build())
+			.resources(ResourceLimits.builder().maxMemory(32L * 1024 * 1024).build())
 			.build();
 		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(grows, small))) {
 			supervisor.supervisor().startAutostart();
@@ -100,11 +100,11 @@ class ChildResourcesTests {
 				.satisfies((exited) -> assertThat(exited.error())
 					.matches("max-memory exceeded: resident memory [0-9.]+MB above 32MB \\(2 samples in a row\\)"));
 			assertThat(restarted.restarts()).isPositive();
-			assertThat(supervisor.supervisor().resources("grows").orElseThrow().maxMemoryRestarts()).isPositive();
+			assertThat(supervisor.supervisor().usage("grows").orElseThrow().maxMemoryRestarts()).isPositive();
 			ChildSnapshot left = supervisor.supervisor().snapshot("small").orElseThrow();
 			assertThat(left.state()).isEqualTo(ChildState.RUNNING);
 			assertThat(left.restarts()).isZero();
-			assertThat(supervisor.supervisor().resources("small").orElseThrow().maxMemoryRestarts()).isZero();
+			assertThat(supervisor.supervisor().usage("small").orElseThrow().maxMemoryRestarts()).isZero();
 		}
 	}
 
@@ -159,7 +159,7 @@ class ChildResourcesTests {
 	}
 
 	private static ChildUsage usage(TestSupervisor supervisor) {
-		return supervisor.supervisor().resources("busy").orElseThrow();
+		return supervisor.supervisor().usage("busy").orElseThrow();
 	}
 
 	private static List<Long> children(long pid) {
