@@ -18,6 +18,7 @@ import org.springframework.beans.factory.support.StaticListableBeanFactory;
 
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.LimitedResource;
 import dev.tether.supervisor.ResourceLimit;
 import dev.tether.supervisor.ResourceLimits;
 import dev.tether.supervisor.Supervisor;
@@ -220,9 +221,9 @@ final class ResourceRows {
 	void spawnRate(int n) throws Exception {
 		try (Spawner spawner = new Spawner(15, Files.createDirectories(this.work.resolve("launcher")))) {
 			CommandSettings settings = new CommandSettings(
-					List.of(new CommandSettings.Limit(CommandSettings.Resource.OPEN_FILES, 1024, 1024),
-							new CommandSettings.Limit(CommandSettings.Resource.CORE, 0, 0),
-							new CommandSettings.Limit(CommandSettings.Resource.PROCESSES, 4096, 4096)),
+					List.of(new CommandSettings.Limit(LimitedResource.OPEN_FILES, 1024, 1024),
+							new CommandSettings.Limit(LimitedResource.CORE_SIZE, 0, 0),
+							new CommandSettings.Limit(LimitedResource.PROCESSES, 4096, 4096)),
 					500);
 			int pairs = Math.max(4, n / SPAWN_BATCH);
 			List<Double> ratios = new ArrayList<>();

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 
 import org.awaitility.Awaitility;
@@ -62,6 +63,20 @@ class SampleApplicationTests {
 		assertThat(child(body, "greeter").get("pid").asLong()).isEqualTo(greeter);
 		assertThat(child(body, "clock").get("pid").asLong()).isEqualTo(clock);
 		assertThat(child(body, "tools").get("pid").asLong()).isEqualTo(tools);
+	}
+
+	@Test
+	void theReadmesExampleHasEveryFieldOfARealAnswer(SupervisedChildren children) throws Exception {
+		children.awaitState("greeter", ChildState.RUNNING);
+		children.awaitState("clock", ChildState.RUNNING);
+		children.awaitState("tools", ChildState.RUNNING);
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(30))
+			.until(() -> child(children(), "tools").path("details").path("mcp").path("session").asString(""),
+					"initialized"::equals);
+		JsonNode readme = this.json.readTree(ReadmeExample.childrenEndpoint(Path.of("..", "README.md")));
+		assertThat(ReadmeExample.fieldPaths(readme)).as("fields of the README's /actuator/children example")
+			.containsExactlyInAnyOrderElementsOf(ReadmeExample.fieldPaths(children()));
 	}
 
 	@Test

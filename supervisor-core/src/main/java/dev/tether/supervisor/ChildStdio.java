@@ -3,8 +3,6 @@ package dev.tether.supervisor;
 import java.io.InputStream;
 import java.io.OutputStream;
 
-import dev.tether.supervisor.internal.spawn.StdioPipes;
-
 /**
  * The stdin and stdout of one process of a child spawned with {@link ChildSpec#stdio()}:
  * whoever talks to the child writes its requests to {@link #stdin()} and reads its
@@ -20,31 +18,19 @@ import dev.tether.supervisor.internal.spawn.StdioPipes;
  * starts none), and a read blocked on {@link #stdout()} ends when {@link #close()} is
  * called from another thread.
  */
-public final class ChildStdio implements AutoCloseable {
-
-	private final StdioPipes pipes;
-
-	ChildStdio(StdioPipes pipes) {
-		this.pipes = pipes;
-	}
+public interface ChildStdio extends AutoCloseable {
 
 	/** What the process reads as its stdin. */
-	public OutputStream stdin() {
-		return this.pipes.stdin();
-	}
+	OutputStream stdin();
 
 	/** What the process writes to its stdout. */
-	public InputStream stdout() {
-		return this.pipes.stdout();
-	}
+	InputStream stdout();
 
 	/**
 	 * Closes this JVM's ends: the process reads end of file on its stdin. The supervisor
 	 * closes them too when the child is started again or removed.
 	 */
 	@Override
-	public void close() {
-		this.pipes.close();
-	}
+	void close();
 
 }

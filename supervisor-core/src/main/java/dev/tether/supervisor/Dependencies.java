@@ -2,7 +2,6 @@ package dev.tether.supervisor;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,8 +10,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The order children start and stop in, from their {@code depends-on}: a child starts
- * once everything it depends on is {@code RUNNING}, and stops before it.
+ * The checks of the children's {@code depends-on}: every name is a child, and no cycle
+ * runs through them (the engine's start and stop order rely on both).
  */
 final class Dependencies {
 
@@ -61,31 +60,6 @@ final class Dependencies {
 		}
 		path.remove(path.size() - 1);
 		done.add(name);
-	}
-
-	/**
-	 * Splits the children to stop into waves: a child is in a wave only once none of the
-	 * others still to stop depends on it, so dependents stop before what they depend on.
-	 * Children without dependencies all go in the first wave, stopped together as before.
-	 * @param dependsOn each child's dependencies, by name
-	 */
-	static List<List<String>> stopWaves(List<String> names, Map<String, List<String>> dependsOn) {
-		List<List<String>> waves = new ArrayList<>();
-		List<String> left = new ArrayList<>(names);
-		while (!left.isEmpty()) {
-			Map<String, Integer> dependents = new HashMap<>();
-			for (String name : left) {
-				for (String dependency : dependsOn.getOrDefault(name, List.of())) {
-					dependents.merge(dependency, 1, Integer::sum);
-				}
-			}
-			List<String> wave = left.stream().filter((name) -> !dependents.containsKey(name)).toList();
-			// Why never empty: the graph was checked for cycles; a wave of what is left
-			// is the safe way out anyway.
-			waves.add(wave.isEmpty() ? List.copyOf(left) : wave);
-			left.removeAll(waves.get(waves.size() - 1));
-		}
-		return waves;
 	}
 
 }

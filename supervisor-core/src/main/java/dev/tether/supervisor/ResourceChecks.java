@@ -30,12 +30,10 @@ final class ResourceChecks {
 		// every start and refresh.
 		boolean privileged = resources.appliedAtLaunch() && ThisProcess.hasSysResource();
 		Map<String, Long> own = (resources.appliedAtLaunch() && !privileged) ? ThisProcess.hardLimits() : Map.of();
-		limit(name, "limits.open-files", resources.openFiles(), own.get("Max open files"));
-		limit(name, "limits.processes", resources.processes(), own.get("Max processes"));
-		limit(name, "limits.core-size", resources.coreSize(), own.get("Max core file size"));
-		limit(name, "limits.file-size", resources.fileSize(), own.get("Max file size"));
-		limit(name, "limits.cpu-time", resources.cpuTime(), own.get("Max cpu time"));
-		limit(name, "limits.address-space", resources.addressSpace(), own.get("Max address space"));
+		for (LimitedResource resource : LimitedResource.values()) {
+			limit(name, "limits." + resource.settingName(), resources.limit(resource),
+					own.get(resource.procLimitsRow()));
+		}
 		if (resources.maxMemory() != null && resources.maxMemory() <= 0) {
 			throw new InvalidChildSpecException(name, "max-memory",
 					"must be a positive size (was " + resources.maxMemory() + " bytes)");

@@ -33,6 +33,18 @@ public record ResourceLimits(@Nullable ResourceLimit openFiles, @Nullable Resour
 	/** No limit, no memory ceiling, the JVM's OOM score. */
 	public static final ResourceLimits NONE = builder().build();
 
+	/** The limit of one resource, or {@code null} when the command keeps the JVM's. */
+	public @Nullable ResourceLimit limit(LimitedResource resource) {
+		return switch (resource) {
+			case OPEN_FILES -> this.openFiles;
+			case PROCESSES -> this.processes;
+			case CORE_SIZE -> this.coreSize;
+			case FILE_SIZE -> this.fileSize;
+			case CPU_TIME -> this.cpuTime;
+			case ADDRESS_SPACE -> this.addressSpace;
+		};
+	}
+
 	/** Whether anything is set that the launcher applies to the command. */
 	public boolean appliedAtLaunch() {
 		return this.openFiles != null || this.processes != null || this.coreSize != null || this.fileSize != null
@@ -68,6 +80,19 @@ public record ResourceLimits(@Nullable ResourceLimit openFiles, @Nullable Resour
 		private @Nullable Integer oomScoreAdjust;
 
 		private Builder() {
+		}
+
+		/** Sets the limit of one resource ({@code null}: the JVM's). */
+		public Builder limit(LimitedResource resource, @Nullable ResourceLimit limit) {
+			switch (resource) {
+				case OPEN_FILES -> this.openFiles = limit;
+				case PROCESSES -> this.processes = limit;
+				case CORE_SIZE -> this.coreSize = limit;
+				case FILE_SIZE -> this.fileSize = limit;
+				case CPU_TIME -> this.cpuTime = limit;
+				case ADDRESS_SPACE -> this.addressSpace = limit;
+			}
+			return this;
 		}
 
 		public Builder openFiles(@Nullable ResourceLimit openFiles) {

@@ -2,140 +2,30 @@ package dev.tether.supervisor;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.LongSupplier;
 
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import dev.tether.supervisor.internal.identity.IdentityProbe;
-import dev.tether.supervisor.internal.identity.Owner;
-import dev.tether.supervisor.internal.identity.ProcessSignaller;
-import dev.tether.supervisor.internal.os.Posix;
-import dev.tether.supervisor.internal.reaper.Reaper;
-import dev.tether.supervisor.internal.reconcile.Reconciler;
-import dev.tether.supervisor.internal.spawn.Shepherd;
-import dev.tether.supervisor.internal.spawn.Spawner;
+import dev.tether.supervisor.internal.supervision.Engine;
 import dev.tether.supervisor.output.CapturedOutput;
-import dev.tether.supervisor.registry.ChildRegistry;
 
 /**
- * Starts, stops, restarts and watches children: the public face of supervision and the
- * owner of its lock.
+ * Starts, stops, restarts and watches children: the public face of supervision. Build one
+ * with {@link #builder()}; {@link #tick()} applies what time makes due, and
+ * {@link #close()} stops every child.
  * <p>
- * Data flows one way: a spec becomes a process ({@link ChildLauncher}), the reaper
- * delivers its exit, the child's state machine ({@link SupervisedChild}) decides what
- * follows, and the registry records it ({@link RegistrySaver}). {@link #tick()} applies
- * what time makes due: restarts, readiness, startup timeouts, stop escalations, port
- * reclaims, stable-after resets, the end of adopted processes.
- * <h2>The lock</h2> One lock guards every child: the monitor of its {@link ChildTable}.
- * Why one: transitions are short and never wait on a process (stops are state, advanced
- * by the tick), so one monitor keeps every snapshot consistent without ordering rules
- * between children.
- * <p>
- * Under it, briefly: a child's transitions (each of {@link SupervisedChild}'s asserts the
- * lock); the hand-off of a spawn to the spawner thread, so that an exit, applied under
- * the lock, always finds its pid known (nothing on the spawn path can block: log files
- * are opened non-blocking); reads of {@code /proc/<pid>} of a process being started,
- * stopped or shown (its start time, a shepherd's command, whether it has ended); and
- * signals through the verified path, which reads the target's {@code /proc} entries
- * first. Each is a bounded system call; none waits for a process to do anything.
- * <p>
- * Never under it: waiting for a process (an exit, the end of a stop, a port that
- * accepts), inspecting a port (every process's descriptors), a reconciliation's scan, the
- * sweep of exited groups, writing the registry (the saver takes the rows under this lock
- * from inside its own lock, never the reverse), listeners (events are dispatched after
- * the lock is let go) and waiting for a shepherd's command.
- * <p>
- * The claims are asserted where assertions are on ({@code -ea}, as in the tests): every
- * transition checks that the lock is held, and every wait, registry write and dispatch to
- * listeners that it is not.
+ * Every method is safe to call from any thread. Calls that stop a child ({@link #stop},
+ * {@link #restart}, {@link #remove}, {@link #update}, {@link #stopAll()},
+ * {@link #close()}) block their caller, holding no lock, until the stop ladder is done;
+ * the others return at once. Nothing here waits on a child under a lock (the engine
+ * behind it, {@code internal.supervision}, states the lock's rules).
  */
 public final class Supervisor implements AutoCloseable {
 
-	private static final Logger logger = LoggerFactory.getLogger(Supervisor.class);
-
-	private final Owner owner;
-
-	private final Spawner spawner;
-
-	private final IdentityProbe probe;
-
-	private final ProcessSignaller signaller;
-
-	private final Reaper reaper;
-
-	private final ChildRegistry registry;
-
-	private final RegistrySaver saver;
-
-	private final ChildLauncher launcher;
-
-	private final EventOutbox outbox;
-
-	private final OrphanStops orphans;
-
-	private final Reconciliation reconciliation;
-
-	private final Launches launches;
-
-	private final Stops stops;
-
-	private final Reconfiguration reconfiguration;
-
-	private final TickChecks checks;
-
-	private final ResourceWatch resources;
-
-	private final LongSupplier clock;
-
-	private final ChildTable children = new ChildTable();
-
-	private final CompletableFuture<Void> closed = new CompletableFuture<>();
-
-	private volatile @Nullable ReconciliationReport lastReconciliation;
+	private final Engine engine;
 
 	Supervisor(SupervisorBuilder builder) {
-		this.registry = Objects.requireNonNull(builder.registry, "registry");
-		this.owner = new Owner(Objects.requireNonNull(builder.installationId, "installationId"),
-				this.registry.instanceId());
-		this.spawner = new Spawner(builder.parentDeathSignal,
-				Objects.requireNonNull(builder.launcherDirectory, "launcherDirectory"));
-		this.probe = IdentityProbe.forPlatform();
-		this.signaller = new ProcessSignaller(this.probe);
-		this.reaper = Reaper.shared();
-		this.saver = new RegistrySaver(this.registry, () -> {
-			synchronized (this.children) {
-				return this.children.rows(this.owner.installationId());
-			}
-		});
-		this.launcher = new ChildLauncher(this.spawner, this.probe, this.owner,
-				Objects.requireNonNull(builder.logDirectory, "logDirectory"));
-		this.outbox = new EventOutbox(builder.listeners, this.children);
-		this.orphans = new OrphanStops(this.owner, this.probe, this.signaller, this.launcher.bootId(), this::specOf,
-				() -> {
-					synchronized (this.children) {
-						return this.children.pids();
-					}
-				});
-		this.clock = builder.clock;
-		this.reconciliation = new Reconciliation(new Reconciler(this.signaller), this.children, this.owner,
-				this.registry, builder.orphanPolicy, this.orphans, this.clock);
-		this.stops = new Stops(this.children, this.reaper, this.signaller, this.owner, this.orphans, this.outbox,
-				this.clock);
-		this.reconfiguration = new Reconfiguration(this.children, this.stops, this.launcher, this::newChild);
-		this.launches = new Launches(this.children, this.launcher, this.orphans, this.saver, this.outbox, this.clock,
-				new DependentRestarts(this.children, this.stops::target, this.clock));
-		this.resources = new ResourceWatch(this.children, this.stops::target, this.clock);
-		this.checks = new TickChecks(this.children, this.probe, this.stops::target, this.launches, this.resources,
-				this.clock);
-		ChildSpec.checkDependencies(builder.children);
-		synchronized (this.children) {
-			builder.children.forEach((spec) -> this.children.add(newChild(spec), false));
-		}
+		this.engine = new Engine(new Engine.Settings(builder.installationId, builder.parentDeathSignal,
+				builder.launcherDirectory, builder.registry, builder.orphanPolicy, builder.logDirectory, builder.clock,
+				builder.listeners, builder.children));
 	}
 
 	public static SupervisorBuilder builder() {
@@ -144,7 +34,7 @@ public final class Supervisor implements AutoCloseable {
 
 	/** The installation id stamped into every child. */
 	public String installationId() {
-		return this.owner.installationId();
+		return this.engine.installationId();
 	}
 
 	/**
@@ -152,12 +42,12 @@ public final class Supervisor implements AutoCloseable {
 	 * runs.
 	 */
 	public String instanceId() {
-		return this.owner.instanceId();
+		return this.engine.instanceId();
 	}
 
 	/** How children are tied to this JVM's life. */
 	public ParentDeathMechanism parentDeathMechanism() {
-		return this.spawner.parentDeathMechanism();
+		return this.engine.parentDeathMechanism();
 	}
 
 	/**
@@ -165,7 +55,7 @@ public final class Supervisor implements AutoCloseable {
 	 * directories and descriptors.
 	 */
 	public SpawnFeatures spawnFeatures() {
-		return this.spawner.features();
+		return this.engine.spawnFeatures();
 	}
 
 	/**
@@ -174,7 +64,7 @@ public final class Supervisor implements AutoCloseable {
 	 * children are spawned by {@code ProcessBuilder}).
 	 */
 	public String nativeBackend() {
-		return Posix.get().backend();
+		return this.engine.nativeBackend();
 	}
 
 	/**
@@ -182,12 +72,12 @@ public final class Supervisor implements AutoCloseable {
 	 * signalled).
 	 */
 	public boolean identityVerification() {
-		return this.probe.isAvailable();
+		return this.engine.identityVerification();
 	}
 
 	/** The last reconciliation, if one ran. */
 	public Optional<ReconciliationReport> lastReconciliation() {
-		return Optional.ofNullable(this.lastReconciliation);
+		return this.engine.lastReconciliation();
 	}
 
 	/**
@@ -195,7 +85,7 @@ public final class Supervisor implements AutoCloseable {
 	 * carries on meanwhile.
 	 */
 	public Optional<String> registryProblem() {
-		return this.saver.problem();
+		return this.engine.registryProblem();
 	}
 
 	/**
@@ -205,14 +95,7 @@ public final class Supervisor implements AutoCloseable {
 	 * @throws IllegalStateException when the supervisor is closing
 	 */
 	public void register(ChildSpec spec) {
-		synchronized (this.children) {
-			ChildSpec.checkDependencies(this.children.specsWith(spec));
-			this.children.add(newChild(spec), true);
-		}
-	}
-
-	private SupervisedChild newChild(ChildSpec spec) {
-		return new SupervisedChild(spec, this.outbox, this.clock, this.children);
+		this.engine.register(spec);
 	}
 
 	/**
@@ -227,8 +110,7 @@ public final class Supervisor implements AutoCloseable {
 	 * @throws IllegalStateException when the supervisor is closing
 	 */
 	public ChildSnapshot add(ChildSpec spec) {
-		register(spec);
-		return spec.autostart() ? start(spec.name(), false) : snapshot(spec.name()).orElseThrow();
+		return this.engine.add(spec);
 	}
 
 	/**
@@ -240,24 +122,7 @@ public final class Supervisor implements AutoCloseable {
 	 * @throws IllegalStateException when other children depend on it (remove them first)
 	 */
 	public StopOutcome remove(String name) {
-		SupervisedChild child;
-		synchronized (this.children) {
-			child = this.children.require(name);
-			List<String> dependents = this.children.dependents(name);
-			if (!dependents.isEmpty()) {
-				throw new IllegalStateException(
-						"child '" + name + "' is not removed: " + dependents + " depend on it; remove them first");
-			}
-			child.retire();
-		}
-		StopOutcome outcome = this.stops.together(List.of(name)).get(name);
-		synchronized (this.children) {
-			this.children.remove(child);
-		}
-		this.launcher.forget(name);
-		this.saver.changed();
-		publish();
-		return outcome;
+		return this.engine.remove(name);
 	}
 
 	/**
@@ -273,26 +138,17 @@ public final class Supervisor implements AutoCloseable {
 	 * was changed
 	 */
 	public UpdateReport update(List<ChildSpec> configured) {
-		UpdateReport report = this.reconfiguration.apply(configured);
-		this.saver.changed();
-		this.launches.launchWanted();
-		publish();
-		return report;
+		return this.engine.update(configured);
 	}
 
 	/** Every child, in registration order. */
 	public List<ChildSnapshot> snapshots() {
-		synchronized (this.children) {
-			long now = this.clock.getAsLong();
-			return this.children.all().stream().map((child) -> child.snapshot(now)).toList();
-		}
+		return this.engine.snapshots();
 	}
 
 	/** One child, if registered. */
 	public Optional<ChildSnapshot> snapshot(String name) {
-		synchronized (this.children) {
-			return Optional.ofNullable(this.children.find(name)).map((child) -> child.snapshot(this.clock.getAsLong()));
-		}
+		return this.engine.snapshot(name);
 	}
 
 	/**
@@ -300,7 +156,7 @@ public final class Supervisor implements AutoCloseable {
 	 * within half a second.
 	 */
 	public Optional<ChildUsage> usage(String name) {
-		return this.resources.usage(name);
+		return this.engine.usage(name);
 	}
 
 	/**
@@ -308,7 +164,7 @@ public final class Supervisor implements AutoCloseable {
 	 * registered; one for its whole life.
 	 */
 	public Optional<CapturedOutput> output(String name) {
-		return Optional.ofNullable(specOf(name)).map(this.launcher::output);
+		return this.engine.output(name);
 	}
 
 	/**
@@ -316,26 +172,16 @@ public final class Supervisor implements AutoCloseable {
 	 * once it was spawned.
 	 */
 	public Optional<ChildStdio> stdio(String name) {
-		return this.launcher.stdio(name);
+		return this.engine.stdio(name);
 	}
 
 	/**
-	 * Verifies what a previous run left behind and stops or adopts it (see
-	 * {@link Reconciler}). Run it before the first start. Starts asked for meanwhile wait
-	 * until it is over, so that it can never mistake a child started during it for an
-	 * orphan.
+	 * Verifies what a previous run left behind and stops or adopts it . Run it before the
+	 * first start. Starts asked for meanwhile wait until it is over, so that it can never
+	 * mistake a child started during it for an orphan.
 	 */
 	public ReconciliationReport reconcile() {
-		try {
-			ReconciliationReport report = this.reconciliation.run();
-			this.lastReconciliation = report;
-			return report;
-		}
-		finally {
-			this.saver.changed();
-			this.launches.launchWanted();
-			publish();
-		}
+		return this.engine.reconcile();
 	}
 
 	/**
@@ -343,14 +189,7 @@ public final class Supervisor implements AutoCloseable {
 	 * written once for all.
 	 */
 	public void startAutostart() {
-		synchronized (this.children) {
-			this.children.all()
-				.stream()
-				.filter((child) -> child.spec().autostart())
-				.forEach(SupervisedChild::requestStart);
-		}
-		this.launches.launchWanted();
-		publish();
+		this.engine.startAutostart();
 	}
 
 	/**
@@ -359,31 +198,7 @@ public final class Supervisor implements AutoCloseable {
 	 * @throws IllegalArgumentException when no child has that name
 	 */
 	public ChildSnapshot start(String name) {
-		return start(name, true);
-	}
-
-	// Why an add does not save: a save per add cost more than its spawn (1,000 adds ran
-	// at a third of the spawner's
-	// rate); until the next tick saves, its launcher ties the child to the JVM, and a
-	// restart finds it by its markers.
-	private ChildSnapshot start(String name, boolean save) {
-		synchronized (this.children) {
-			this.children.require(name).requestStart();
-		}
-		ChildSnapshot launched = this.launches.launchWanted().get(name);
-		if (save) {
-			publish();
-		}
-		else {
-			this.outbox.dispatch();
-		}
-		if (launched != null && launched.shepherdPid() != null && launched.pid() == null) {
-			// Why here, holding no lock: a shepherd forks its command within a moment of
-			// its own start.
-			Shepherd.awaitCommand(launched.shepherdPid());
-			launched = snapshot(name).orElseThrow();
-		}
-		return (launched != null) ? launched : snapshot(name).orElseThrow();
+		return this.engine.start(name);
 	}
 
 	/**
@@ -393,18 +208,12 @@ public final class Supervisor implements AutoCloseable {
 	 * @throws IllegalArgumentException when no child has that name
 	 */
 	public StopOutcome stop(String name) {
-		synchronized (this.children) {
-			this.children.require(name);
-		}
-		StopOutcome outcome = this.stops.together(List.of(name)).get(name);
-		publish();
-		return outcome;
+		return this.engine.stop(name);
 	}
 
 	/** Stops, then starts, a child. */
 	public ChildSnapshot restart(String name) {
-		stop(name);
-		return start(name);
+		return this.engine.restart(name);
 	}
 
 	/**
@@ -413,13 +222,7 @@ public final class Supervisor implements AutoCloseable {
 	 * not their sum).
 	 */
 	public Map<String, StopOutcome> stopAll() {
-		List<String> names;
-		synchronized (this.children) {
-			names = this.children.names();
-		}
-		Map<String, StopOutcome> outcomes = this.stops.inOrder(names);
-		publish();
-		return outcomes;
+		return this.engine.stopAll();
 	}
 
 	/**
@@ -430,40 +233,7 @@ public final class Supervisor implements AutoCloseable {
 	 * shepherds' trees, and the registry. Never blocks on a child.
 	 */
 	public void tick() {
-		this.children.assertNotHeld();
-		this.reaper.drain();
-		TickChecks.Seen seen = new TickChecks.Seen();
-		synchronized (this.children) {
-			long now = this.clock.getAsLong();
-			for (SupervisedChild child : this.children.all()) {
-				child.advanceStop(now);
-				child.advancePortReclaim(now);
-				child.restartIfDue(now);
-				child.checkStable(now);
-				seen.add(child);
-			}
-		}
-		this.checks.apply(seen);
-		this.launches.launchWanted();
-		this.orphans.sweep();
-		publish();
-	}
-
-	/**
-	 * Hands the events made meanwhile to the listeners, then saves the registry if
-	 * anything changed.
-	 */
-	private void publish() {
-		this.children.assertNotHeld();
-		this.outbox.dispatch();
-		this.saver.saveIfChanged();
-	}
-
-	private @Nullable ChildSpec specOf(String name) {
-		synchronized (this.children) {
-			SupervisedChild child = this.children.find(name);
-			return (child != null) ? child.spec() : null;
-		}
+		this.engine.tick();
 	}
 
 	/**
@@ -472,26 +242,7 @@ public final class Supervisor implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		boolean first;
-		synchronized (this.children) {
-			first = this.children.close();
-		}
-		if (!first) {
-			this.closed.join();
-			return;
-		}
-		try {
-			stopAll();
-			this.resources.close();
-			this.orphans.stopStrays();
-			this.saver.saveIfChanged();
-			this.registry.close();
-			this.spawner.close();
-			this.checks.close();
-		}
-		finally {
-			this.closed.complete(null);
-		}
+		this.engine.close();
 	}
 
 }

@@ -1,9 +1,11 @@
 /**
- * Tether's supervision: the public API ({@link dev.tether.supervisor.Supervisor},
- * {@link dev.tether.supervisor.ChildSpec}, snapshots, states, exit statuses, events) and,
- * package-private, the engine behind it: one state machine per child, a pure restart
- * budget, the event outbox, the registry saver. Data flows one way, spec → spawn → exit →
- * decision → registry, under one lock that is never held while a process takes its time.
+ * Tether's supervision API: the facade ({@link dev.tether.supervisor.Supervisor} and its
+ * builder, with {@link dev.tether.supervisor.Signals} and
+ * {@link dev.tether.supervisor.Executables}) and the value types every layer speaks
+ * ({@link dev.tether.supervisor.ChildSpec}, snapshots, states, exit statuses, events,
+ * policies). Nothing else lives here: the engine behind the facade is
+ * {@code dev.tether.supervisor.internal.supervision}, and what is not public here is a
+ * value type's own check (a spec's form, its {@code depends-on}, its limits).
  */
 @NullMarked
 package dev.tether.supervisor;

@@ -17,7 +17,8 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.Test;
 
 import dev.tether.supervisor.internal.identity.ProcessSignaller;
@@ -27,28 +28,33 @@ import dev.tether.supervisor.internal.spawn.Spawner;
 
 import static com.tngtech.archunit.base.DescribedPredicate.describe;
 import static com.tngtech.archunit.base.DescribedPredicate.not;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The core's layering, as {@code docs/architecture.md} states it: a small public API,
- * internals behind it that form no cycle, and one path for every signal.
+ * The core's layering, as {@code docs/architecture.md} states it: the facade
+ * ({@link Supervisor} and the entry points beside it) on top, the engine
+ * ({@code internal.supervision}) below it, the parts (spawn, stop, identity, reaper,
+ * output, ports, probes, reconcile, resources, files) below that, and the native layer
+ * ({@code internal.os}) at the bottom; the API's value types (the rest of the root
+ * package, {@code output}, {@code registry}) are the vocabulary every layer speaks. No
+ * package forms a cycle with another, and one path carries every signal.
  */
 class ArchitectureTests {
 
+	private static final String ROOT = "dev.tether.supervisor";
+
 	private static final String INTERNAL = "dev.tether.supervisor.internal..";
 
-	/**
-	 * The root package's vocabulary, which internals may use: it depends on no internal
-	 * package.
-	 */
-	private static final Class<?>[] VALUE_TYPES = { ChildKind.class, ExitStatus.class, StopOutcome.class,
-			ParentDeathMechanism.class, OrphanPolicy.class, ReconciliationReport.class, SpawnFeatures.class,
-			SpawnException.class, UnsafeDirectoryException.class };
+	private static final String ENGINE = "dev.tether.supervisor.internal.supervision..";
+
+	private static final String OS = "dev.tether.supervisor.internal.os..";
+
+	/** The root package's entry points: what builds and drives the engine. */
+	private static final Set<String> FACADE = Set.of("Supervisor", "SupervisorBuilder", "Signals", "Executables");
 
 	private static final Set<String> SIGNAL_CALLS = Set.of("kill", "pidfdSendSignal", "pidfdSendSignalToGroup");
 
@@ -56,36 +62,104 @@ class ArchitectureTests {
 
 	private static final JavaClasses CORE = new ClassFileImporter()
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-		.importPackages("dev.tether.supervisor");
+		.importPackages(ROOT);
+
+	/**
+	 * The engine's own child: the one holder of an unreaped child's pid besides the
+	 * spawner.
+	 */
+	private static final DescribedPredicate<JavaClass> CHILD_PROCESS_AND_ITS_NESTED = describe(
+			"ChildProcess and its nested classes",
+			(type) -> topLevel(type).getFullName().equals("dev.tether.supervisor.internal.supervision.ChildProcess"));
+
+	private static final DescribedPredicate<JavaClass> FACADE_CLASSES = describe("the facade",
+			(type) -> type.getPackageName().equals(ROOT) && FACADE.contains(topLevel(type).getSimpleName()));
+
+	private static final DescribedPredicate<JavaClass> API_CLASSES = describe("the API's value types",
+			(type) -> (type.getPackageName().equals(ROOT) && !FACADE.contains(topLevel(type).getSimpleName()))
+					|| type.getPackageName().startsWith(ROOT + ".output")
+					|| type.getPackageName().startsWith(ROOT + ".registry"));
+
+	private static final DescribedPredicate<JavaClass> PART_CLASSES = describe("the parts",
+			(type) -> type.getPackageName().startsWith(ROOT + ".internal.")
+					&& !type.getPackageName().startsWith(ROOT + ".internal.supervision")
+					&& !type.getPackageName().startsWith(ROOT + ".internal.os"));
 
 	@Test
-	void internalPackagesFormNoCycle() {
-		slices().matching("dev.tether.supervisor.internal.(*)..").should().beFreeOfCycles().check(CORE);
+	void noPackageFormsACycle() {
+		// Why the root is two slices: the facade wires the engine, while the value types
+		// (ChildSpec, snapshots, states) are what the engine and the parts speak; each is
+		// a layer of its own, and users import both from one package.
+		slices().assignedFrom(new SliceAssignment() {
+
+			@Override
+			public SliceIdentifier getIdentifierOf(JavaClass type) {
+				if (!type.getPackageName().startsWith(ROOT)) {
+					return SliceIdentifier.ignore();
+				}
+				if (type.getPackageName().equals(ROOT)) {
+					return SliceIdentifier.of(FACADE_CLASSES.test(type) ? "facade" : "api");
+				}
+				return SliceIdentifier.of(type.getPackageName());
+			}
+
+			@Override
+			public String getDescription() {
+				return "every package of the core, the root split into its facade and its value types";
+			}
+
+		}).should().beFreeOfCycles().check(CORE);
 	}
 
 	@Test
-	void internalsUseOnlyTheRootPackagesValueTypes() {
-		ArchRule rule = noClasses().that()
-			.resideInAPackage(INTERNAL)
-			.should()
-			.dependOnClassesThat(resideInAPackage("dev.tether.supervisor").and(not(belongToAnyOf(VALUE_TYPES))))
-			.because("internals serve the Supervisor; only the root package's value types are shared vocabulary");
-		rule.check(CORE);
-	}
-
-	@Test
-	void theValueTypesAndTheOutputApiDependOnNoInternal() {
-		noClasses().that()
-			.belongToAnyOf(VALUE_TYPES)
-			.should()
-			.dependOnClassesThat()
-			.resideInAPackage(INTERNAL)
+	void layersDependOnlyDownward() {
+		layeredArchitecture().consideringOnlyDependenciesInLayers()
+			.layer("Facade")
+			.definedBy(FACADE_CLASSES)
+			.layer("API")
+			.definedBy(API_CLASSES)
+			.layer("Engine")
+			.definedBy(ENGINE)
+			.layer("Parts")
+			.definedBy(PART_CLASSES)
+			.layer("OS")
+			.definedBy(OS)
+			.whereLayer("Facade")
+			.mayNotBeAccessedByAnyLayer()
+			.whereLayer("Engine")
+			.mayOnlyBeAccessedByLayers("Facade")
+			.whereLayer("Parts")
+			.mayOnlyBeAccessedByLayers("Facade", "API", "Engine")
+			.whereLayer("OS")
+			.mayOnlyBeAccessedByLayers("Facade", "Engine", "Parts")
+			.because("the API's value types are the vocabulary of every layer; nothing below the facade reaches up")
 			.check(CORE);
-		noClasses().that()
-			.resideInAPackage("dev.tether.supervisor.output")
+	}
+
+	@Test
+	void theApiReachesNoEngineNorTheNativeLayer() {
+		noClasses().that(API_CLASSES)
 			.should()
 			.dependOnClassesThat()
-			.resideInAPackage(INTERNAL)
+			.resideInAnyPackage(ENGINE, OS)
+			.because("a value type is checked and built without the engine; only the spec's checks read what this "
+					+ "process may give (internal.resources) and the file registry keeps its directory private "
+					+ "(internal.files)")
+			.check(CORE);
+	}
+
+	@Test
+	void theRootPackageHoldsTheApiAndItsOwnChecksOnly() {
+		classes().that()
+			.resideInAPackage(ROOT)
+			.and()
+			.areTopLevelClasses()
+			.and()
+			.areNotPublic()
+			.should()
+			.onlyBeAccessed()
+			.byClassesThat(API_CLASSES)
+			.because("the root package is the API; what is not public there is a value type's own check")
 			.check(CORE);
 	}
 
@@ -98,12 +172,14 @@ class ArchitectureTests {
 			.because("a signal reaches a process only once it is verified ours, or while it is our unreaped child")
 			.check(CORE);
 		noClasses().that()
-			.doNotBelongToAnyOf(ChildProcess.class, Spawner.class)
+			.doNotBelongToAnyOf(Spawner.class)
+			.and(not(CHILD_PROCESS_AND_ITS_NESTED))
 			.should()
 			.callMethodWhere(call(Reaper.class, Set.of("signalGroupUnreaped")))
 			.check(CORE);
 		noClasses().that()
-			.doNotBelongToAnyOf(ChildProcess.class, Spawner.class)
+			.doNotBelongToAnyOf(Spawner.class)
+			.and(not(CHILD_PROCESS_AND_ITS_NESTED))
 			.and()
 			.doNotHaveFullyQualifiedName("dev.tether.supervisor.internal.spawn.ParentDeath")
 			.should()
@@ -172,6 +248,14 @@ class ArchitectureTests {
 	private static DescribedPredicate<JavaCall<?>> call(Class<?> owner, Set<String> names) {
 		return describe(owner.getSimpleName() + "." + names,
 				(call) -> call.getTargetOwner().isEquivalentTo(owner) && names.contains(call.getName()));
+	}
+
+	private static JavaClass topLevel(JavaClass type) {
+		JavaClass top = type;
+		while (top.getEnclosingClass().isPresent()) {
+			top = top.getEnclosingClass().get();
+		}
+		return top;
 	}
 
 }

@@ -347,7 +347,7 @@ class ShepherdSupervisionTests {
 	@Test
 	void theStartIsLoggedWithTheCommandsPidAndItsShepherds() throws Exception {
 		ChildSpec spec = ChildSpec.builder("logged", List.of("sleep", "600")).autostart(false).build();
-		Logger logger = (Logger) LoggerFactory.getLogger(SupervisedChild.class);
+		Logger logger = (Logger) LoggerFactory.getLogger("dev.tether.supervisor.internal.supervision.SupervisedChild");
 		ListAppender<ILoggingEvent> appender = new ListAppender<>();
 		appender.start();
 		Level level = logger.getLevel();

@@ -25,6 +25,7 @@ import dev.tether.supervisor.internal.ports.PortGuard;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.testsupport.Listen;
 import dev.tether.supervisor.testsupport.LiveProcesses;
+import dev.tether.supervisor.testsupport.ManualClock;
 import dev.tether.supervisor.testsupport.ObservedRegistry;
 import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;

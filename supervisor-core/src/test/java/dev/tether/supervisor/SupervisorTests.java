@@ -14,6 +14,7 @@ import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
 import dev.tether.supervisor.testsupport.LiveProcesses;
+import dev.tether.supervisor.testsupport.ManualClock;
 import dev.tether.supervisor.testsupport.ObservedRegistry;
 import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;

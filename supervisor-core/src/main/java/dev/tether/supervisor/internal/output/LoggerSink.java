@@ -49,7 +49,7 @@ final class LoggerSink {
 		MDC.put(MDC_STREAM, stream.id());
 		try {
 			int start = lines.position();
-			for (int newline = Capture.indexOfNewline(lines, start); newline >= 0; newline = Capture
+			for (int newline = LineSplitter.indexOfNewline(lines, start); newline >= 0; newline = LineSplitter
 				.indexOfNewline(lines, start)) {
 				this.logger.atLevel(level).addMarker(stream.marker()).log(text(lines, start, newline));
 				start = newline + 1;

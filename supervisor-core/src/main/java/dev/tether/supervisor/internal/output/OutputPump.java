@@ -47,7 +47,7 @@ public final class OutputPump {
 
 	private final Posix posix;
 
-	private final Map<Integer, Capture> captures = new ConcurrentHashMap<>();
+	private final Map<Integer, LineSplitter> captures = new ConcurrentHashMap<>();
 
 	private final Object lock = new Object();
 
@@ -136,7 +136,7 @@ public final class OutputPump {
 		long[] words = new long[CHUNK / Long.BYTES];
 		while (true) {
 			int ready = epoll.awaitOne(this.sizer.waitMillis());
-			Capture capture = (ready >= 0) ? this.captures.get(ready) : null;
+			LineSplitter capture = (ready >= 0) ? this.captures.get(ready) : null;
 			if (capture != null) {
 				drain(epoll, capture, buffer, words);
 			}
@@ -146,7 +146,7 @@ public final class OutputPump {
 		}
 	}
 
-	private void drain(Epoll epoll, Capture capture, ByteBuffer buffer, long[] words) {
+	private void drain(Epoll epoll, LineSplitter capture, ByteBuffer buffer, long[] words) {
 		// Why a lock nobody contends: successive turns of one pipe may run on different
 		// threads, and the lock makes
 		// each turn see what the previous one left (a line carried over).
@@ -184,12 +184,12 @@ public final class OutputPump {
 		}
 	}
 
-	private void rearm(Epoll epoll, Capture capture, boolean emptied) {
+	private void rearm(Epoll epoll, LineSplitter capture, boolean emptied) {
 		this.sizer.left(capture.pipe, emptied);
 		epoll.rearm(capture.fd);
 	}
 
-	private static void deliver(Capture capture, Runnable delivery) {
+	private static void deliver(LineSplitter capture, Runnable delivery) {
 		try {
 			delivery.run();
 		}
@@ -203,7 +203,7 @@ public final class OutputPump {
 		}
 	}
 
-	private void end(Capture capture) {
+	private void end(LineSplitter capture) {
 		this.captures.remove(capture.fd);
 		this.sizer.ended(capture.pipe);
 		deliver(capture, capture::finish);
@@ -274,7 +274,7 @@ public final class OutputPump {
 		}
 
 		private void watch(int fd, Stream stream) {
-			Capture capture = new Capture(fd, stream, this.output, sizer.watch(fd));
+			LineSplitter capture = new LineSplitter(fd, stream, this.output, sizer.watch(fd));
 			this.output.opened();
 			captures.put(fd, capture);
 			Epoll current = epoll;

@@ -86,12 +86,12 @@ final class RotatingFile {
 	 */
 	private static int endOfLastLineWithin(ByteBuffer lines, long room) {
 		int start = lines.position();
-		int newline = Capture.lastIndexOfNewline(lines, start, (int) Math.min(lines.limit(), start + room));
+		int newline = LineSplitter.lastIndexOfNewline(lines, start, (int) Math.min(lines.limit(), start + room));
 		return (newline >= 0) ? newline + 1 : -1;
 	}
 
 	private static int endOfFirstLine(ByteBuffer lines) {
-		int newline = Capture.indexOfNewline(lines, lines.position());
+		int newline = LineSplitter.indexOfNewline(lines, lines.position());
 		return (newline >= 0) ? newline + 1 : lines.limit();
 	}
 

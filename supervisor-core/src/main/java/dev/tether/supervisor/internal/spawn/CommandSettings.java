@@ -5,6 +5,8 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.tether.supervisor.LimitedResource;
+
 /**
  * What the launcher sets on a command just before its exec (see
  * {@code tether-settings.c}): resource limits and its OOM score adjustment. Only the
@@ -32,7 +34,7 @@ public record CommandSettings(List<Limit> limits, @Nullable Integer oomScoreAdju
 		List<String> options = new ArrayList<>();
 		for (Limit limit : this.limits) {
 			options.add("--limit");
-			options.add(limit.resource().launcherName);
+			options.add(launcherName(limit.resource()));
 			options.add(value(limit.soft()));
 			options.add(value(limit.hard()));
 		}
@@ -43,21 +45,22 @@ public record CommandSettings(List<Limit> limits, @Nullable Integer oomScoreAdju
 		return options;
 	}
 
-	private static String value(long value) {
-		return (value == Long.MAX_VALUE) ? "infinity" : Long.toString(value);
+	// Why here: the launcher's names (tether-settings.c) are the spawn's business, not
+	// the
+	// API's.
+	private static String launcherName(LimitedResource resource) {
+		return switch (resource) {
+			case OPEN_FILES -> "nofile";
+			case PROCESSES -> "nproc";
+			case CORE_SIZE -> "core";
+			case FILE_SIZE -> "fsize";
+			case CPU_TIME -> "cpu";
+			case ADDRESS_SPACE -> "as";
+		};
 	}
 
-	/** The limits the launcher sets, each named as the launcher knows it. */
-	public enum Resource {
-
-		CPU("cpu"), FILE_SIZE("fsize"), CORE("core"), PROCESSES("nproc"), OPEN_FILES("nofile"), ADDRESS_SPACE("as");
-
-		private final String launcherName;
-
-		Resource(String launcherName) {
-			this.launcherName = launcherName;
-		}
-
+	private static String value(long value) {
+		return (value == Long.MAX_VALUE) ? "infinity" : Long.toString(value);
 	}
 
 	/**
@@ -66,7 +69,7 @@ public record CommandSettings(List<Limit> limits, @Nullable Integer oomScoreAdju
 	 * @param soft the limit enforced; {@link Long#MAX_VALUE} for none
 	 * @param hard its ceiling; {@link Long#MAX_VALUE} for none
 	 */
-	public record Limit(Resource resource, long soft, long hard) {
+	public record Limit(LimitedResource resource, long soft, long hard) {
 	}
 
 }

@@ -16,6 +16,7 @@ import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.tether.supervisor.ChildStdio;
 import dev.tether.supervisor.SpawnException;
 import dev.tether.supervisor.internal.os.NativeSpawnException;
 import dev.tether.supervisor.internal.os.Posix;
@@ -31,7 +32,7 @@ import dev.tether.supervisor.internal.output.OutputPump;
  * behind. Why no thread here: the reader is whoever talks to the child; the pipes are
  * blocking, so it reads in order and nothing is dropped.
  */
-public final class StdioPipes implements Closeable {
+public final class StdioPipes implements ChildStdio {
 
 	private final OutputStream stdin;
 
@@ -59,11 +60,13 @@ public final class StdioPipes implements Closeable {
 	}
 
 	/** What the process reads as its stdin. */
+	@Override
 	public OutputStream stdin() {
 		return this.stdin;
 	}
 
 	/** What the process writes to its stdout. */
+	@Override
 	public InputStream stdout() {
 		return this.stdout;
 	}

@@ -29,10 +29,10 @@ class NewlineSearchTests {
 				ByteBuffer buffer = ByteBuffer.allocateDirect(bytes.length).order(order).put(bytes).flip();
 				String described = Arrays.toString(bytes) + " " + order;
 				for (int from = 0; from <= bytes.length; from++) {
-					assertThat(Capture.indexOfNewline(buffer, from)).as("%s from %d", described, from)
+					assertThat(LineSplitter.indexOfNewline(buffer, from)).as("%s from %d", described, from)
 						.isEqualTo(byteByByte(bytes, from));
 					for (int to = from; to <= bytes.length; to++) {
-						assertThat(Capture.lastIndexOfNewline(buffer, from, to))
+						assertThat(LineSplitter.lastIndexOfNewline(buffer, from, to))
 							.as("%s from %d to %d", described, from, to)
 							.isEqualTo(lastByteByByte(bytes, from, to));
 					}

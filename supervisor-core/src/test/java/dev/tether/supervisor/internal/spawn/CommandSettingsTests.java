@@ -10,6 +10,7 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.tether.supervisor.LimitedResource;
 import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.SpawnException;
 
@@ -28,8 +29,8 @@ class CommandSettingsTests {
 	@Test
 	void theLauncherGetsEachLimitByNameAndInfinityForNone() {
 		CommandSettings settings = new CommandSettings(
-				List.of(new CommandSettings.Limit(CommandSettings.Resource.OPEN_FILES, 64, 128),
-						new CommandSettings.Limit(CommandSettings.Resource.CORE, 0, Long.MAX_VALUE)),
+				List.of(new CommandSettings.Limit(LimitedResource.OPEN_FILES, 64, 128),
+						new CommandSettings.Limit(LimitedResource.CORE_SIZE, 0, Long.MAX_VALUE)),
 				500);
 		assertThat(settings.launcherOptions()).containsExactly("--limit", "nofile", "64", "128", "--limit", "core", "0",
 				"infinity", "--oom-score-adjust", "500");

@@ -1,0 +1,150 @@
+package dev.tether.supervisor.internal.supervision;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.ChildStdio;
+import dev.tether.supervisor.LimitedResource;
+import dev.tether.supervisor.ResourceLimit;
+import dev.tether.supervisor.ResourceLimits;
+import dev.tether.supervisor.SpawnException;
+import dev.tether.supervisor.internal.identity.ChildMarkers;
+import dev.tether.supervisor.internal.identity.IdentityProbe;
+import dev.tether.supervisor.internal.identity.Owner;
+import dev.tether.supervisor.internal.identity.ProcStat;
+import dev.tether.supervisor.internal.output.ChildOutput;
+import dev.tether.supervisor.internal.ports.PortGuard;
+import dev.tether.supervisor.internal.reaper.Reaper;
+import dev.tether.supervisor.internal.spawn.CommandSettings;
+import dev.tether.supervisor.internal.spawn.SpawnRequest;
+import dev.tether.supervisor.internal.spawn.SpawnedChild;
+import dev.tether.supervisor.internal.spawn.Spawner;
+
+/**
+ * Turns a child's spec into a process: checks its port, stamps the markers into its
+ * environment, keeps the sinks of its output, and spawns it with its exit routed back to
+ * the supervisor.
+ */
+final class ChildLauncher {
+
+	private static final Path DEV_NULL = Path.of("/dev/null");
+
+	private final Spawner spawner;
+
+	private final IdentityProbe probe;
+
+	private final PortGuard ports;
+
+	private final Owner owner;
+
+	private final Path logDirectory;
+
+	private final Map<String, ChildOutput> outputs = new ConcurrentHashMap<>();
+
+	private final Map<String, ChildStdio> stdio = new ConcurrentHashMap<>();
+
+	private final @Nullable String bootId;
+
+	ChildLauncher(Spawner spawner, IdentityProbe probe, Owner owner, Path logDirectory) {
+		this.spawner = spawner;
+		this.probe = probe;
+		this.ports = new PortGuard(probe);
+		this.owner = owner;
+		this.logDirectory = logDirectory;
+		this.bootId = probe.bootId().orElse(null);
+	}
+
+	/**
+	 * Who holds the child's port now; free when it declares none. Reads {@code /proc}:
+	 * call it outside the lock.
+	 */
+	PortGuard.PortClaim inspectPort(ChildSpec spec) {
+		Integer port = spec.port();
+		return (port != null) ? this.ports.inspect(port, this.owner, spec.kind(), spec.name())
+				: new PortGuard.PortClaim.Free();
+	}
+
+	/**
+	 * Spawns the child's process and records the outcome in its state machine. Called
+	 * under the supervisor's lock, so that an exit (which takes that lock) can only be
+	 * applied after the child knows its pid; the spawn itself is a hand-off to the
+	 * spawner thread, not a wait on the child (see {@link ChildTable} for what else may
+	 * run under that lock).
+	 */
+	void spawn(SupervisedChild child, Reaper.ExitListener onExit, long nowNanos) {
+		ChildSpec spec = child.spec();
+		Map<String, String> environment = ChildMarkers.stamp(System.getenv(), spec.environment(), this.owner,
+				spec.kind(), spec.name());
+		ChildOutput output = output(spec);
+		// Why /dev/null: with the file off, output that cannot be captured (no pump here)
+		// has nowhere else to go.
+		Path log = (output.file() != null) ? output.file() : DEV_NULL;
+		long started = System.nanoTime();
+		SpawnedChild spawned;
+		try {
+			spawned = this.spawner.spawn(new SpawnRequest(spec.command(), environment, spec.workingDirectory(), log,
+					null, spec.containDescendants(), output, spec.stdio(), settings(spec.resources())), onExit);
+		}
+		catch (SpawnException ex) {
+			child.launchFailed(ex.getMessage(), Duration.ofNanos(System.nanoTime() - started));
+			return;
+		}
+		if (spawned.stdio() != null) {
+			replaceStdio(spec.name(), spawned.stdio());
+		}
+		Long startTime = this.probe.stat(spawned.pid()).map(ProcStat::startTime).orElse(null);
+		child.launched(spawned, startTime, this.bootId, nowNanos);
+	}
+
+	/** What the launcher sets on the command: its limits and OOM score. */
+	static CommandSettings settings(ResourceLimits resources) {
+		List<CommandSettings.Limit> limits = new ArrayList<>();
+		for (LimitedResource resource : LimitedResource.values()) {
+			ResourceLimit limit = resources.limit(resource);
+			if (limit != null) {
+				limits.add(new CommandSettings.Limit(resource, limit.soft(), limit.hard()));
+			}
+		}
+		return new CommandSettings(limits, resources.oomScoreAdjust());
+	}
+
+	/** The sinks of a child's output, one for its whole life. */
+	ChildOutput output(ChildSpec spec) {
+		return this.outputs.computeIfAbsent(spec.name(),
+				(name) -> new ChildOutput(name, spec.log(), this.logDirectory.resolve(name + ".log")));
+	}
+
+	/** The stdin and stdout of a stdio child's latest process. */
+	Optional<ChildStdio> stdio(String name) {
+		return Optional.ofNullable(this.stdio.get(name));
+	}
+
+	private void replaceStdio(String name, @Nullable ChildStdio current) {
+		ChildStdio previous = (current != null) ? this.stdio.put(name, current) : this.stdio.remove(name);
+		if (previous != null) {
+			previous.close();
+		}
+	}
+
+	/**
+	 * Drops a removed child's sinks; its pipes, if any are left, still drain into them
+	 * and close them. Its stdio pipes are closed.
+	 */
+	void forget(String name) {
+		this.outputs.remove(name);
+		replaceStdio(name, null);
+	}
+
+	@Nullable String bootId() {
+		return this.bootId;
+	}
+
+}

@@ -1,0 +1,128 @@
+package dev.tether.supervisor.internal.supervision;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
+
+import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ExitStatus;
+import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.internal.ports.PortGuard.PortClaim;
+
+/**
+ * LaunchDispatcher every child that wants a process, and routes each process's exit back
+ * to its child. The port is inspected outside the supervisor's lock; the decision and the
+ * spawn's hand-off happen under it (see {@link Supervisor} for why).
+ */
+final class LaunchDispatcher {
+
+	private final ChildTable children;
+
+	private final ChildLauncher launcher;
+
+	private final OrphanStops orphans;
+
+	private final RegistrySaver saver;
+
+	private final EventOutbox outbox;
+
+	private final LongSupplier clock;
+
+	private final DependentRestarts dependents;
+
+	private final KillCauses kills = new KillCauses();
+
+	LaunchDispatcher(ChildTable children, ChildLauncher launcher, OrphanStops orphans, RegistrySaver saver,
+			EventOutbox outbox, LongSupplier clock, DependentRestarts dependents) {
+		this.children = children;
+		this.launcher = launcher;
+		this.orphans = orphans;
+		this.saver = saver;
+		this.outbox = outbox;
+		this.clock = clock;
+		this.dependents = dependents;
+	}
+
+	/**
+	 * LaunchDispatcher every child that wants a process and may have one now, round after
+	 * round while a round launches something: a child that was waiting for its
+	 * dependencies then starts in the same call as they do.
+	 * @return each launched child as it stood right after its launch
+	 */
+	Map<String, ChildSnapshot> launchWanted() {
+		this.children.assertNotHeld();
+		Map<String, ChildSnapshot> launched = new LinkedHashMap<>();
+		// Why rounds: the children just launched may be what others were waiting for.
+		boolean spawned;
+		do {
+			spawned = launchRound(launched);
+		}
+		while (spawned);
+		return launched;
+	}
+
+	/**
+	 * @return whether a child was spawned
+	 */
+	private boolean launchRound(Map<String, ChildSnapshot> launched) {
+		List<SupervisedChild> claimed;
+		synchronized (this.children) {
+			claimed = this.children.claimLaunches();
+		}
+		boolean spawned = false;
+		for (SupervisedChild child : claimed) {
+			PortClaim claim = this.launcher.inspectPort(child.spec());
+			synchronized (this.children) {
+				if (!child.launch().stillWanted() || this.children.closing()) {
+					continue;
+				}
+				long now = this.clock.getAsLong();
+				if (child.portFree(claim, this.orphans::stopRequest, now)) {
+					this.launcher.spawn(child, (pid, status) -> exited(child, pid, status), now);
+					if (child.process() != null) {
+						this.kills.started(child.process());
+					}
+					spawned = true;
+				}
+				launched.put(child.name(), child.snapshot(now));
+			}
+			this.saver.changed();
+		}
+		return spawned;
+	}
+
+	/**
+	 * An adopted process is gone from {@code /proc}: its end is applied as an exit of
+	 * unknown status.
+	 */
+	void adoptedGone(SupervisedChild child, ChildProcess process) {
+		synchronized (this.children) {
+			if (child.adoptedGone(process, this.clock.getAsLong(), random())) {
+				this.orphans.groupExited(process.pid());
+				this.dependents.ended(child);
+			}
+		}
+	}
+
+	private void exited(SupervisedChild child, long pid, ExitStatus status) {
+		synchronized (this.children) {
+			ChildProcess process = child.process();
+			if (process != null && process.pid() == pid) {
+				child.exited(pid, this.kills.explain(child, process, status), this.clock.getAsLong(), random());
+				if (process.handle() == null) {
+					this.orphans.exited(child.name(), process, status);
+				}
+				this.dependents.ended(child);
+			}
+		}
+		this.saver.changed();
+		this.outbox.dispatch();
+	}
+
+	private static double random() {
+		return ThreadLocalRandom.current().nextDouble();
+	}
+
+}

@@ -1,0 +1,115 @@
+package dev.tether.supervisor.internal.supervision;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.InvalidChildSpecException;
+import dev.tether.supervisor.UpdateReport;
+
+/**
+ * Applies a new configuration to a supervisor's configured children, as supervisord's
+ * {@code update} does: new children are added, children no longer named are removed,
+ * changed ones restart with their new settings, and unchanged ones keep their process.
+ * Children added at runtime are left alone. The whole configuration is checked before
+ * anything changes.
+ */
+final class Reconfiguration {
+
+	private final ChildTable children;
+
+	private final StopCoordinator stops;
+
+	private final ChildLauncher launcher;
+
+	private final Function<ChildSpec, SupervisedChild> newChild;
+
+	Reconfiguration(ChildTable children, StopCoordinator stops, ChildLauncher launcher,
+			Function<ChildSpec, SupervisedChild> newChild) {
+		this.children = children;
+		this.stops = stops;
+		this.launcher = launcher;
+		this.newChild = newChild;
+	}
+
+	/**
+	 * StopCoordinator what is removed or changed, then puts the new configuration in
+	 * place; the caller launches what wants a process afterwards.
+	 * @throws InvalidChildSpecException naming the child and setting, before anything
+	 * changed
+	 */
+	UpdateReport apply(List<ChildSpec> configured) {
+		Map<String, ChildSpec> wanted = new LinkedHashMap<>();
+		configured.forEach((spec) -> wanted.put(spec.name(), spec));
+		List<String> added = new ArrayList<>();
+		List<String> removed = new ArrayList<>();
+		List<String> changed = new ArrayList<>();
+		List<String> unchanged = new ArrayList<>();
+		List<String> restart = new ArrayList<>();
+		Map<String, SupervisedChild> old = new LinkedHashMap<>();
+		synchronized (this.children) {
+			check(wanted);
+			for (SupervisedChild child : this.children.all()) {
+				if (this.children.addedAtRuntime(child.name())) {
+					continue;
+				}
+				ChildSpec spec = wanted.get(child.name());
+				if (spec == null || !spec.equals(child.spec())) {
+					((spec != null) ? changed : removed).add(child.name());
+					old.put(child.name(), child);
+					if (spec != null && (child.process() != null || child.state() != ChildState.STOPPED)) {
+						restart.add(child.name());
+					}
+					child.retire();
+				}
+				else {
+					unchanged.add(child.name());
+				}
+			}
+			wanted.keySet().stream().filter((name) -> this.children.find(name) == null).forEach(added::add);
+		}
+		this.stops.inOrder(new ArrayList<>(old.keySet()));
+		synchronized (this.children) {
+			removed.forEach((name) -> this.children.remove(old.get(name)));
+			for (String name : changed) {
+				SupervisedChild replacement = this.newChild.apply(wanted.get(name));
+				this.children.replace(old.get(name), replacement);
+				if (restart.contains(name)) {
+					replacement.requestStart();
+				}
+			}
+			for (String name : added) {
+				SupervisedChild child = this.newChild.apply(wanted.get(name));
+				this.children.add(child, false);
+				if (child.spec().autostart()) {
+					child.requestStart();
+				}
+			}
+		}
+		removed.forEach(this.launcher::forget);
+		changed.forEach(this.launcher::forget);
+		return new UpdateReport(added, removed, changed, unchanged);
+	}
+
+	/**
+	 * The new configured children beside the runtime ones: no name twice, and a
+	 * dependency graph that holds.
+	 */
+	private void check(Map<String, ChildSpec> wanted) {
+		List<ChildSpec> all = new ArrayList<>(wanted.values());
+		for (SupervisedChild child : this.children.all()) {
+			if (this.children.addedAtRuntime(child.name())) {
+				if (wanted.containsKey(child.name())) {
+					throw new InvalidChildSpecException(child.name(), "name", "is taken by a child added at runtime");
+				}
+				all.add(child.spec());
+			}
+		}
+		ChildSpec.checkDependencies(all);
+	}
+
+}

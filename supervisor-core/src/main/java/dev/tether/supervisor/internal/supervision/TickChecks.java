@@ -1,0 +1,142 @@
+package dev.tether.supervisor.internal.supervision;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.internal.identity.IdentityProbe;
+import dev.tether.supervisor.internal.ports.PortGuard;
+
+/**
+ * The part of each tick that reads the world outside the supervisor's lock: whether a
+ * starting child's port accepts, whether an adopted process is still there, what the
+ * shepherds are doing, whether a tree is above its max-memory. The tick first records,
+ * under the children, each child with the process it had ({@link ChildrenAtTick}); the
+ * checks then run without the children, and each result is applied under it to that same
+ * process only, so a later process is never judged by an earlier check.
+ */
+final class TickChecks {
+
+	private final ChildTable children;
+
+	private final IdentityProbe probe;
+
+	private final StopTargets targets;
+
+	private final LaunchDispatcher launches;
+
+	private final ShepherdWatch shepherds;
+
+	private final ProbeScheduler probes;
+
+	private final LongSupplier clock;
+
+	private final ResourceWatch resources;
+
+	TickChecks(ChildTable children, IdentityProbe probe, StopTargets targets, LaunchDispatcher launches,
+			ResourceWatch resources, LongSupplier clock) {
+		this.children = children;
+		this.probe = probe;
+		this.targets = targets;
+		this.launches = launches;
+		this.shepherds = new ShepherdWatch(probe, children, targets, clock);
+		this.probes = new ProbeScheduler(children, targets, clock);
+		this.resources = resources;
+		this.clock = clock;
+	}
+
+	/** Runs the checks of what one pass of the tick saw. Call it holding no lock. */
+	void apply(ChildrenAtTick seen) {
+		this.children.assertNotHeld();
+		applyPortReadiness(seen.starting);
+		this.probes.poll();
+		this.probes.readiness(seen.probedStarting);
+		this.probes.liveness(seen.live);
+		applyEndOfAdopted(seen.adopted);
+		this.shepherds.watch(seen.shepherded);
+		this.resources.checkMemory(seen.memoryLimited);
+		this.resources.sweep();
+	}
+
+	/**
+	 * Ends the probes: those in flight complete as failed, and their results are no
+	 * longer applied.
+	 */
+	void close() {
+		this.probes.close();
+	}
+
+	private void applyPortReadiness(Map<SupervisedChild, ChildProcess> starting) {
+		starting.forEach((child, process) -> {
+			Integer port = child.spec().port();
+			boolean accepts = port == null || PortGuard.acceptsConnections(port);
+			synchronized (this.children) {
+				if (child.process() == process && port != null) {
+					child.probes()
+						.record(process, false, accepts, accepts ? "port " + port + " accepts connections"
+								: "port " + port + " refuses connections");
+				}
+				child.readinessChecked(process, accepts, "accept connections on port " + port,
+						this.targets.of(child, process), this.clock.getAsLong());
+			}
+		});
+	}
+
+	/**
+	 * Adopted processes are not our children: their end is seen as their absence (or a
+	 * new start time) in /proc.
+	 */
+	private void applyEndOfAdopted(Map<SupervisedChild, ChildProcess> adopted) {
+		adopted.forEach((child, process) -> {
+			if (!this.probe.isRunning(process.pid(), process.startTime())) {
+				this.launches.adoptedGone(child, process);
+			}
+		});
+	}
+
+	/** What one pass of the tick saw under the children, child by child. */
+	static final class ChildrenAtTick {
+
+		private final Map<SupervisedChild, ChildProcess> starting = new LinkedHashMap<>();
+
+		private final Map<SupervisedChild, ChildProcess> adopted = new LinkedHashMap<>();
+
+		private final Map<SupervisedChild, ChildProcess> probedStarting = new LinkedHashMap<>();
+
+		private final Map<SupervisedChild, ChildProcess> live = new LinkedHashMap<>();
+
+		private final List<ShepherdWatch.WatchedShepherd> shepherded = new ArrayList<>();
+
+		private final List<ResourceWatch.SampledTree> memoryLimited = new ArrayList<>();
+
+		/** Records {@code child} as it is now; call it holding the lock. */
+		void add(SupervisedChild child) {
+			ChildProcess process = child.process();
+			if (process == null) {
+				return;
+			}
+			if (process.adopted()) {
+				this.adopted.put(child, process);
+			}
+			else if (process.shepherd()) {
+				this.shepherded.add(new ShepherdWatch.WatchedShepherd(child, process, child.command().known(process)));
+			}
+			ChildSpec spec = child.spec();
+			if (child.state() == ChildState.STARTING) {
+				(spec.readiness().enabled() ? this.probedStarting : this.starting).put(child, process);
+			}
+			else if (child.state() == ChildState.RUNNING && spec.liveness().enabled()) {
+				this.live.put(child, process);
+			}
+			if (child.spec().resources().maxMemory() != null && child.state() != ChildState.STOPPING) {
+				this.memoryLimited.add(ResourceWatch.seen(child));
+			}
+		}
+
+	}
+
+}
