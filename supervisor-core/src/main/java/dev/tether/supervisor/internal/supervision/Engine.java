@@ -14,7 +14,6 @@ import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildStdio;
 import dev.tether.supervisor.ChildUsage;
-import dev.tether.supervisor.InvalidChildSpecException;
 import dev.tether.supervisor.OrphanPolicy;
 import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.ReconciliationReport;
