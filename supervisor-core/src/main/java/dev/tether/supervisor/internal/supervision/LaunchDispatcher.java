@@ -12,8 +12,8 @@ import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.internal.ports.PortGuard.PortClaim;
 
 /**
- * LaunchDispatcher every child that wants a process, and routes each process's exit back
- * to its child. The port is inspected outside the supervisor's lock; the decision and the
+ * Launches every child that wants a process, and routes each process's exit back to its
+ * child. The port is inspected outside the supervisor's lock; the decision and the
  * spawn's hand-off happen under it (see {@link Supervisor} for why).
  */
 final class LaunchDispatcher {
@@ -46,9 +46,9 @@ final class LaunchDispatcher {
 	}
 
 	/**
-	 * LaunchDispatcher every child that wants a process and may have one now, round after
-	 * round while a round launches something: a child that was waiting for its
-	 * dependencies then starts in the same call as they do.
+	 * Launches every child that wants a process and may have one now, round after round
+	 * while a round launches something: a child that was waiting for its dependencies
+	 * then starts in the same call as they do.
 	 * @return each launched child as it stood right after its launch
 	 */
 	Map<String, ChildSnapshot> launchWanted() {

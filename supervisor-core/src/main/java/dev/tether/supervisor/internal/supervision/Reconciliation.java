@@ -12,7 +12,7 @@ import dev.tether.supervisor.registry.ChildRegistry;
 /**
  * Settles a previous run into a supervisor's children: the processes they hold now are
  * never taken for orphans, a name may adopt only while its child holds no process, and
- * each adoption becomes its child's process. LaunchDispatcher wait while it runs (see
+ * each adoption becomes its child's process. Launches wait while it runs (see
  * {@link ChildTable#claimLaunches()}). The scan runs outside the supervisor's lock.
  */
 final class Reconciliation {

@@ -37,8 +37,8 @@ final class Reconfiguration {
 	}
 
 	/**
-	 * StopCoordinator what is removed or changed, then puts the new configuration in
-	 * place; the caller launches what wants a process afterwards.
+	 * Stops what is removed or changed, then puts the new configuration in place; the
+	 * caller launches what wants a process afterwards.
 	 * @throws InvalidChildSpecException naming the child and setting, before anything
 	 * changed
 	 */

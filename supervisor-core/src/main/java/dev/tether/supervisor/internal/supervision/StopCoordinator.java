@@ -14,9 +14,9 @@ import dev.tether.supervisor.internal.stop.StopLadder;
 import dev.tether.supervisor.internal.stop.StopTarget;
 
 /**
- * StopCoordinator children through the stop ladder: each stop begins under the
- * supervisor's lock and is waited for holding none, advanced meanwhile so that its
- * deadlines do not depend on the tick.
+ * Stops children through the stop ladder: each stop begins under the supervisor's lock
+ * and is waited for holding none, advanced meanwhile so that its deadlines do not depend
+ * on the tick.
  */
 final class StopCoordinator {
 
@@ -51,7 +51,7 @@ final class StopCoordinator {
 	}
 
 	/**
-	 * StopCoordinator the named children, dependents before what they depend on
+	 * Stops the named children, dependents before what they depend on
 	 * ({@code depends-on}); the children of one wave stop at once, so a wave takes about
 	 * its longest stop timeout, not their sum.
 	 */
@@ -65,7 +65,7 @@ final class StopCoordinator {
 		return outcomes;
 	}
 
-	/** StopCoordinator the named children at once and waits until each stop is over. */
+	/** Stops the named children at once and waits until each stop is over. */
 	Map<String, StopOutcome> together(List<String> names) {
 		this.children.assertNotHeld();
 		Map<String, CompletableFuture<StopOutcome>> pending = new LinkedHashMap<>();
