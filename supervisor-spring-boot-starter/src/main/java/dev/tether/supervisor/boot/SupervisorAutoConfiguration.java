@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -82,7 +84,7 @@ public final class SupervisorAutoConfiguration {
 	@Bean
 	SupervisorLifecycle supervisorLifecycle(Supervisor supervisor, SupervisorSettings settings,
 			ObjectProvider<SupervisorTickObserver> observers) {
-		return new SupervisorLifecycle(supervisor, settings.reapInterval(), observers.orderedStream().toList());
+		return new SupervisorLifecycle(supervisor, settings.tickInterval(), observers.orderedStream().toList());
 	}
 
 	@Bean
@@ -112,23 +114,32 @@ public final class SupervisorAutoConfiguration {
 	 * @param installationId the installation id
 	 * @param stateDirectory the state directory
 	 * @param parentDeathSignal the parent-death signal number, 0 for none
-	 * @param reapInterval the period of the supervision tick, within
-	 * {@link #MIN_REAP_INTERVAL} and {@link #MAX_REAP_INTERVAL}
+	 * @param tickInterval the period of the supervision tick, within
+	 * {@link #MIN_TICK_INTERVAL} and {@link #MAX_TICK_INTERVAL}
 	 */
 	public record SupervisorSettings(String installationId, Path stateDirectory, int parentDeathSignal,
-			Duration reapInterval) {
+			Duration tickInterval) {
+
+		private static final Logger logger = LoggerFactory.getLogger(SupervisorSettings.class);
+
+		private static final String REAP_INTERVAL = "supervisor.reap-interval";
+
+		/**
+		 * The tick period when none is set.
+		 */
+		public static final Duration DEFAULT_TICK_INTERVAL = Duration.ofMillis(200);
 
 		/**
 		 * The shortest tick period: shorter ones spend the CPU on /proc reads rather than
 		 * on the application.
 		 */
-		public static final Duration MIN_REAP_INTERVAL = Duration.ofMillis(10);
+		public static final Duration MIN_TICK_INTERVAL = Duration.ofMillis(10);
 
 		/**
 		 * The longest tick period: restarts, readiness and deadlines are only as punctual
 		 * as the tick.
 		 */
-		public static final Duration MAX_REAP_INTERVAL = Duration.ofHours(1);
+		public static final Duration MAX_TICK_INTERVAL = Duration.ofHours(1);
 
 		static SupervisorSettings resolve(SupervisorProperties properties, Environment environment) {
 			String installationId = properties.getInstallationId();
@@ -139,11 +150,10 @@ public final class SupervisorAutoConfiguration {
 				throw new InvalidSupervisorConfigurationException("supervisor.installation-id", "'" + installationId
 						+ "' must be letters, digits, '.', '_' or '-', starting with a letter or digit", null);
 			}
-			Duration reapInterval = properties.getReapInterval();
-			if (reapInterval == null || reapInterval.compareTo(MIN_REAP_INTERVAL) < 0
-					|| reapInterval.compareTo(MAX_REAP_INTERVAL) > 0) {
-				throw new InvalidSupervisorConfigurationException("supervisor.reap-interval",
-						"must be between 10ms and 1h (was " + reapInterval + ")", null);
+			Duration tickInterval = tickInterval(properties);
+			if (tickInterval.compareTo(MIN_TICK_INTERVAL) < 0 || tickInterval.compareTo(MAX_TICK_INTERVAL) > 0) {
+				throw new InvalidSupervisorConfigurationException(tickIntervalProperty(properties),
+						"must be between 10ms and 1h (was " + tickInterval + ")", null);
 			}
 			Path stateDirectory = properties.getStateDirectory();
 			if (stateDirectory == null) {
@@ -153,7 +163,29 @@ public final class SupervisorAutoConfiguration {
 				stateDirectory = base.resolve("tether").resolve(installationId);
 			}
 			return new SupervisorSettings(installationId, stateDirectory.toAbsolutePath(),
-					parentDeathSignal(properties.getParentDeathSignal()), reapInterval);
+					parentDeathSignal(properties.getParentDeathSignal()), tickInterval);
+		}
+
+		@SuppressWarnings("deprecation")
+		private static Duration tickInterval(SupervisorProperties properties) {
+			Duration renamed = properties.getReapInterval();
+			if (renamed == null) {
+				Duration tickInterval = properties.getTickInterval();
+				return (tickInterval != null) ? tickInterval : DEFAULT_TICK_INTERVAL;
+			}
+			if (properties.getTickInterval() != null) {
+				throw new InvalidSupervisorConfigurationException(REAP_INTERVAL,
+						"and supervisor.tick-interval are both set: remove supervisor.reap-interval, the former name of supervisor.tick-interval",
+						null);
+			}
+			logger.warn("{} is deprecated since 0.4.0 and will be removed: set supervisor.tick-interval instead",
+					REAP_INTERVAL);
+			return renamed;
+		}
+
+		@SuppressWarnings("deprecation")
+		private static String tickIntervalProperty(SupervisorProperties properties) {
+			return (properties.getReapInterval() != null) ? REAP_INTERVAL : "supervisor.tick-interval";
 		}
 
 		private static int parentDeathSignal(@Nullable String value) {

@@ -255,7 +255,7 @@ class SupervisorAutoConfigurationTests {
 				"supervisor.children.greeter.stop-timeout=-1s");
 		assertFailureNames("supervisor.children.greeter.backoff.initial", "supervisor.children.greeter.command=true",
 				"supervisor.children.greeter.backoff.initial=0s");
-		assertFailureNames("supervisor.reap-interval", "supervisor.reap-interval=0ms");
+		assertFailureNames("supervisor.tick-interval", "supervisor.tick-interval=0ms");
 	}
 
 	@Test
@@ -296,10 +296,10 @@ class SupervisorAutoConfigurationTests {
 	}
 
 	@Test
-	void reapIntervalOutsideItsBoundsFailsNamingTheProperty() {
+	void tickIntervalOutsideItsBoundsFailsNamingTheProperty() {
 		for (String interval : List.of("500us", "9ms", "2h")) {
-			assertFailure("supervisor.reap-interval", containing("must be between 10ms and 1h"),
-					Map.of("supervisor.reap-interval", interval));
+			assertFailure("supervisor.tick-interval", containing("must be between 10ms and 1h"),
+					Map.of("supervisor.tick-interval", interval));
 		}
 	}
 
