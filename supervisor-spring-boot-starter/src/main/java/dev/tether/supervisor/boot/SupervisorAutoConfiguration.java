@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -43,6 +44,20 @@ import dev.tether.supervisor.registry.FileChildRegistry;
 public final class SupervisorAutoConfiguration {
 
 	@Bean
+	SupervisorPropertiesBinder supervisorPropertiesBinder(ApplicationContext context) {
+		return new SupervisorPropertiesBinder(context.getClassLoader());
+	}
+
+	// Why the properties bean as a parameter: Boot binds it first, so that a value that
+	// does not convert is reported by Boot's own analysis, as before this binding. Why
+	// before the registry: an unknown key stops startup before any file is locked.
+	@Bean
+	ConfiguredChildren configuredChildren(SupervisorProperties properties, SupervisorPropertiesBinder binder,
+			Environment environment) {
+		return binder.bind(environment);
+	}
+
+	@Bean
 	SupervisorSettings supervisorSettings(SupervisorProperties properties, Environment environment) {
 		return SupervisorSettings.resolve(properties, environment);
 	}
@@ -63,9 +78,10 @@ public final class SupervisorAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
-	Supervisor supervisor(SupervisorProperties properties, SupervisorSettings settings, ChildRegistry registry,
-			ObjectProvider<SupervisorListener> listeners, ObjectProvider<ChildSpecCustomizer> customizers) {
-		List<ChildSpec> children = ChildSpecs.from(properties, customizers.orderedStream().toList());
+	Supervisor supervisor(ConfiguredChildren configured, SupervisorProperties properties, SupervisorSettings settings,
+			ChildRegistry registry, ObjectProvider<SupervisorListener> listeners,
+			ObjectProvider<ChildSpecCustomizer> customizers) {
+		List<ChildSpec> children = ChildSpecFactory.from(configured, customizers.orderedStream().toList());
 		// Why no spawner bean: the spawner is internal and the supervisor's own (it
 		// closes it), and its thread starts with the
 		// first spawn, so nothing is left behind when a later check fails.
@@ -102,8 +118,8 @@ public final class SupervisorAutoConfiguration {
 
 		@Bean
 		ConfigurationRefresher supervisorConfigurationRefresher(Supervisor supervisor, Environment environment,
-				ObjectProvider<ChildSpecCustomizer> customizers) {
-			return new ConfigurationRefresher(supervisor, environment, customizers);
+				SupervisorPropertiesBinder binder, ObjectProvider<ChildSpecCustomizer> customizers) {
+			return new ConfigurationRefresher(supervisor, environment, binder, customizers);
 		}
 
 	}
