@@ -143,7 +143,7 @@ final class ChildSpecFactory {
 
 		private ResourceLimits resources() {
 			ResourceLimits.Builder resources = ResourceLimits.builder();
-			for (ChildLimits limit : ChildLimits.values()) {
+			for (ChildLimit limit : ChildLimit.ALL) {
 				apply(limit.setting(), limit::value, (text) -> {
 					try {
 						limit.apply(resources, text);
