@@ -64,6 +64,7 @@ final class SupervisorPropertiesBinder {
 		Binder binder = Binder.get(environment);
 		Pass pass = new Pass(binder);
 		Map<String, ConfiguredChild> children = new LinkedHashMap<>();
+		// Why the defaults alone first: their names are then known with no child at all.
 		this.groups.forEach((group) -> pass.bind(DEFAULTS.append(group.key()), Bindable.of(group.getClass())));
 		for (String name : childNames(ConfigurationPropertySources.get(environment))) {
 			List<ChildSettingsGroup> settings = new ArrayList<>(this.groups.size());
