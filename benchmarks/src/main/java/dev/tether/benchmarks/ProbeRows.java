@@ -67,7 +67,7 @@ final class ProbeRows {
 	private Measure measure(int n, boolean probed) throws Exception {
 		ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
 		try (Supervisor supervisor = supervisor(n, probed)) {
-			// Why a ticker here: the starter ticks every reap-interval (200 ms by
+			// Why a ticker here: the starter ticks every tick-interval (200 ms by
 			// default); a bare supervisor does not.
 			ticker.scheduleWithFixedDelay(supervisor::tick, 200, 200, TimeUnit.MILLISECONDS);
 			supervisor.startAutostart();

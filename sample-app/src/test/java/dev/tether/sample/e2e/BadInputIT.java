@@ -69,6 +69,19 @@ class BadInputIT extends FaultScenarioSupport {
 			.contains("Property: supervisor.children.broken.stop-timeout");
 	}
 
+	@Test
+	void misspelledSettings() throws Exception {
+		assertThat(failsToStart("typos",
+				"api:\n  command: [\"sleep\", \"600\"]\n  max-restart: 3\n  restat: never\n  mcp:\n    transprot: stdio\n"))
+			.contains("Property: supervisor.children.api.max-restart\n")
+			.contains("did you mean supervisor.children.api.max-restarts?")
+			.contains("Property: supervisor.children.api.restat\n")
+			.contains("did you mean supervisor.children.api.restart?")
+			.contains("Property: supervisor.children.api.mcp.transprot\n")
+			.contains("did you mean supervisor.children.api.mcp.transport?")
+			.containsPattern("Origin: .*typos\\.yml\\] - \\d+:\\d+");
+	}
+
 	@ParameterizedTest
 	@ValueSource(strings = { "garbage \u0000\u0001", "{\"version\": 1, \"rows\": [ {\"name\": \"x\"," })
 	void corruptRegistryIsMovedAsideAndTheAppStarts(String content) throws Exception {

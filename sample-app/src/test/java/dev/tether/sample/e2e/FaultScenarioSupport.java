@@ -63,7 +63,7 @@ abstract class FaultScenarioSupport {
 				supervisor:
 				  installation-id: %s
 				  state-directory: %s
-				  reap-interval: 100ms
+				  tick-interval: 100ms
 				%s
 				  children:
 				%s

@@ -2,10 +2,8 @@ package dev.tether.supervisor.springai;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import io.modelcontextprotocol.client.McpSyncClient;
 import org.jspecify.annotations.Nullable;
@@ -16,7 +14,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 import dev.tether.supervisor.ChildKind;
@@ -25,6 +22,8 @@ import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.boot.ChildProperties;
 import dev.tether.supervisor.boot.ChildSpecCustomizer;
+import dev.tether.supervisor.boot.ConfiguredChild;
+import dev.tether.supervisor.boot.ConfiguredChildren;
 import dev.tether.supervisor.boot.InvalidSupervisorConfigurationException;
 import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
 import dev.tether.supervisor.boot.SupervisorProperties;
@@ -39,7 +38,6 @@ import dev.tether.supervisor.boot.SupervisorTickObserver;
 @AutoConfiguration(after = SupervisorAutoConfiguration.class, before = McpClientAutoConfiguration.class)
 @ConditionalOnClass({ NamedClientMcpTransport.class, McpSyncClient.class })
 @ConditionalOnBean(Supervisor.class)
-@EnableConfigurationProperties(TetherMcpProperties.class)
 public final class TetherMcpAutoConfiguration {
 
 	private static final String PREFIX = "supervisor.children.";
@@ -49,9 +47,9 @@ public final class TetherMcpAutoConfiguration {
 	 * the client's pipes.
 	 */
 	@Bean
-	ChildSpecCustomizer tetherMcpChildSpecCustomizer(TetherMcpProperties properties) {
-		return (name, builder) -> {
-			McpTransportType transport = properties.transport(name);
+	ChildSpecCustomizer tetherMcpChildSpecCustomizer() {
+		return (child, builder) -> {
+			McpTransportType transport = child.settings(McpProperties.class).getTransport();
 			if (transport != null) {
 				builder.kind(ChildKind.MCP).stdio(transport == McpTransportType.STDIO);
 			}
@@ -59,16 +57,14 @@ public final class TetherMcpAutoConfiguration {
 	}
 
 	@Bean
-	McpChildren tetherMcpChildren(Supervisor supervisor, SupervisorStartup startup, TetherMcpProperties properties,
+	McpChildren tetherMcpChildren(Supervisor supervisor, SupervisorStartup startup, ConfiguredChildren configured,
 			SupervisorProperties supervisorProperties, ObjectProvider<McpStdioClientProperties> springAiStdio,
 			ObjectProvider<List<McpSyncClient>> clients) {
 		Map<String, ChildTransport> transports = new LinkedHashMap<>();
-		// Why both: a child without an MCP setting of its own may inherit one, and one
-		// without a command is an error.
-		Set<String> names = new LinkedHashSet<>(supervisorProperties.getChildren().keySet());
-		names.addAll(properties.getChildren().keySet());
-		for (String name : names) {
-			McpTransportType type = properties.transport(name);
+		for (ConfiguredChild configuredChild : configured.all()) {
+			String name = configuredChild.name();
+			McpProperties mcp = configuredChild.settings(McpProperties.class);
+			McpTransportType type = mcp.getTransport();
 			if (type == null) {
 				continue;
 			}
@@ -92,8 +88,8 @@ public final class TetherMcpAutoConfiguration {
 				throw new InvalidSupervisorConfigurationException(PREFIX + name + ".port",
 						"must be set: mcp.transport " + type.id() + " connects to the child's port on 127.0.0.1", null);
 			}
-			transports.put(name,
-					new HttpChildTransport(name, supervisor, startupTimeout, type, port, properties.path(name)));
+			String path = (mcp.getPath() != null) ? mcp.getPath() : McpProperties.DEFAULT_PATH;
+			transports.put(name, new HttpChildTransport(name, supervisor, startupTimeout, type, port, path));
 		}
 		return new McpChildren(supervisor, startup, transports, clients);
 	}

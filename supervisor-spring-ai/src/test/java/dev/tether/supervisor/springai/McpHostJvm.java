@@ -35,7 +35,7 @@ public final class McpHostJvm {
 
 	public static void main(String[] args) throws Exception {
 		List<String> properties = new ArrayList<>(List.of("supervisor.state-directory=" + args[0],
-				"supervisor.installation-id=" + args[1], "supervisor.reap-interval=50ms"));
+				"supervisor.installation-id=" + args[1], "supervisor.tick-interval=50ms"));
 		String server = McpHosts.shell(JavaCommand.main(McpFixtureServer.class)) + "; exit $?";
 		if (args[2].equals("tether")) {
 			properties.addAll(List.of(McpHosts.stdioFixture("fixture")));

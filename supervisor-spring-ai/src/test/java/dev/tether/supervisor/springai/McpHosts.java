@@ -32,7 +32,7 @@ final class McpHosts {
 					McpClientAutoConfiguration.class, McpToolCallbackAutoConfiguration.class,
 					SupervisorEndpointAutoConfiguration.class, SupervisorHealthAutoConfiguration.class))
 			.withPropertyValues("supervisor.state-directory=" + state, "supervisor.installation-id=" + installation,
-					"supervisor.reap-interval=50ms", "management.endpoints.web.exposure.include=children");
+					"supervisor.tick-interval=50ms", "management.endpoints.web.exposure.include=children");
 	}
 
 	/**

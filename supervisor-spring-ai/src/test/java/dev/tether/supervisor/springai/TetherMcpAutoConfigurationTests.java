@@ -13,6 +13,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.boot.ConfiguredChildren;
 import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
 import dev.tether.supervisor.testsupport.TestRun;
 
@@ -82,6 +83,42 @@ class TetherMcpAutoConfigurationTests {
 			assertThat(SpringAiStdioTests.messages(context.getStartupFailure()))
 				.contains("supervisor.children.plain.port must be set");
 		});
+	}
+
+	@Test
+	void misspelledMcpSettingsFailStartupNamingEachAndTheSettingMeant() {
+		runner().withPropertyValues("supervisor.children.plain.mcp.transprot=stdio", "supervisor.defaults.mcp.paht=/x")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(SpringAiStdioTests.messages(context.getStartupFailure()))
+					.contains("supervisor.children.plain.mcp.transprot is not a setting of Tether; "
+							+ "did you mean supervisor.children.plain.mcp.transport?")
+					.contains("supervisor.defaults.mcp.paht is not a setting of Tether; "
+							+ "did you mean supervisor.defaults.mcp.path?");
+			});
+	}
+
+	@Test
+	void mcpSettingsAreKnownWithoutSpringAisMcpClient() {
+		runner().withClassLoader(new FilteredClassLoader(NamedClientMcpTransport.class))
+			.withPropertyValues("supervisor.children.plain.mcp.transport=stdio")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void aChildsMcpSettingsAreItsOwnOverTheDefaults() {
+		runner()
+			.withPropertyValues("supervisor.defaults.mcp.transport=sse", "supervisor.children.plain.port=7070",
+					"supervisor.children.other.command=true", "supervisor.children.other.port=7071")
+			.run((context) -> {
+				ConfiguredChildren configured = context.getBean(ConfiguredChildren.class);
+				McpProperties plain = configured.get("plain").orElseThrow().settings(McpProperties.class);
+				McpProperties other = configured.get("other").orElseThrow().settings(McpProperties.class);
+				assertThat(plain.getTransport()).isEqualTo(McpTransportType.SSE);
+				assertThat(plain.getPath()).isEqualTo("/elsewhere");
+				assertThat(other.getTransport()).isEqualTo(McpTransportType.SSE);
+				assertThat(other.getPath()).isNull();
+			});
 	}
 
 	@Test

@@ -6,7 +6,6 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.core.env.Environment;
@@ -32,12 +31,15 @@ final class ConfigurationRefresher implements ApplicationListener<EnvironmentCha
 
 	private final Environment environment;
 
+	private final SupervisorPropertiesBinder binder;
+
 	private final ObjectProvider<ChildSpecCustomizer> customizers;
 
-	ConfigurationRefresher(Supervisor supervisor, Environment environment,
+	ConfigurationRefresher(Supervisor supervisor, Environment environment, SupervisorPropertiesBinder binder,
 			ObjectProvider<ChildSpecCustomizer> customizers) {
 		this.supervisor = supervisor;
 		this.environment = environment;
+		this.binder = binder;
 		this.customizers = customizers;
 	}
 
@@ -46,14 +48,11 @@ final class ConfigurationRefresher implements ApplicationListener<EnvironmentCha
 		if (!concernsChildren(event.getKeys())) {
 			return;
 		}
-		// Why bind afresh: the properties bean is rebound by Spring Cloud in an order
-		// this listener cannot rely on.
-		SupervisorProperties properties = Binder.get(this.environment)
-			.bind("supervisor", SupervisorProperties.class)
-			.orElseGet(SupervisorProperties::new);
 		try {
-			UpdateReport report = this.supervisor
-				.update(ChildSpecs.from(properties, this.customizers.orderedStream().toList()));
+			// Why bind afresh: the properties bean is rebound by Spring Cloud in an order
+			// this listener cannot rely on.
+			UpdateReport report = this.supervisor.update(ChildSpecFactory.from(this.binder.bind(this.environment),
+					this.customizers.orderedStream().toList()));
 			logger.info("Children refreshed: added {}, removed {}, changed {}, unchanged {}", report.added(),
 					report.removed(), report.changed(), report.unchanged().size());
 		}

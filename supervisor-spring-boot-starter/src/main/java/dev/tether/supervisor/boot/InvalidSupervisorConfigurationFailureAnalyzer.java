@@ -1,5 +1,7 @@
 package dev.tether.supervisor.boot;
 
+import java.util.stream.Collectors;
+
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
@@ -37,10 +39,31 @@ class InvalidSupervisorConfigurationFailureAnalyzer
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidSupervisorConfigurationException cause) {
+		if (cause instanceof UnknownSupervisorPropertiesException unknown) {
+			return unknownProperties(unknown);
+		}
 		return new FailureAnalysis(
 				"Invalid supervisor configuration:\n\n    Property: " + cause.getProperty() + "\n    Problem: "
 						+ cause.getReason() + "\n",
 				"Update '" + cause.getProperty() + "' in your application's configuration.", cause);
+	}
+
+	private static FailureAnalysis unknownProperties(UnknownSupervisorPropertiesException cause) {
+		StringBuilder description = new StringBuilder("Invalid supervisor configuration:\n");
+		for (UnknownSupervisorPropertiesException.UnknownProperty unknown : cause.unknown()) {
+			description.append("\n    Property: ").append(unknown.name()).append("\n");
+			if (unknown.origin() != null) {
+				description.append("    Origin: ").append(unknown.origin()).append("\n");
+			}
+			description.append("    Problem: ").append(unknown.problem()).append("\n");
+		}
+		String names = cause.unknown()
+			.stream()
+			.map((unknown) -> "'" + unknown.name() + "'")
+			.collect(Collectors.joining(", "));
+		return new FailureAnalysis(description.toString(), "Correct or remove " + names
+				+ " in your application's configuration: a key under 'supervisor' that binds to no setting is refused, since it would otherwise be ignored without a word.",
+				cause);
 	}
 
 }

@@ -5,12 +5,15 @@ import java.time.Duration;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -41,6 +44,20 @@ import dev.tether.supervisor.registry.FileChildRegistry;
 public final class SupervisorAutoConfiguration {
 
 	@Bean
+	SupervisorPropertiesBinder supervisorPropertiesBinder(ApplicationContext context) {
+		return new SupervisorPropertiesBinder(context.getClassLoader());
+	}
+
+	// Why the properties bean as a parameter: Boot binds it first, so that a value that
+	// does not convert is reported by Boot's own analysis, as before this binding. Why
+	// before the registry: an unknown key stops startup before any file is locked.
+	@Bean
+	ConfiguredChildren configuredChildren(SupervisorProperties properties, SupervisorPropertiesBinder binder,
+			Environment environment) {
+		return binder.bind(environment);
+	}
+
+	@Bean
 	SupervisorSettings supervisorSettings(SupervisorProperties properties, Environment environment) {
 		return SupervisorSettings.resolve(properties, environment);
 	}
@@ -61,9 +78,10 @@ public final class SupervisorAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
-	Supervisor supervisor(SupervisorProperties properties, SupervisorSettings settings, ChildRegistry registry,
-			ObjectProvider<SupervisorListener> listeners, ObjectProvider<ChildSpecCustomizer> customizers) {
-		List<ChildSpec> children = ChildSpecs.from(properties, customizers.orderedStream().toList());
+	Supervisor supervisor(ConfiguredChildren configured, SupervisorProperties properties, SupervisorSettings settings,
+			ChildRegistry registry, ObjectProvider<SupervisorListener> listeners,
+			ObjectProvider<ChildSpecCustomizer> customizers) {
+		List<ChildSpec> children = ChildSpecFactory.from(configured, customizers.orderedStream().toList());
 		// Why no spawner bean: the spawner is internal and the supervisor's own (it
 		// closes it), and its thread starts with the
 		// first spawn, so nothing is left behind when a later check fails.
@@ -82,7 +100,7 @@ public final class SupervisorAutoConfiguration {
 	@Bean
 	SupervisorLifecycle supervisorLifecycle(Supervisor supervisor, SupervisorSettings settings,
 			ObjectProvider<SupervisorTickObserver> observers) {
-		return new SupervisorLifecycle(supervisor, settings.reapInterval(), observers.orderedStream().toList());
+		return new SupervisorLifecycle(supervisor, settings.tickInterval(), observers.orderedStream().toList());
 	}
 
 	@Bean
@@ -100,8 +118,8 @@ public final class SupervisorAutoConfiguration {
 
 		@Bean
 		ConfigurationRefresher supervisorConfigurationRefresher(Supervisor supervisor, Environment environment,
-				ObjectProvider<ChildSpecCustomizer> customizers) {
-			return new ConfigurationRefresher(supervisor, environment, customizers);
+				SupervisorPropertiesBinder binder, ObjectProvider<ChildSpecCustomizer> customizers) {
+			return new ConfigurationRefresher(supervisor, environment, binder, customizers);
 		}
 
 	}
@@ -112,23 +130,32 @@ public final class SupervisorAutoConfiguration {
 	 * @param installationId the installation id
 	 * @param stateDirectory the state directory
 	 * @param parentDeathSignal the parent-death signal number, 0 for none
-	 * @param reapInterval the period of the supervision tick, within
-	 * {@link #MIN_REAP_INTERVAL} and {@link #MAX_REAP_INTERVAL}
+	 * @param tickInterval the period of the supervision tick, within
+	 * {@link #MIN_TICK_INTERVAL} and {@link #MAX_TICK_INTERVAL}
 	 */
 	public record SupervisorSettings(String installationId, Path stateDirectory, int parentDeathSignal,
-			Duration reapInterval) {
+			Duration tickInterval) {
+
+		private static final Logger logger = LoggerFactory.getLogger(SupervisorSettings.class);
+
+		private static final String REAP_INTERVAL = "supervisor.reap-interval";
+
+		/**
+		 * The tick period when none is set.
+		 */
+		public static final Duration DEFAULT_TICK_INTERVAL = Duration.ofMillis(200);
 
 		/**
 		 * The shortest tick period: shorter ones spend the CPU on /proc reads rather than
 		 * on the application.
 		 */
-		public static final Duration MIN_REAP_INTERVAL = Duration.ofMillis(10);
+		public static final Duration MIN_TICK_INTERVAL = Duration.ofMillis(10);
 
 		/**
 		 * The longest tick period: restarts, readiness and deadlines are only as punctual
 		 * as the tick.
 		 */
-		public static final Duration MAX_REAP_INTERVAL = Duration.ofHours(1);
+		public static final Duration MAX_TICK_INTERVAL = Duration.ofHours(1);
 
 		static SupervisorSettings resolve(SupervisorProperties properties, Environment environment) {
 			String installationId = properties.getInstallationId();
@@ -139,11 +166,10 @@ public final class SupervisorAutoConfiguration {
 				throw new InvalidSupervisorConfigurationException("supervisor.installation-id", "'" + installationId
 						+ "' must be letters, digits, '.', '_' or '-', starting with a letter or digit", null);
 			}
-			Duration reapInterval = properties.getReapInterval();
-			if (reapInterval == null || reapInterval.compareTo(MIN_REAP_INTERVAL) < 0
-					|| reapInterval.compareTo(MAX_REAP_INTERVAL) > 0) {
-				throw new InvalidSupervisorConfigurationException("supervisor.reap-interval",
-						"must be between 10ms and 1h (was " + reapInterval + ")", null);
+			Duration tickInterval = tickInterval(properties);
+			if (tickInterval.compareTo(MIN_TICK_INTERVAL) < 0 || tickInterval.compareTo(MAX_TICK_INTERVAL) > 0) {
+				throw new InvalidSupervisorConfigurationException(tickIntervalProperty(properties),
+						"must be between 10ms and 1h (was " + tickInterval + ")", null);
 			}
 			Path stateDirectory = properties.getStateDirectory();
 			if (stateDirectory == null) {
@@ -153,7 +179,29 @@ public final class SupervisorAutoConfiguration {
 				stateDirectory = base.resolve("tether").resolve(installationId);
 			}
 			return new SupervisorSettings(installationId, stateDirectory.toAbsolutePath(),
-					parentDeathSignal(properties.getParentDeathSignal()), reapInterval);
+					parentDeathSignal(properties.getParentDeathSignal()), tickInterval);
+		}
+
+		@SuppressWarnings("deprecation")
+		private static Duration tickInterval(SupervisorProperties properties) {
+			Duration renamed = properties.getReapInterval();
+			if (renamed == null) {
+				Duration tickInterval = properties.getTickInterval();
+				return (tickInterval != null) ? tickInterval : DEFAULT_TICK_INTERVAL;
+			}
+			if (properties.getTickInterval() != null) {
+				throw new InvalidSupervisorConfigurationException(REAP_INTERVAL,
+						"and supervisor.tick-interval are both set: remove supervisor.reap-interval, the former name of supervisor.tick-interval",
+						null);
+			}
+			logger.warn("{} is deprecated since 0.4.0 and will be removed: set supervisor.tick-interval instead",
+					REAP_INTERVAL);
+			return renamed;
+		}
+
+		@SuppressWarnings("deprecation")
+		private static String tickIntervalProperty(SupervisorProperties properties) {
+			return (properties.getReapInterval() != null) ? REAP_INTERVAL : "supervisor.tick-interval";
 		}
 
 		private static int parentDeathSignal(@Nullable String value) {

@@ -35,7 +35,7 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 
 	private final Supervisor supervisor;
 
-	private final Duration reapInterval;
+	private final Duration tickInterval;
 
 	private final List<SupervisorTickObserver> observers;
 
@@ -45,9 +45,9 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 
 	private boolean reconciled;
 
-	SupervisorLifecycle(Supervisor supervisor, Duration reapInterval, List<SupervisorTickObserver> observers) {
+	SupervisorLifecycle(Supervisor supervisor, Duration tickInterval, List<SupervisorTickObserver> observers) {
 		this.supervisor = supervisor;
-		this.reapInterval = reapInterval;
+		this.tickInterval = tickInterval;
 		this.observers = observers;
 	}
 
@@ -73,7 +73,7 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 			thread.setDaemon(true);
 			return thread;
 		});
-		long period = this.reapInterval.toMillis();
+		long period = this.tickInterval.toMillis();
 		this.ticker.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
 	}
 

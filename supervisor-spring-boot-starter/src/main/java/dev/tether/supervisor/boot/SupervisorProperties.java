@@ -7,6 +7,7 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 import dev.tether.supervisor.OrphanPolicy;
@@ -38,7 +39,12 @@ public class SupervisorProperties {
 	 * Period of the supervision tick (due restarts, readiness, deadlines, and a backstop
 	 * for exits). Between 10ms and 1h.
 	 */
-	private @Nullable Duration reapInterval = Duration.ofMillis(200);
+	private @Nullable Duration tickInterval;
+
+	/**
+	 * The former name of 'tick-interval'.
+	 */
+	private @Nullable Duration reapInterval;
 
 	/**
 	 * Signal a child receives when the JVM dies (TERM, KILL, ... or a number); NONE
@@ -83,10 +89,22 @@ public class SupervisorProperties {
 		this.stateDirectory = stateDirectory;
 	}
 
+	public @Nullable Duration getTickInterval() {
+		return this.tickInterval;
+	}
+
+	public void setTickInterval(@Nullable Duration tickInterval) {
+		this.tickInterval = tickInterval;
+	}
+
+	// Why kept: renamed in 0.4.0, the old name works for one release, with a warning.
+	@Deprecated(since = "0.4.0")
+	@DeprecatedConfigurationProperty(replacement = "supervisor.tick-interval", since = "0.4.0")
 	public @Nullable Duration getReapInterval() {
 		return this.reapInterval;
 	}
 
+	@Deprecated(since = "0.4.0")
 	public void setReapInterval(@Nullable Duration reapInterval) {
 		this.reapInterval = reapInterval;
 	}

@@ -31,7 +31,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=health,children,metrics",
 				"management.endpoint.children.access=unrestricted", "management.endpoint.health.show-details=always",
-				"supervisor.reap-interval=50ms", "supervisor.children.greeter.command=sleep,600",
+				"supervisor.tick-interval=50ms", "supervisor.children.greeter.command=sleep,600",
 				"supervisor.children.files.kind=mcp", "supervisor.children.files.command=sleep,600",
 				"supervisor.children.crasher.command=sh,-c,exit 3", "supervisor.children.crasher.max-restarts=1",
 				"supervisor.children.crasher.backoff.initial=50ms", "supervisor.children.crasher.restart-window=10s",

@@ -147,7 +147,7 @@ class SupervisorAutoConfigurationTests {
 					"supervisor.children.files.restart=never", "supervisor.children.files.backoff.initial=1s",
 					"supervisor.children.files.port=7070")
 			.run((context) -> {
-				List<ChildSpec> specs = ChildSpecs.from(context.getBean(SupervisorProperties.class), List.of());
+				List<ChildSpec> specs = ChildSpecFactory.from(context.getBean(ConfiguredChildren.class), List.of());
 				ChildSpec greeter = specs.get(0);
 				assertThat(greeter.name()).isEqualTo("greeter");
 				assertThat(greeter.command()).containsExactly("sleep", "600");
@@ -179,7 +179,7 @@ class SupervisorAutoConfigurationTests {
 					"supervisor.children.quiet.log.logger=false", "supervisor.children.quiet.log.file-enabled=false",
 					"supervisor.children.quiet.log.max-line-length=1KB")
 			.run((context) -> {
-				List<ChildSpec> specs = ChildSpecs.from(context.getBean(SupervisorProperties.class), List.of());
+				List<ChildSpec> specs = ChildSpecFactory.from(context.getBean(ConfiguredChildren.class), List.of());
 				LogSettings greeter = specs.get(0).log();
 				assertThat(greeter.logger()).isTrue();
 				assertThat(greeter.maxSize()).isEqualTo(1024 * 1024);
@@ -255,7 +255,7 @@ class SupervisorAutoConfigurationTests {
 				"supervisor.children.greeter.stop-timeout=-1s");
 		assertFailureNames("supervisor.children.greeter.backoff.initial", "supervisor.children.greeter.command=true",
 				"supervisor.children.greeter.backoff.initial=0s");
-		assertFailureNames("supervisor.reap-interval", "supervisor.reap-interval=0ms");
+		assertFailureNames("supervisor.tick-interval", "supervisor.tick-interval=0ms");
 	}
 
 	@Test
@@ -296,10 +296,10 @@ class SupervisorAutoConfigurationTests {
 	}
 
 	@Test
-	void reapIntervalOutsideItsBoundsFailsNamingTheProperty() {
+	void tickIntervalOutsideItsBoundsFailsNamingTheProperty() {
 		for (String interval : List.of("500us", "9ms", "2h")) {
-			assertFailure("supervisor.reap-interval", containing("must be between 10ms and 1h"),
-					Map.of("supervisor.reap-interval", interval));
+			assertFailure("supervisor.tick-interval", containing("must be between 10ms and 1h"),
+					Map.of("supervisor.tick-interval", interval));
 		}
 	}
 
@@ -394,7 +394,7 @@ class SupervisorAutoConfigurationTests {
 					"supervisor.children.api.port=8080", "supervisor.children.api.liveness.http-get=/health",
 					"supervisor.children.api.readiness.http-get=/ready")
 			.run((context) -> {
-				ChildSpec spec = ChildSpecs.from(context.getBean(SupervisorProperties.class), List.of()).get(0);
+				ChildSpec spec = ChildSpecFactory.from(context.getBean(ConfiguredChildren.class), List.of()).get(0);
 				assertThat(spec.liveness().httpGet()).isEqualTo("/health");
 				assertThat(spec.liveness().period()).isEqualTo(Duration.ofSeconds(3));
 				assertThat(spec.liveness().failureThreshold()).isEqualTo(3);
@@ -427,7 +427,7 @@ class SupervisorAutoConfigurationTests {
 				"supervisor.children.greeter.max-memory-samples=3", "supervisor.children.quiet.command=true",
 				"supervisor.children.quiet.autostart=false")
 			.run((context) -> {
-				List<ChildSpec> specs = ChildSpecs.from(context.getBean(SupervisorProperties.class), List.of());
+				List<ChildSpec> specs = ChildSpecFactory.from(context.getBean(ConfiguredChildren.class), List.of());
 				ResourceLimits greeter = specs.get(0).resources();
 				assertThat(greeter.openFiles()).isEqualTo(new ResourceLimit(64, 128));
 				assertThat(greeter.coreSize()).isEqualTo(ResourceLimit.of(0));

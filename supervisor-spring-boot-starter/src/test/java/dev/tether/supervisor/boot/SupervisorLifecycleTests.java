@@ -61,7 +61,7 @@ class SupervisorLifecycleTests {
 		};
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SupervisorAutoConfiguration.class))
 			.withPropertyValues("supervisor.state-directory=" + this.temp,
-					"supervisor.installation-id=" + installationId(), "supervisor.reap-interval=20ms")
+					"supervisor.installation-id=" + installationId(), "supervisor.tick-interval=20ms")
 			.withBean(SupervisorTickObserver.class, () -> failsOnce)
 			.run((context) -> await().atMost(Duration.ofSeconds(10)).until(() -> ticks.get() >= 3));
 	}

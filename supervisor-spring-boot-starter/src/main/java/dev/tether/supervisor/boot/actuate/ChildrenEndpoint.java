@@ -68,7 +68,7 @@ public class ChildrenEndpoint {
 	 * @return the child after the action, or {@code null} when there is no such child
 	 */
 	@WriteOperation
-	public @Nullable ChildDescriptor act(@Selector String name, @Nullable String action) {
+	public @Nullable ChildDescriptor control(@Selector String name, @Nullable String action) {
 		if (this.supervisor.snapshot(name).isEmpty()) {
 			return null;
 		}

@@ -28,7 +28,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoint.health.probes.enabled=true",
 				"management.endpoint.health.group.readiness.include=readinessState,supervisor",
-				"management.endpoint.health.show-details=always", "supervisor.reap-interval=50ms",
+				"management.endpoint.health.show-details=always", "supervisor.tick-interval=50ms",
 				"supervisor.children.helper.command=sh,-c,exit 3", "supervisor.children.helper.max-restarts=0",
 				"supervisor.children.helper.critical=false", "supervisor.children.api.command=sh,-c,exit 3",
 				"supervisor.children.api.max-restarts=0", "supervisor.children.api.autostart=false" })

@@ -59,7 +59,7 @@ class SupervisorMetricsTests {
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.withPropertyValues("supervisor.state-directory=" + this.temp,
 					"supervisor.installation-id=" + this.installation, "supervisor.reconcile.orphans=adopt",
-					"supervisor.reap-interval=20ms", "supervisor.children.worker.command=sleep,600",
+					"supervisor.tick-interval=20ms", "supervisor.children.worker.command=sleep,600",
 					"supervisor.children.worker.autostart=false", "supervisor.children.worker.restart=always",
 					"supervisor.children.worker.backoff.initial=20ms")
 			.run((context) -> {

@@ -25,16 +25,17 @@ import dev.tether.supervisor.SpawnException;
  * so {@link ChildSpec.Builder} keeps its default (the only place defaults are written).
  * Anything unusable is reported by the property that set it.
  */
-final class ChildSpecs {
+final class ChildSpecFactory {
 
 	private static final String PREFIX = "supervisor.children.";
 
 	private static final String DEFAULTS = "supervisor.defaults.";
 
-	private ChildSpecs() {
+	private ChildSpecFactory() {
 	}
 
-	static List<ChildSpec> from(SupervisorProperties properties, List<ChildSpecCustomizer> customizers) {
+	static List<ChildSpec> from(ConfiguredChildren configured, List<ChildSpecCustomizer> customizers) {
+		SupervisorProperties properties = configured.properties();
 		ChildProperties defaults = properties.getDefaults();
 		if (!defaults.getCommand().isEmpty()) {
 			throw new InvalidSupervisorConfigurationException("supervisor.defaults.command",
@@ -50,7 +51,8 @@ final class ChildSpecs {
 		Map<String, String> inherited = System.getenv();
 		List<ChildSpec> specs = new ArrayList<>(properties.getChildren().size());
 		properties.getChildren()
-			.forEach((name, child) -> specs.add(new Layers(name, child, defaults).spec(inherited, customizers)));
+			.forEach((name, child) -> specs.add(new Layers(name, child, defaults).spec(inherited,
+					configured.get(name).orElseThrow(), customizers)));
 		try {
 			ChildSpec.checkDependencies(specs);
 		}
@@ -81,7 +83,8 @@ final class ChildSpecs {
 			this.defaults = defaults;
 		}
 
-		ChildSpec spec(Map<String, String> inheritedEnvironment, List<ChildSpecCustomizer> customizers) {
+		ChildSpec spec(Map<String, String> inheritedEnvironment, ConfiguredChild configured,
+				List<ChildSpecCustomizer> customizers) {
 			ChildSpec.Builder builder = ChildSpec.builder(this.name, this.child.getCommand());
 			Map<String, String> environment = new LinkedHashMap<>(this.defaults.getEnvironment());
 			environment.putAll(this.child.getEnvironment());
@@ -126,7 +129,7 @@ final class ChildSpecs {
 					builder::restartWithDependencies);
 			builder.dependsOn(this.child.getDependsOn());
 			builder.resources(resources());
-			customizers.forEach((customizer) -> customizer.customize(this.name, builder));
+			customizers.forEach((customizer) -> customizer.customize(configured, builder));
 			ChildSpec spec;
 			try {
 				spec = builder.build();
@@ -140,7 +143,7 @@ final class ChildSpecs {
 
 		private ResourceLimits resources() {
 			ResourceLimits.Builder resources = ResourceLimits.builder();
-			for (ChildLimits limit : ChildLimits.values()) {
+			for (ChildLimit limit : ChildLimit.ALL) {
 				apply(limit.setting(), limit::value, (text) -> {
 					try {
 						limit.apply(resources, text);
