@@ -25,7 +25,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorBuilder;
-import dev.tether.supervisor.springai.SupervisedStdioTransports;
+import dev.tether.supervisor.springai.SupervisedMcpTransports;
 
 /**
  * MCP servers over stdio, the same server ({@link McpBenchServer}) under Tether's
@@ -208,7 +208,7 @@ final class McpRows {
 			long started = System.nanoTime();
 			supervisor.start("mcp-" + i);
 			startNanos.addAndGet(System.nanoTime() - started);
-			return SupervisedStdioTransports.of("mcp-" + i, supervisor, AWAIT);
+			return SupervisedMcpTransports.stdio("mcp-" + i, supervisor, AWAIT);
 		});
 	}
 
