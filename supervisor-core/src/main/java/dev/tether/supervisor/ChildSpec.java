@@ -59,6 +59,11 @@ import dev.tether.supervisor.output.LogSettings;
  * stdio server; only its stderr then goes to {@code log}
  * @param resources the limits its command runs under, the memory its tree may keep, its
  * OOM score
+ * @param successExitCodes exits that count as clean besides code 0: {@code on-failure}
+ * does not restart after them
+ * @param restartPreventExitCodes exits after which the child is never restarted, whatever
+ * its policy: it ends {@code FAILED}, the exit in its last error (a child that exits 78,
+ * {@code EX_CONFIG}, on a bad configuration would otherwise loop until the breaker opens)
  * @throws InvalidChildSpecException naming the setting when a value is unusable; every
  * duration must be positive and at most {@link #MAX_DURATION}
  */
@@ -67,7 +72,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		RestartPolicy restart, Backoff backoff, int maxRestarts, Duration restartWindow, Duration stableAfter,
 		int stopSignal, Duration stopTimeout, LogSettings log, boolean containDescendants, List<String> dependsOn,
 		ProbeSettings readiness, ProbeSettings liveness, boolean critical, boolean restartWithDependencies,
-		boolean stdio, ResourceLimits resources) {
+		boolean stdio, ResourceLimits resources, ExitCodes successExitCodes, ExitCodes restartPreventExitCodes) {
 
 	/**
 	 * The longest duration any setting accepts. Why: durations become nanosecond
@@ -142,6 +147,8 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		ChildSpecChecks.probe(name, "readiness", readiness, port);
 		ChildSpecChecks.probe(name, "liveness", liveness, port);
 		ResourceChecks.check(name, resources);
+		Objects.requireNonNull(successExitCodes, "successExitCodes");
+		Objects.requireNonNull(restartPreventExitCodes, "restartPreventExitCodes");
 		Duration needed = backoff.minimumTotal(maxRestarts);
 		if (maxRestarts > 0 && restartWindow.compareTo(needed) < 0) {
 			throw new InvalidChildSpecException(name, "restart-window",
@@ -237,6 +244,10 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		private boolean stdio;
 
 		private ResourceLimits resources = ResourceLimits.NONE;
+
+		private ExitCodes successExitCodes = ExitCodes.NONE;
+
+		private ExitCodes restartPreventExitCodes = ExitCodes.NONE;
 
 		private Builder(String name, List<String> command) {
 			this.name = name;
@@ -447,6 +458,16 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 			return this;
 		}
 
+		public Builder successExitCodes(ExitCodes successExitCodes) {
+			this.successExitCodes = successExitCodes;
+			return this;
+		}
+
+		public Builder restartPreventExitCodes(ExitCodes restartPreventExitCodes) {
+			this.restartPreventExitCodes = restartPreventExitCodes;
+			return this;
+		}
+
 		public ChildSpec build() {
 			return new ChildSpec(this.name, this.kind, this.command, this.environment, this.workingDirectory,
 					this.autostart, this.port, this.startupTimeout, this.restart, this.backoff, this.maxRestarts,
@@ -454,7 +475,8 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 					new LogSettings(this.logFile, this.logFileEnabled, this.logMaxSize, this.logMaxHistory,
 							this.logToLogger, this.logStderrLevel, this.logMaxLineLength),
 					this.containDescendants, this.dependsOn, this.readiness, this.liveness, this.critical,
-					this.restartWithDependencies, this.stdio, this.resources);
+					this.restartWithDependencies, this.stdio, this.resources, this.successExitCodes,
+					this.restartPreventExitCodes);
 		}
 
 	}

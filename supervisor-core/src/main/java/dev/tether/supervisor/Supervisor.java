@@ -151,6 +151,11 @@ public final class Supervisor implements AutoCloseable {
 		return this.engine.snapshot(name);
 	}
 
+	/** The spec one child runs with now, if registered. */
+	public Optional<ChildSpec> spec(String name) {
+		return this.engine.spec(name);
+	}
+
 	/**
 	 * What one child's tree uses (see {@link ChildUsage}), if registered; sampled now or
 	 * within half a second.

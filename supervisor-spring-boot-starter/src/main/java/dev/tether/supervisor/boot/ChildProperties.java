@@ -93,6 +93,20 @@ public class ChildProperties {
 	private @Nullable Duration stopTimeout;
 
 	/**
+	 * Exits that count as clean besides code 0, so that on-failure does not restart after
+	 * them: exit codes (0 to 255) and signal names (SIGTERM, TERM) or numbers prefixed by
+	 * SIG.
+	 */
+	private @Nullable List<String> successExitCodes;
+
+	/**
+	 * Exits after which the child is never restarted, whatever its restart policy: it
+	 * ends FAILED with the exit in its last error. Exit codes (such as 78, EX_CONFIG) and
+	 * signal names.
+	 */
+	private @Nullable List<String> restartPreventExitCodes;
+
+	/**
 	 * Whether every descendant of the child ends with it and with the application,
 	 * through a shepherd process (Linux with the parent-death launcher; elsewhere only
 	 * the child's process group is contained).
@@ -257,6 +271,22 @@ public class ChildProperties {
 
 	public void setStopTimeout(@Nullable Duration stopTimeout) {
 		this.stopTimeout = stopTimeout;
+	}
+
+	public @Nullable List<String> getSuccessExitCodes() {
+		return this.successExitCodes;
+	}
+
+	public void setSuccessExitCodes(@Nullable List<String> successExitCodes) {
+		this.successExitCodes = successExitCodes;
+	}
+
+	public @Nullable List<String> getRestartPreventExitCodes() {
+		return this.restartPreventExitCodes;
+	}
+
+	public void setRestartPreventExitCodes(@Nullable List<String> restartPreventExitCodes) {
+		this.restartPreventExitCodes = restartPreventExitCodes;
 	}
 
 	public @Nullable Boolean getContainDescendants() {

@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.Executables;
+import dev.tether.supervisor.ExitCodes;
 import dev.tether.supervisor.InvalidChildSpecException;
 import dev.tether.supervisor.ResourceLimits;
 import dev.tether.supervisor.Signals;
@@ -105,6 +106,10 @@ final class ChildSpecFactory {
 			apply("stable-after", ChildProperties::getStableAfter, builder::stableAfter);
 			apply("stop-signal", ChildProperties::getStopSignal, (signal) -> builder.stopSignal(signalNumber(signal)));
 			apply("stop-timeout", ChildProperties::getStopTimeout, builder::stopTimeout);
+			apply("success-exit-codes", ChildProperties::getSuccessExitCodes,
+					(exits) -> builder.successExitCodes(exitCodes("success-exit-codes", exits)));
+			apply("restart-prevent-exit-codes", ChildProperties::getRestartPreventExitCodes,
+					(exits) -> builder.restartPreventExitCodes(exitCodes("restart-prevent-exit-codes", exits)));
 			apply("log.file", (settings) -> settings.getLog().getFile(), builder::logFile);
 			apply("log.file-enabled", (settings) -> settings.getLog().getFileEnabled(), builder::logFileEnabled);
 			apply("log.max-size", (settings) -> settings.getLog().getMaxSize(),
@@ -187,6 +192,37 @@ final class ChildSpecFactory {
 				.filter((key) -> !this.child.getEnvironment().containsKey(key))
 				.anyMatch((key) -> ChildSpec.environmentSetting(key).equals(setting));
 			return (fromDefaults ? DEFAULTS : PREFIX + this.name + ".") + setting;
+		}
+
+		/**
+		 * Exit codes and signal names, as systemd reads {@code SuccessExitStatus=}: a
+		 * number is an exit code, a name such as {@code SIGTERM} or {@code TERM} a
+		 * signal.
+		 */
+		private ExitCodes exitCodes(String setting, List<String> values) {
+			Set<Integer> codes = new HashSet<>();
+			Set<Integer> signals = new HashSet<>();
+			for (String value : values) {
+				String trimmed = value.trim();
+				try {
+					if (trimmed.chars().allMatch(Character::isDigit) && !trimmed.isEmpty()) {
+						codes.add(Integer.parseInt(trimmed));
+					}
+					else {
+						signals.add(Signals.number(trimmed));
+					}
+				}
+				catch (IllegalArgumentException ex) {
+					throw new InvalidSupervisorConfigurationException(property(setting),
+							"'" + value + "' is neither an exit code (0 to 255) nor a signal name", ex);
+				}
+			}
+			try {
+				return new ExitCodes(codes, signals);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidSupervisorConfigurationException(property(setting), ex.getMessage(), ex);
+			}
 		}
 
 		private int signalNumber(String value) {

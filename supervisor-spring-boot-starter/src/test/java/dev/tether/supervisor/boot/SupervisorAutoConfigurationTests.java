@@ -28,6 +28,7 @@ import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ResourceLimit;
 import dev.tether.supervisor.ResourceLimits;
 import dev.tether.supervisor.RestartPolicy;
+import dev.tether.supervisor.Signals;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.boot.actuate.ChildLogEndpoint;
 import dev.tether.supervisor.boot.actuate.ChildrenEndpoint;
@@ -401,6 +402,34 @@ class SupervisorAutoConfigurationTests {
 				assertThat(spec.readiness().httpGet()).isEqualTo("/ready");
 				assertThat(spec.critical()).isFalse();
 			});
+	}
+
+	@Test
+	void exitCodeRulesAreBoundAsCodesAndSignalNamesAndInheritedFromTheDefaults() {
+		runner()
+			.withPropertyValues("supervisor.defaults.restart-prevent-exit-codes=78",
+					"supervisor.children.api.command=true", "supervisor.children.api.autostart=false",
+					"supervisor.children.api.success-exit-codes=3,SIGTERM,HUP")
+			.run((context) -> {
+				ChildSpec spec = ChildSpecs.from(context.getBean(SupervisorProperties.class), List.of()).get(0);
+				assertThat(spec.successExitCodes().codes()).containsExactly(3);
+				assertThat(spec.successExitCodes().signals()).containsExactlyInAnyOrder(Signals.number("TERM"),
+						Signals.number("HUP"));
+				assertThat(spec.restartPreventExitCodes().codes()).containsExactly(78);
+				assertThat(spec.restartPreventExitCodes().signals()).isEmpty();
+				assertThat(context.getBean(ChildrenEndpoint.class).child("api").details().get("exitCodes")).isEqualTo(
+						new ChildrenEndpoint.ExitCodesDescriptor(List.of("3", "SIGHUP", "SIGTERM"), List.of("78")));
+			});
+	}
+
+	@Test
+	void badExitCodeRulesFailNamingTheProperty() {
+		assertFailure("supervisor.children.greeter.success-exit-codes", containing("'SOMETIMES'"),
+				Map.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter.success-exit-codes",
+						"0,SOMETIMES"));
+		assertFailure("supervisor.children.greeter.restart-prevent-exit-codes", containing("0 to 255"),
+				Map.of("supervisor.children.greeter.command", "true",
+						"supervisor.children.greeter.restart-prevent-exit-codes", "300"));
 	}
 
 	@Test

@@ -255,6 +255,11 @@ public final class Engine implements AutoCloseable {
 		}
 	}
 
+	/** As {@link dev.tether.supervisor.Supervisor#spec}. */
+	public Optional<ChildSpec> spec(String name) {
+		return Optional.ofNullable(specOf(name));
+	}
+
 	/** As {@link dev.tether.supervisor.Supervisor#usage}. */
 	public Optional<ChildUsage> usage(String name) {
 		return this.resources.usage(name);

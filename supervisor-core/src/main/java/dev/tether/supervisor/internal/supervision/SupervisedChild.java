@@ -293,10 +293,18 @@ final class SupervisedChild {
 			return;
 		}
 		String check = this.failedCheck;
-		boolean failed = this.startupTimedOut || check != null || !status.isClean();
+		boolean exitedByItself = !this.startupTimedOut && check == null;
+		boolean failed = !exitedByItself || !(status.isClean() || this.spec.successExitCodes().matches(status));
 		detach(ChildState.EXITED);
 		logger.info("Child '{}' (pid {}) exited: {}", name(), pid, status);
 		emit(ChildEvent.Type.EXITED, status, null, check, null, null);
+		if (exitedByItself && this.spec.restartPreventExitCodes().matches(status)) {
+			this.state = ChildState.FAILED;
+			this.lastError = "not restarted: its exit (" + status + ") is one of restart-prevent-exit-codes";
+			logger.error("Child '{}' is FAILED: {}", name(), this.lastError);
+			emit(ChildEvent.Type.FAILED, status, null, this.lastError, null, null);
+			return;
+		}
 		if (!this.spec.restart().restartsAfter(failed)) {
 			return;
 		}

@@ -1,8 +1,10 @@
 package dev.tether.supervisor.boot.actuate;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
@@ -14,10 +16,13 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildUsage;
+import dev.tether.supervisor.ExitCodes;
 import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.ProbeResult;
 import dev.tether.supervisor.ReconciliationReport;
+import dev.tether.supervisor.Signals;
 import dev.tether.supervisor.SpawnFeatures;
 import dev.tether.supervisor.Supervisor;
 
@@ -57,8 +62,37 @@ public class ChildrenEndpoint {
 	}
 
 	private ChildDescriptor describe(ChildSnapshot child) {
-		return ChildDescriptor.of(child, ChildDetailsContributor.merged(this.contributors, child),
+		Map<String, Object> details = ChildDetailsContributor.merged(this.contributors, child);
+		this.supervisor.spec(child.name())
+			.flatMap(ExitCodesDescriptor::of)
+			.ifPresent((rules) -> details.put("exitCodes", rules));
+		return ChildDescriptor.of(child, details,
 				this.supervisor.usage(child.name()).map(ResourcesDescriptor::of).orElse(null));
+	}
+
+	/**
+	 * A child's exit-code rules, shown in its details where it has any.
+	 *
+	 * @param success exits that count as clean besides code 0 (codes, then signal names)
+	 * @param restartPrevent exits after which it is never restarted
+	 */
+	public record ExitCodesDescriptor(List<String> success, List<String> restartPrevent) {
+
+		static Optional<ExitCodesDescriptor> of(ChildSpec spec) {
+			if (spec.successExitCodes().isEmpty() && spec.restartPreventExitCodes().isEmpty()) {
+				return Optional.empty();
+			}
+			return Optional
+				.of(new ExitCodesDescriptor(names(spec.successExitCodes()), names(spec.restartPreventExitCodes())));
+		}
+
+		private static List<String> names(ExitCodes exits) {
+			List<String> names = new ArrayList<>();
+			exits.codes().stream().sorted().map(String::valueOf).forEach(names::add);
+			exits.signals().stream().sorted().map((signal) -> "SIG" + Signals.name(signal)).forEach(names::add);
+			return names;
+		}
+
 	}
 
 	/**
