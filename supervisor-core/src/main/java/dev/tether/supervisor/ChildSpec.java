@@ -61,6 +61,8 @@ import dev.tether.supervisor.output.LogSettings;
  * OOM score
  * @param successExitCodes exits that count as clean besides code 0: {@code on-failure}
  * does not restart after them
+ * @param reloadSignal the signal that asks it to reload its configuration
+ * ({@link Supervisor#reload}), SIGHUP by default
  * @param restartPreventExitCodes exits after which the child is never restarted, whatever
  * its policy: it ends {@code FAILED}, the exit in its last error (a child that exits 78,
  * {@code EX_CONFIG}, on a bad configuration would otherwise loop until the breaker opens)
@@ -72,7 +74,8 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		RestartPolicy restart, Backoff backoff, int maxRestarts, Duration restartWindow, Duration stableAfter,
 		int stopSignal, Duration stopTimeout, LogSettings log, boolean containDescendants, List<String> dependsOn,
 		ProbeSettings readiness, ProbeSettings liveness, boolean critical, boolean restartWithDependencies,
-		boolean stdio, ResourceLimits resources, ExitCodes successExitCodes, ExitCodes restartPreventExitCodes) {
+		boolean stdio, ResourceLimits resources, ExitCodes successExitCodes, ExitCodes restartPreventExitCodes,
+		int reloadSignal) {
 
 	/**
 	 * The longest duration any setting accepts. Why: durations become nanosecond
@@ -137,6 +140,9 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 			throw new InvalidChildSpecException(name, "max-restarts", "must not be negative");
 		}
 		ChildSpecChecks.log(name, log);
+		if (reloadSignal <= 0) {
+			throw new InvalidChildSpecException(name, "reload-signal", "must be a signal");
+		}
 		if (stopSignal <= 0) {
 			throw new InvalidChildSpecException(name, "stop-signal", "must be a signal");
 		}
@@ -212,6 +218,8 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		private Duration stableAfter = Duration.ofSeconds(10);
 
 		private int stopSignal = 15;
+
+		private int reloadSignal = 1;
 
 		private Duration stopTimeout = Duration.ofSeconds(10);
 
@@ -326,6 +334,11 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 
 		public Builder stableAfter(Duration stableAfter) {
 			this.stableAfter = stableAfter;
+			return this;
+		}
+
+		public Builder reloadSignal(int reloadSignal) {
+			this.reloadSignal = reloadSignal;
 			return this;
 		}
 
@@ -476,7 +489,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 							this.logToLogger, this.logStderrLevel, this.logMaxLineLength),
 					this.containDescendants, this.dependsOn, this.readiness, this.liveness, this.critical,
 					this.restartWithDependencies, this.stdio, this.resources, this.successExitCodes,
-					this.restartPreventExitCodes);
+					this.restartPreventExitCodes, this.reloadSignal);
 		}
 
 	}

@@ -216,6 +216,19 @@ public final class Supervisor implements AutoCloseable {
 		return this.engine.stop(name);
 	}
 
+	/**
+	 * Asks a running child to reload its configuration: its {@code reload-signal} (SIGHUP
+	 * by default) through the verified path, to its process group (under a shepherd,
+	 * forwarded to the command's group). The child stays {@code RUNNING}.
+	 * @return the child as it stands once signalled
+	 * @throws IllegalArgumentException when no child has that name
+	 * @throws IllegalStateException when the child is not {@code RUNNING}, or the signal
+	 * could not be sent (the process is gone or not verified ours)
+	 */
+	public ChildSnapshot reload(String name) {
+		return this.engine.reload(name);
+	}
+
 	/** Stops, then starts, a child. */
 	public ChildSnapshot restart(String name) {
 		return this.engine.restart(name);

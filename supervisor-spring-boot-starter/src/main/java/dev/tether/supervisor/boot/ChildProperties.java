@@ -87,6 +87,12 @@ public class ChildProperties {
 	private @Nullable String stopSignal;
 
 	/**
+	 * Signal that asks the child to reload its configuration (the endpoint's reload
+	 * action): HUP by default, or another name or number.
+	 */
+	private @Nullable String reloadSignal;
+
+	/**
 	 * How long the child may take to exit after its stop signal before it and its group
 	 * are killed.
 	 */
@@ -271,6 +277,14 @@ public class ChildProperties {
 
 	public void setStopTimeout(@Nullable Duration stopTimeout) {
 		this.stopTimeout = stopTimeout;
+	}
+
+	public @Nullable String getReloadSignal() {
+		return this.reloadSignal;
+	}
+
+	public void setReloadSignal(@Nullable String reloadSignal) {
+		this.reloadSignal = reloadSignal;
 	}
 
 	public @Nullable List<String> getSuccessExitCodes() {

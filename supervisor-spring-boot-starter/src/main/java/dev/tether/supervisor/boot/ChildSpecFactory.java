@@ -104,7 +104,10 @@ final class ChildSpecFactory {
 			apply("max-restarts", ChildProperties::getMaxRestarts, builder::maxRestarts);
 			apply("restart-window", ChildProperties::getRestartWindow, builder::restartWindow);
 			apply("stable-after", ChildProperties::getStableAfter, builder::stableAfter);
-			apply("stop-signal", ChildProperties::getStopSignal, (signal) -> builder.stopSignal(signalNumber(signal)));
+			apply("stop-signal", ChildProperties::getStopSignal,
+					(signal) -> builder.stopSignal(signalNumber("stop-signal", signal)));
+			apply("reload-signal", ChildProperties::getReloadSignal,
+					(signal) -> builder.reloadSignal(signalNumber("reload-signal", signal)));
 			apply("stop-timeout", ChildProperties::getStopTimeout, builder::stopTimeout);
 			apply("success-exit-codes", ChildProperties::getSuccessExitCodes,
 					(exits) -> builder.successExitCodes(exitCodes("success-exit-codes", exits)));
@@ -225,12 +228,12 @@ final class ChildSpecFactory {
 			}
 		}
 
-		private int signalNumber(String value) {
+		private int signalNumber(String setting, String value) {
 			try {
 				return Signals.number(value);
 			}
 			catch (IllegalArgumentException ex) {
-				throw new InvalidSupervisorConfigurationException(property("stop-signal"), ex.getMessage(), ex);
+				throw new InvalidSupervisorConfigurationException(property(setting), ex.getMessage(), ex);
 			}
 		}
 

@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -48,6 +49,7 @@ import dev.tether.supervisor.testsupport.Privileges;
 import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 class SupervisorAutoConfigurationTests {
 
@@ -411,7 +413,7 @@ class SupervisorAutoConfigurationTests {
 					"supervisor.children.api.command=true", "supervisor.children.api.autostart=false",
 					"supervisor.children.api.success-exit-codes=3,SIGTERM,HUP")
 			.run((context) -> {
-				ChildSpec spec = ChildSpecs.from(context.getBean(SupervisorProperties.class), List.of()).get(0);
+				ChildSpec spec = ChildSpecFactory.from(context.getBean(ConfiguredChildren.class), List.of()).get(0);
 				assertThat(spec.successExitCodes().codes()).containsExactly(3);
 				assertThat(spec.successExitCodes().signals()).containsExactlyInAnyOrder(Signals.number("TERM"),
 						Signals.number("HUP"));
@@ -420,6 +422,22 @@ class SupervisorAutoConfigurationTests {
 				assertThat(context.getBean(ChildrenEndpoint.class).child("api").details().get("exitCodes")).isEqualTo(
 						new ChildrenEndpoint.ExitCodesDescriptor(List.of("3", "SIGHUP", "SIGTERM"), List.of("78")));
 			});
+	}
+
+	@Test
+	void theReloadSignalIsBoundAndTheEndpointRefusesToReloadAChildThatIsNotRunning() {
+		runner()
+			.withPropertyValues("supervisor.children.api.command=true", "supervisor.children.api.autostart=false",
+					"supervisor.children.api.reload-signal=USR2")
+			.run((context) -> {
+				ChildSpec spec = ChildSpecFactory.from(context.getBean(ConfiguredChildren.class), List.of()).get(0);
+				assertThat(spec.reloadSignal()).isEqualTo(Signals.number("USR2"));
+				assertThatExceptionOfType(InvalidEndpointRequestException.class)
+					.isThrownBy(() -> context.getBean(ChildrenEndpoint.class).control("api", "reload"))
+					.withMessageContaining("child 'api' is STOPPED: only a RUNNING child is reloaded");
+			});
+		assertFailureNames("supervisor.children.greeter.reload-signal", "supervisor.children.greeter.command=true",
+				"supervisor.children.greeter.reload-signal=GENTLY");
 	}
 
 	@Test

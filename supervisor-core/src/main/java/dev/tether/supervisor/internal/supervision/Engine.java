@@ -2,6 +2,7 @@ package dev.tether.supervisor.internal.supervision;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -9,9 +10,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.ChildStdio;
 import dev.tether.supervisor.ChildUsage;
 import dev.tether.supervisor.OrphanPolicy;
@@ -24,6 +28,7 @@ import dev.tether.supervisor.UpdateReport;
 import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.ProcessSignaller;
+import dev.tether.supervisor.internal.identity.Verdict;
 import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
@@ -67,6 +72,8 @@ import dev.tether.supervisor.registry.ChildRegistry;
  * listeners that it is not.
  */
 public final class Engine implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(Engine.class);
 
 	// The parts: processes, identity, exits, the registry.
 
@@ -338,6 +345,26 @@ public final class Engine implements AutoCloseable {
 		StopOutcome outcome = this.stops.together(List.of(name)).get(name);
 		publish();
 		return outcome;
+	}
+
+	/** As {@link dev.tether.supervisor.Supervisor#reload}. */
+	public ChildSnapshot reload(String name) {
+		synchronized (this.children) {
+			SupervisedChild child = this.children.require(name);
+			ChildProcess process = child.process();
+			if (child.state() != ChildState.RUNNING || process == null) {
+				throw new IllegalStateException(
+						"child '" + name + "' is " + child.state() + ": only a RUNNING child is reloaded");
+			}
+			Verdict sent = this.stops.target(child, process).signal(child.spec().reloadSignal());
+			if (sent != Verdict.OURS) {
+				throw new IllegalStateException("child '" + name + "' was not reloaded: its process (pid "
+						+ process.pid() + ") is " + sent.name().toLowerCase(Locale.ROOT).replace('_', ' '));
+			}
+			logger.info("Child '{}' (pid {}) asked to reload with signal {}", name, process.pid(),
+					child.spec().reloadSignal());
+			return child.snapshot(this.clock.getAsLong());
+		}
 	}
 
 	/** As {@link dev.tether.supervisor.Supervisor#restart}. */

@@ -96,9 +96,9 @@ public class ChildrenEndpoint {
 	}
 
 	/**
-	 * Starts, stops or restarts a child.
+	 * Starts, stops, restarts or reloads a child (see {@link Supervisor#reload}).
 	 * @param name the child
-	 * @param action {@code start}, {@code stop} or {@code restart}
+	 * @param action {@code start}, {@code stop}, {@code restart} or {@code reload}
 	 * @return the child after the action, or {@code null} when there is no such child
 	 */
 	@WriteOperation
@@ -111,10 +111,20 @@ public class ChildrenEndpoint {
 			case "start" -> this.supervisor.start(name);
 			case "stop" -> this.supervisor.stop(name);
 			case "restart" -> this.supervisor.restart(name);
+			case "reload" -> reload(name);
 			default -> throw new InvalidEndpointRequestException(
-					"Unknown action '" + action + "' (expected start, stop or restart)", "Unknown action");
+					"Unknown action '" + action + "' (expected start, stop, restart or reload)", "Unknown action");
 		}
 		return child(name);
+	}
+
+	private void reload(String name) {
+		try {
+			this.supervisor.reload(name);
+		}
+		catch (IllegalStateException ex) {
+			throw new InvalidEndpointRequestException(ex.getMessage(), "Not reloaded");
+		}
 	}
 
 	/**

@@ -21,7 +21,7 @@ public class ChildrenWebEndpointExtension {
 	}
 
 	@WriteOperation
-	public WebEndpointResponse<ChildDescriptor> act(@Selector String name, @Nullable String action) {
+	public WebEndpointResponse<ChildDescriptor> control(@Selector String name, @Nullable String action) {
 		ChildDescriptor child = this.endpoint.control(name, action);
 		return (child != null) ? new WebEndpointResponse<>(child)
 				: new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
