@@ -58,6 +58,7 @@ class SampleApplicationTests {
 		long tools = children.awaitState("tools", ChildState.RUNNING).pid();
 		JsonNode body = children();
 		assertThat(body.get("installationId").asString()).matches("tether-sample-test-[0-9a-f]{8}");
+		assertThat(body.get("parentDeathMechanism").asString()).isEqualTo("launcher");
 		assertThat(body.get("parentDeathSignal").asString()).isEqualTo("launcher");
 		assertThat(body.get("reconciliation").isNull()).isFalse();
 		assertThat(child(body, "greeter").get("pid").asLong()).isEqualTo(greeter);

@@ -61,8 +61,9 @@ class SupervisorApplicationTests extends RunningApplication {
 		HttpResponse<String> response = get("/actuator/children");
 		assertThat(response.statusCode()).isEqualTo(200);
 		JsonNode body = readJson(response.body());
-		assertThat(body.propertyNames()).containsExactlyInAnyOrder("installationId", "parentDeathSignal", "descendants",
-				"identityVerification", "nativeBackend", "spawn", "reconciliation", "children");
+		assertThat(body.propertyNames()).containsExactlyInAnyOrder("installationId", "parentDeathMechanism",
+				"parentDeathSignal", "descendants", "identityVerification", "nativeBackend", "spawn", "reconciliation",
+				"children");
 		assertThat(body.get("nativeBackend").asString()).isEqualTo((Runtime.version().feature() >= 22) ? "ffm" : "jnr");
 		assertThat(body.get("spawn").propertyNames()).containsExactlyInAnyOrder("method", "workingDirectory",
 				"closeDescriptors");
@@ -100,8 +101,8 @@ class SupervisorApplicationTests extends RunningApplication {
 	@Test
 	void postRestartGivesANewPid() throws Exception {
 		// Why the pid awaited too: a child without a port is RUNNING once spawned, and
-		// under a shepherd the pid shown
-		// is its command's, known once the shepherd has forked it.
+		// under a shepherd the pid shown is its command's, known once the shepherd has
+		// forked it.
 		long before = await().atMost(Duration.ofSeconds(10))
 			.until(() -> this.supervisor.snapshot("files").orElseThrow(),
 					(files) -> files.state() == ChildState.RUNNING && files.pid() != null)

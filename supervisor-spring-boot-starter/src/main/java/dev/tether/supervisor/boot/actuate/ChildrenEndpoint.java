@@ -49,7 +49,8 @@ public class ChildrenEndpoint {
 
 	@ReadOperation
 	public ChildrenDescriptor children() {
-		return new ChildrenDescriptor(this.supervisor.installationId(), this.supervisor.parentDeathMechanism().id(),
+		String parentDeath = this.supervisor.parentDeathMechanism().id();
+		return new ChildrenDescriptor(this.supervisor.installationId(), parentDeath, parentDeath,
 				this.supervisor.parentDeathMechanism().descendants(), this.supervisor.identityVerification(),
 				this.supervisor.nativeBackend(), this.supervisor.spawnFeatures(),
 				this.supervisor.lastReconciliation().map(ReconciliationDescriptor::of).orElse(null),
@@ -131,7 +132,10 @@ public class ChildrenEndpoint {
 	 * The whole endpoint.
 	 *
 	 * @param installationId the installation id
-	 * @param parentDeathSignal {@code launcher}, {@code setpriv} or {@code none}
+	 * @param parentDeathMechanism what ties children to this JVM's life:
+	 * {@code launcher}, {@code setpriv} or {@code none}
+	 * @param parentDeathSignal the same value under its former name, which said a signal
+	 * where it carries a mechanism; deprecated since 0.4, it goes in the next release
 	 * @param descendants how the descendants of children are contained: {@code shepherd}
 	 * or {@code group}
 	 * @param identityVerification whether identity can be verified here
@@ -142,7 +146,8 @@ public class ChildrenEndpoint {
 	 * @param children every child
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record ChildrenDescriptor(String installationId, String parentDeathSignal, String descendants,
+	public record ChildrenDescriptor(String installationId, String parentDeathMechanism,
+			@Deprecated(since = "0.4.0", forRemoval = true) String parentDeathSignal, String descendants,
 			boolean identityVerification, String nativeBackend, SpawnFeatures spawn,
 			@Nullable ReconciliationDescriptor reconciliation, List<ChildDescriptor> children) {
 	}
