@@ -75,6 +75,7 @@ class ConfigurationDocumentationTests {
 		builderDefaults.put("restart-window", spec.restartWindow());
 		builderDefaults.put("stable-after", spec.stableAfter());
 		builderDefaults.put("stop-signal", spec.stopSignal());
+		builderDefaults.put("reload-signal", spec.reloadSignal());
 		builderDefaults.put("stop-timeout", spec.stopTimeout());
 		builderDefaults.put("contain-descendants", spec.containDescendants());
 		builderDefaults.put("log.file-enabled", spec.log().fileEnabled());
@@ -103,8 +104,8 @@ class ConfigurationDocumentationTests {
 		ConversionService conversion = ApplicationConversionService.getSharedInstance();
 		builderDefaults.forEach((setting, expected) -> {
 			String documented = metadataDefaults.get(setting);
-			Object value = setting.equals("stop-signal") ? Signals.number(documented)
-					: conversion.convert(documented, expected.getClass());
+			Object value = (setting.equals("stop-signal") || setting.equals("reload-signal"))
+					? Signals.number(documented) : conversion.convert(documented, expected.getClass());
 			assertThat(value).as("default of %s%s: metadata says %s", DEFAULTS, setting, documented)
 				.isEqualTo(expected);
 		});
