@@ -259,15 +259,12 @@ public final class Benchmarks {
 	private static void footprintInThisJvm(String name, int n, Path work) throws Exception {
 		Subject subject = Subjects.all(work).stream().filter((s) -> s.name().equals(name)).findFirst().orElseThrow();
 		// Why as many spawns as are measured, ended first: one-time costs must not be
-		// counted per child, and some last
-		// longer than the first spawn (class loading, and the JIT compiling the spawn
-		// path: on JDK 25 the FFM
-		// backend's downcalls are compiled over the first thousand spawns, which added
-		// about 10 KB per child to a
+		// counted per child, and some last longer than the first spawn (class loading,
+		// and the JIT compiling the spawn path: on JDK 25 the FFM backend's downcalls are
+		// compiled over the first thousand spawns, which added about 10 KB per child to a
 		// run of 1,000 without this, and 0.3 KB to a run of 3,000). Why one at a time: a
-		// pool that a subject keeps
-		// per live child (ProcessBuilder's reaper threads, idle for a minute) must not be
-		// left larger than one.
+		// pool that a subject keeps per live child (ProcessBuilder's reaper threads, idle
+		// for a minute) must not be left larger than one.
 		for (int warmed = 0; warmed < n; warmed++) {
 			killAll(List.of(subject.start(SLEEPER)));
 		}
@@ -296,8 +293,8 @@ public final class Benchmarks {
 	 */
 	private void applicationStart(int n) throws Exception {
 		// Why the quicker of two alternating starts: one JVM start varies by seconds on a
-		// shared machine, more than
-		// the difference measured; the quicker start is the one least disturbed.
+		// shared machine, more than the difference measured; the quicker start is the one
+		// least disturbed.
 		Map<String, Long> one = startApplication(1);
 		Map<String, Long> many = startApplication(n);
 		quicker(one, startApplication(1));

@@ -59,8 +59,7 @@ final class CapturedExitLatency {
 	void run(int n, int... periodsMicros) throws Exception {
 		List<String> idleCommand = List.of(this.writer.toString(), "idle");
 		// Why a warm-up: the first kills and spawns of a JVM pay for class loading and
-		// the JIT, which the idle
-		// baseline, measured first, would otherwise carry alone.
+		// the JIT, which the idle baseline, measured first, would otherwise carry alone.
 		latencies(n / 10, idleCommand, true);
 		Latencies idle = latencies(n, idleCommand, true);
 		report(n, "captured, all idle", idle);

@@ -121,14 +121,13 @@ public final class OutputProbe {
 	private void slowSink(long lines, int seconds) throws Exception {
 		SlowStream sink = new SlowStream(SINK_RATE);
 		// Why System.err: slf4j-simple, the benchmarks' SLF4J provider, writes every
-		// event to System.err as it is at
-		// that moment; so the logger sink's appender is this stream.
+		// event to System.err as it is at that moment; so the logger sink's appender is
+		// this stream.
 		System.setErr(new PrintStream(sink, true, StandardCharsets.UTF_8));
 		LogSettings loggerOnly = new LogSettings(null, false, 10L * 1024 * 1024, 1, true, Level.WARN,
 				OutputRows.MAX_LINE_LENGTH);
 		// Why a warm child first: the pump's threads and their buffers, and the logger
-		// exist before the
-		// first sample, so the growth is what the slow child holds.
+		// exist before the first sample, so the growth is what the slow child holds.
 		ChildOutput warm = new ChildOutput("warm", loggerOnly, this.work.resolve("warm.log"));
 		Started warmed = start(List.of(this.writer, "fast", "1000"), warm, this.work.resolve("warm.log"));
 		OutputRows.awaitUntil(() -> warm.lines() == 1000 && warmed.exited.isDone(), "the warm child is done");

@@ -79,11 +79,9 @@ final class OutputRows implements AutoCloseable {
 			Run flat = null;
 			Run rotated = null;
 			// Why the quickest of four alternating runs: one run varies by up to 2x on a
-			// shared machine, more than the
-			// difference measured, and the child writing its own file runs slower in some
-			// runs than in others; the
-			// quickest is the one least disturbed, and four runs nearly always catch the
-			// fast speed.
+			// shared machine, more than the difference measured, and the child writing
+			// its own file runs slower in some runs than in others; the quickest is the
+			// one least disturbed, and four runs nearly always catch the fast speed.
 			for (int pass = 0; pass < 4; pass++) {
 				itself = Run.quicker(itself, direct(fast(lines), lines, file, file));
 				clear(directory);

@@ -167,8 +167,8 @@ final class SupervisorRows {
 			supervisor.startAutostart();
 			awaitAll(supervisor, ChildState.RUNNING);
 			// Why: until sh has run its trap and exec'd, a SIGTERM would still end it at
-			// once; and a child's command
-			// pid is known a moment after it is RUNNING when a shepherd starts it.
+			// once; and a child's command pid is known a moment after it is RUNNING when
+			// a shepherd starts it.
 			awaitUntil(
 					() -> supervisor.snapshots()
 						.stream()

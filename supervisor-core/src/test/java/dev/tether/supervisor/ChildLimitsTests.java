@@ -31,8 +31,8 @@ class ChildLimitsTests {
 	private static final Duration DEADLINE = Duration.ofSeconds(20);
 
 	// Opens /dev/null until the kernel refuses, then frees one descriptor for listing
-	// /proc/self/fd (which the
-	// listing itself holds), writes how many were open, and waits.
+	// /proc/self/fd (which the listing itself holds), writes how many were open, and
+	// waits.
 	private static final String OPEN_UNTIL_REFUSED = "import os, sys, time\n" + "fds = []\n" + "try:\n"
 			+ "    while len(fds) < 1000: fds.append(os.open('/dev/null', os.O_RDONLY))\n" + "except OSError:\n"
 			+ "    pass\n" + "os.close(fds.pop())\n" + "opened = len(os.listdir('/proc/self/fd'))\n"

@@ -61,8 +61,7 @@ class OomKillTests {
 		}
 		finally {
 			// Why awaited: a cgroup can be removed only once its last process is gone,
-			// which the kernel finishes
-			// after the exit was reported.
+			// which the kernel finishes after the exit was reported.
 			await().atMost(DEADLINE).until(() -> removed(cgroup));
 		}
 	}

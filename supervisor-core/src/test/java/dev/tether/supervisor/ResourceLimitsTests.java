@@ -53,9 +53,8 @@ class ResourceLimitsTests {
 			long procFirst = cpuTicks(tree);
 			long start = System.nanoTime();
 			// Why a window of seconds, measured against /proc: a loaded machine may not
-			// give the two busy loops two
-			// cores, so the rate is compared with what the kernel counted for those
-			// processes over the same window.
+			// give the two busy loops two cores, so the rate is compared with what the
+			// kernel counted for those processes over the same window.
 			await("a window of 3 s").atMost(DEADLINE).until(() -> System.nanoTime() - start >= 3_000_000_000L);
 			ChildUsage second = usage(supervisor);
 			long procSecond = cpuTicks(tree);
@@ -129,10 +128,9 @@ class ResourceLimitsTests {
 				.until(() -> supervisor.supervisor().snapshot("killed").orElseThrow().lastExit(), (e) -> e != null);
 			assertThat(exit.signal()).isEqualTo(9);
 			// Why compared with the host's count: an OOM kill anywhere on this machine
-			// meanwhile reads the same. With
-			// none in the test's window (which holds the process's life) it must be
-			// "other"; with one (another build's
-			// OomKillTests, say), either, depending on whether it came before the exit.
+			// meanwhile reads the same. With none in the test's window (which holds the
+			// process's life) it must be "other"; with one (another build's OomKillTests,
+			// say), either, depending on whether it came before the exit.
 			if (oomKills() == oomKillsBefore) {
 				assertThat(exit.killer()).isEqualTo(ExitStatus.OTHER);
 			}

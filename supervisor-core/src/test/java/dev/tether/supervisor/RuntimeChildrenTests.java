@@ -128,8 +128,8 @@ class RuntimeChildrenTests {
 		Path state = this.temp.resolve("state");
 		int children = 2;
 		// Why without shepherds: each child's daemon (its own session) then outlives the
-		// JVM, as an orphan that the
-		// next start must find by its markers although no configuration names its child.
+		// JVM, as an orphan that the next start must find by its markers although no
+		// configuration names its child.
 		try (SecondJvm jvm = SecondJvm.start(TreeSupervisorJvm.class, this.temp.resolve("jvm.log"), installation,
 				state.toString(), Integer.toString(children), "false", TreeSupervisorJvm.TREE, "true", "true")) {
 			jvm.readUntil("STARTED");

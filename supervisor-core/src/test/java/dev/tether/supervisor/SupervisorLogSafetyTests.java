@@ -36,8 +36,7 @@ class SupervisorLogSafetyTests {
 		try (TestSupervisor test = new TestSupervisor(this.state, List.of(trickster, steady))) {
 			test.supervisor().startAutostart();
 			// Why a restart may still succeed first: one that comes before the first
-			// run's pipes are read to their
-			// end finds its file still open.
+			// run's pipes are read to their end finds its file still open.
 			await().atMost(DEADLINE)
 				.until(() -> test.supervisor().snapshot("trickster").orElseThrow().state() == ChildState.FAILED);
 			assertThat(Files.isRegularFile(log)).isFalse();

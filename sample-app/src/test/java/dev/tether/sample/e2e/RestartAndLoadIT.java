@@ -74,9 +74,8 @@ class RestartAndLoadIT extends FaultScenarioSupport {
 			assertThat(component.get("details").get("lastError").asString()).contains("restarted 3 times");
 			assertThat(app.state("steady")).isEqualTo("RUNNING");
 			// Why this window and these threads: measured once FAILED, without HTTP
-			// polling during it, over the
-			// supervisor's own threads only; a freshly booted JVM compiles and collects,
-			// and that is not the loop.
+			// polling during it, over the supervisor's own threads only; a freshly booted
+			// JVM compiles and collects, and that is not the loop.
 			long before = app.supervisorCpuTicks();
 			long windowStart = System.nanoTime();
 			await("no process of the crasher started for 3 s").during(Duration.ofSeconds(3))
@@ -107,8 +106,7 @@ class RestartAndLoadIT extends FaultScenarioSupport {
 				.pollInterval(Duration.ofMillis(500))
 				.until(() -> app.childrenIn("RUNNING") == 200);
 			// Why 400: each child is its command and the shepherd it runs under, which
-			// forks it a moment after it is
-			// RUNNING itself.
+			// forks it a moment after it is RUNNING itself.
 			await().atMost(Duration.ofSeconds(30)).until(() -> ours().size() == 400);
 			assertThat(app.threads()).as("threads with 200 children vs none started").isLessThan(idleThreads + 20);
 			app.terminate();

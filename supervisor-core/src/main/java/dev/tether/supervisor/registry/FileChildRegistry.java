@@ -113,9 +113,8 @@ public final class FileChildRegistry implements ChildRegistry {
 				String holder = readHolder(channel);
 				channel.close();
 				// Why compare pids: the lock is per JVM, so a second supervisor in this
-				// JVM (a second Spring context,
-				// e.g. a cached test context) reads its own pid as the holder and must be
-				// told it is not another process.
+				// JVM (a second Spring context, e.g. a cached test context) reads its own
+				// pid as the holder and must be told it is not another process.
 				boolean sameJvm = holder.equals(Long.toString(ProcessHandle.current().pid()));
 				throw new RegistryLockedException(directory, holder, sameJvm);
 			}

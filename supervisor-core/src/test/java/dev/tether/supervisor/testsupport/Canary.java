@@ -35,14 +35,12 @@ public final class Canary implements AutoCloseable {
 	public static final Duration WINDOW = Duration.ofMillis(700);
 
 	// Why bash and a FIFO: bash starts in milliseconds, runs a trap as soon as its
-	// blocking read is interrupted, and
-	// the read of a FIFO held open for writing by the shell itself never ends, so the
-	// canary has no child to leak.
+	// blocking read is interrupted, and the read of a FIFO held open for writing by the
+	// shell itself never ends, so the canary has no child to leak.
 	// No ${...} in it: Spring would resolve that as a placeholder where the command comes
 	// from configuration.
 	// SIGCHLD is left out (a shell's own helpers would record it); INT and QUIT cannot be
-	// trapped when the canary is
-	// started in the background by a non-interactive shell.
+	// trapped when the canary is started in the background by a non-interactive shell.
 	private static final String SCRIPT = """
 			record=$1
 			fifo="$record.fifo"

@@ -34,9 +34,8 @@ class CanaryTests {
 	@ValueSource(strings = { "TERM", "HUP", "INT", "USR1", "CONT" })
 	void shellCanaryRecordsASignalThatDoesNotKillIt(String signal) throws Exception {
 		// Why: a shell cannot trap a signal ignored when it started, and this JVM's
-		// children inherit what it ignores
-		// (nohup ignores HUP; a background job of a shell without job control ignores
-		// INT).
+		// children inherit what it ignores (nohup ignores HUP; a background job of a
+		// shell without job control ignores INT).
 		assumeFalse(ignoredByThisJvm(signal), () -> "SIG" + signal + " is ignored by this JVM, so by its children too");
 		try (Canary canary = Canary.child(this.temp, Map.of())) {
 			new ProcessBuilder("kill", "-" + signal, Long.toString(canary.pid())).start().waitFor();

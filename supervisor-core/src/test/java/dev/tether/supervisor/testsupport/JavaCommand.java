@@ -20,8 +20,8 @@ public final class JavaCommand {
 		command.add("-XX:TieredStopAtLevel=1");
 		if (Runtime.version().feature() >= 22) {
 			// Why: as the test JVM itself (Surefire's argLine), a helper JVM grants
-			// Tether's FFM backend native
-			// access, so that no warning of the JDK's mixes with the lines a test reads.
+			// Tether's FFM backend native access, so that no warning of the JDK's mixes
+			// with the lines a test reads.
 			command.add("--enable-native-access=ALL-UNNAMED");
 		}
 		command.addAll(List.of(arguments));

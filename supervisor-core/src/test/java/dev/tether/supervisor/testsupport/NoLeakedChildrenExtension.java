@@ -76,8 +76,7 @@ public class NoLeakedChildrenExtension
 		left.removeAll(before);
 		if (!left.isEmpty()) {
 			// Why only reported: another build on this host writes to the same temporary
-			// directory, so a new entry
-			// cannot be attributed to this class for certain.
+			// directory, so a new entry cannot be attributed to this class for certain.
 			System.err.println("[leak check] " + testClass + " may have left temporary directories: " + left);
 		}
 		assertNoLeakedProcesses(testClass, context.getStore(NAMESPACE).get("baseline", LeakCheck.Baseline.class));

@@ -155,8 +155,7 @@ final class StdioChildTransport extends ChildTransport {
 						+ "again", name());
 			}
 			// Why answered here: a call waiting for a reply that can never come would
-			// wait for the client's request
-			// timeout; it fails now, naming the child.
+			// wait for the client's request timeout; it fails now, naming the child.
 			for (Object id : List.copyOf(this.pending)) {
 				this.pending.remove(id);
 				handle(McpSchema.JSONRPCResponse.error(id,

@@ -60,8 +60,8 @@ class ApplicationKilledTests {
 			jvm.kill9();
 			await("the JVM is gone").atMost(DEADLINE).until(() -> !jvm.process().isAlive());
 			// Why a grace period, not a wait for a state: the server is given the time it
-			// would need to notice that
-			// its stdin closed; it never does, and survival is the absence of an event.
+			// would need to notice that its stdin closed; it never does, and survival is
+			// the absence of an event.
 			await().pollDelay(Duration.ofSeconds(3)).atMost(DEADLINE).until(() -> true);
 			assertThat(LiveProcesses.withEnvironmentEntry("FIXTURE_RUN=" + run)).as("survivors").isNotEmpty();
 		}

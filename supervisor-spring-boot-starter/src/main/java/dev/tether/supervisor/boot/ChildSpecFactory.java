@@ -47,8 +47,7 @@ final class ChildSpecFactory {
 					"cannot be set: every child names what it depends on", null);
 		}
 		// Why once: System.getenv() is an unmodifiable view; the executable check only
-		// needs its PATH, so no child
-		// copies the JVM's environment.
+		// needs its PATH, so no child copies the JVM's environment.
 		Map<String, String> inherited = System.getenv();
 		List<ChildSpec> specs = new ArrayList<>(properties.getChildren().size());
 		properties.getChildren()

@@ -19,16 +19,14 @@ class InvalidSupervisorConfigurationFailureAnalyzer
 	@Override
 	public FailureAnalysis analyze(Throwable failure) {
 		// Why here: the core refuses a state directory that another user could change
-		// without knowing the property
-		// that named it.
+		// without knowing the property that named it.
 		UnsafeDirectoryException unsafe = findCause(failure, UnsafeDirectoryException.class);
 		if (unsafe != null) {
 			return analyze(failure,
 					new InvalidSupervisorConfigurationException(STATE_DIRECTORY, unsafe.getMessage(), unsafe));
 		}
 		// Why: a second supervisor on a state directory in use is a configuration mistake
-		// too (two instances, or
-		// two contexts), and the property is what to change.
+		// too (two instances, or two contexts), and the property is what to change.
 		RegistryLockedException locked = findCause(failure, RegistryLockedException.class);
 		if (locked != null) {
 			return analyze(failure,

@@ -63,8 +63,7 @@ public final class SupervisorAutoConfiguration {
 	}
 
 	// Why close on destroy: a context that fails to start after the registry was opened
-	// must not keep its lock (the
-	// supervisor closes it too, once it exists).
+	// must not keep its lock (the supervisor closes it too, once it exists).
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	ChildRegistry childRegistry(SupervisorSettings settings) {
@@ -83,8 +82,8 @@ public final class SupervisorAutoConfiguration {
 			ObjectProvider<ChildSpecCustomizer> customizers) {
 		List<ChildSpec> children = ChildSpecFactory.from(configured, customizers.orderedStream().toList());
 		// Why no spawner bean: the spawner is internal and the supervisor's own (it
-		// closes it), and its thread starts with the
-		// first spawn, so nothing is left behind when a later check fails.
+		// closes it), and its thread starts with the first spawn, so nothing is left
+		// behind when a later check fails.
 		SupervisorBuilder builder = Supervisor.builder()
 			.installationId(settings.installationId())
 			.parentDeathSignal(settings.parentDeathSignal())

@@ -66,8 +66,7 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 			return;
 		}
 		// Why a private thread: the tick must not depend on, or take over, the
-		// application's TaskScheduler, and it
-		// must work without @EnableScheduling.
+		// application's TaskScheduler, and it must work without @EnableScheduling.
 		this.ticker = Executors.newSingleThreadScheduledExecutor((work) -> {
 			Thread thread = new Thread(work, "supervisor-tick");
 			thread.setDaemon(true);
@@ -98,8 +97,7 @@ class SupervisorLifecycle implements SmartLifecycle, ApplicationListener<Applica
 		}
 		catch (Throwable ex) {
 			// Why Throwable: anything escaping a scheduled task cancels every later run,
-			// silently; one bad tick must
-			// not end supervision for good.
+			// silently; one bad tick must not end supervision for good.
 			logger.error("Supervision tick failed; the next tick runs as scheduled", ex);
 		}
 	}

@@ -39,8 +39,8 @@ class StartupScaleTests {
 				CHILDREN, perChild.get("READY"), perChild.get("BIND"), perChild.get("SPECS"), perChild.get("SPECS_CPU"),
 				CHILDREN, many.get("READY"), many.get("BIND"), many.get("SPECS"));
 		// Why CPU time: the elapsed time of the step doubled on a machine running a
-		// second
-		// build beside this one (1.55 ms), while the work per child did not change.
+		// second build beside this one (1.55 ms), while the work per child did not
+		// change.
 		assertThat(perChild.get("SPECS_CPU")).isLessThan(1.0);
 	}
 

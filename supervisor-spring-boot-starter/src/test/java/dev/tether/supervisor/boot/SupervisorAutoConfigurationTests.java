@@ -534,8 +534,8 @@ class SupervisorAutoConfigurationTests {
 	 */
 	private void assertFailure(String property, String problem, Map<String, Object> properties) {
 		// Why a name of its own: the runner's properties (the test's own state directory
-		// among them) are a source
-		// named "test", which a source of the same name would replace.
+		// among them) are a source named "test", which a source of the same name would
+		// replace.
 		runner()
 			.withInitializer((context) -> context.getEnvironment()
 				.getPropertySources()

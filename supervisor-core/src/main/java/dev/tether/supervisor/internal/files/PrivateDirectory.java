@@ -64,8 +64,8 @@ public final class PrivateDirectory {
 	private static void checkOne(Path checked, Path path, int self) throws IOException {
 		if (Files.isSymbolicLink(path)) {
 			// Why: a link's own mode means nothing; who can replace it is decided by its
-			// directory, which is checked
-			// too, and where it leads is checked along the real path.
+			// directory, which is checked too, and where it leads is checked along the
+			// real path.
 			return;
 		}
 		int owner = (int) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);

@@ -72,8 +72,8 @@ final class ProcIdentityProbe implements IdentityProbe {
 				return stillAlive(expected.pid(), first) ? Verdict.UNVERIFIABLE : Verdict.GONE;
 			}
 			// Why: between fork and exec the new image's environ reads empty for a
-			// moment; a short retry while
-			// the same process is alive avoids calling our own child unverifiable.
+			// moment; a short retry while the same process is alive avoids calling our
+			// own child unverifiable.
 			if (environ.length == 0) {
 				if (!stillAlive(expected.pid(), first)) {
 					return Verdict.GONE;
@@ -88,8 +88,7 @@ final class ProcIdentityProbe implements IdentityProbe {
 				return Verdict.NOT_OURS;
 			}
 			// Why: the pid may have died and been reused while we read; the markers count
-			// only if they belong to
-			// the process whose stat we checked.
+			// only if they belong to the process whose stat we checked.
 			return stillAlive(expected.pid(), first) ? Verdict.OURS : Verdict.GONE;
 		}
 	}

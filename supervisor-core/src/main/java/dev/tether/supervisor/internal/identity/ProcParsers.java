@@ -50,9 +50,8 @@ public final class ProcParsers {
 		}
 		String rest = content.substring(close + 2).trim();
 		// Why a scan, not split(" "): this runs for every row at reconciliation and every
-		// process in a marker scan;
-		// only five fields are wanted, so the others are skipped without being cut out.
-		// fieldStarts[i] is field i + 3.
+		// process in a marker scan; only five fields are wanted, so the others are
+		// skipped without being cut out. fieldStarts[i] is field i + 3.
 		int[] fieldStarts = new int[STAT_START_TIME - STAT_STATE + 1];
 		int fields = 1;
 		for (int i = 0; i < rest.length() && fields < fieldStarts.length; i++) {

@@ -73,9 +73,8 @@ public final class ProcessSignaller {
 		// Why the pidfd first: it pins the process before the check, so a pid reused
 		// after the check cannot be hit.
 		// Any failure but ESRCH (EMFILE, ENFILE, ENOMEM) says nothing about the process:
-		// it is then checked and
-		// signalled as on a kernel without pidfds, where a reuse would also have to
-		// change the start time just read.
+		// it is then checked and signalled as on a kernel without pidfds, where a reuse
+		// would also have to change the start time just read.
 		int pidfd = this.posix.isPidfdAvailable() ? this.posix.pidfdOpen(identity.pid()) : -1;
 		if (pidfd == -ESRCH) {
 			return Verdict.GONE;

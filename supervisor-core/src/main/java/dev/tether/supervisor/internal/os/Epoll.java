@@ -36,9 +36,8 @@ public final class Epoll {
 	private final NativeCalls.EpollEvents events;
 
 	// Why one per thread, kept: several threads wait for one event and re-arm, once per
-	// turn of each pipe; a native
-	// allocation per call showed in the pump's cost per line. A thread's buffer lives as
-	// long as the thread.
+	// turn of each pipe; a native allocation per call showed in the pump's cost per line.
+	// A thread's buffer lives as long as the thread.
 	private final ThreadLocal<NativeCalls.EpollEvents> oneEvent;
 
 	private Epoll(NativeCalls calls, int fd) {

@@ -30,8 +30,8 @@ final class JnrCalls implements NativeCalls {
 	private static final int WNOHANG = 1;
 
 	// Why: glibc's opaque types are 80 (file actions), 336 (attributes) and 128 (sigset)
-	// bytes on 64-bit Linux;
-	// the buffers are larger so that no layout change can make glibc write past them.
+	// bytes on 64-bit Linux; the buffers are larger so that no layout change can make
+	// glibc write past them.
 	private static final int OPAQUE_SIZE = 1024;
 
 	private final LibC libc;
@@ -226,8 +226,8 @@ final class JnrCalls implements NativeCalls {
 			}
 			finally {
 				// Why: native memory from jnr is freed once its Java object is
-				// unreachable; the kernel writes into
-				// this buffer at the end of a wait that may last hours.
+				// unreachable; the kernel writes into this buffer at the end of a wait
+				// that may last hours.
 				Reference.reachabilityFence(this.events);
 			}
 		}
@@ -323,8 +323,7 @@ final class JnrCalls implements NativeCalls {
 			}
 			finally {
 				// Why: jnr frees native memory once its Java object is unreachable, which
-				// could happen while the
-				// spawn still reads argv and the environment.
+				// could happen while the spawn still reads argv and the environment.
 				Reference.reachabilityFence(nativeArgv);
 				Reference.reachabilityFence(nativeEnv);
 			}

@@ -15,8 +15,8 @@ final class NativeBackends {
 	static final int FFM_FEATURE = 22;
 
 	// Why by name: the FFM backend is compiled for JDK 22 and shipped under
-	// META-INF/versions/22, so a JDK 17 class
-	// loader never sees it, and nothing here links against it.
+	// META-INF/versions/22, so a JDK 17 class loader never sees it, and nothing here
+	// links against it.
 	private static final String FFM_CALLS = "dev.tether.supervisor.internal.os.FfmCalls";
 
 	private static final Logger logger = LoggerFactory.getLogger(NativeBackends.class);
@@ -35,9 +35,8 @@ final class NativeBackends {
 			}
 		}
 		// Why only here: jnr's native layer (jffi) loads its library and uses
-		// sun.misc.Unsafe as soon as it is
-		// touched, which JDK 24 and later warn about; the FFM path must never reach this
-		// class.
+		// sun.misc.Unsafe as soon as it is touched, which JDK 24 and later warn about;
+		// the FFM path must never reach this class.
 		try {
 			return new JnrCalls();
 		}
@@ -61,8 +60,8 @@ final class NativeBackends {
 		}
 		catch (ReflectiveOperationException | LinkageError | RuntimeException ex) {
 			// Why the cause: a failed binding (native access denied, a missing symbol)
-			// surfaces wrapped, as the
-			// error of the class's initialisation or of its constructor.
+			// surfaces wrapped, as the error of the class's initialisation or of its
+			// constructor.
 			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
 			logger.warn("The FFM backend could not bind libc ({}); trying jnr", cause.toString());
 			return null;

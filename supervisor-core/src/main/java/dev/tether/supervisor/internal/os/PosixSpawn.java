@@ -148,8 +148,8 @@ public final class PosixSpawn {
 			check("dup2 " + descriptors.stdout() + " to stdout", call.addDup2(descriptors.stdout(), 1));
 			check("dup2 " + descriptors.stderr() + " to stderr", call.addDup2(descriptors.stderr(), 2));
 			// Why this is safe in order: descriptors 0 to 4 of the JVM are taken long
-			// before any pipe is made, so no
-			// dup2 here overwrites a descriptor a later one reads.
+			// before any pipe is made, so no dup2 here overwrites a descriptor a later
+			// one reads.
 			for (int i = 0; i < descriptors.held().size(); i++) {
 				check("dup2 " + descriptors.held().get(i) + " to " + (3 + i),
 						call.addDup2(descriptors.held().get(i), 3 + i));
@@ -158,11 +158,9 @@ public final class PosixSpawn {
 		}
 		Path file = ((Output.AppendTo) output).file();
 		// Why no links: a link planted as the log would have the child append to whatever
-		// it points to. Why
-		// non-blocking: the spawn waits for the child's exec, so a child waiting to open
-		// a FIFO would hold the
-		// spawner; without a reader the open fails (ENXIO), and a regular file ignores
-		// the flag.
+		// it points to. Why non-blocking: the spawn waits for the child's exec, so a
+		// child waiting to open a FIFO would hold the spawner; without a reader the open
+		// fails (ENXIO), and a regular file ignores the flag.
 		check("open " + file,
 				call.addOpen(1, file.toString(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | Posix.O_NONBLOCK, 0600));
 		check("dup2 stdout to stderr", call.addDup2(1, 2));

@@ -107,9 +107,8 @@ public final class ChildOutput implements CapturedOutput {
 	 */
 	public void prepare() throws IOException {
 		// Why not under this object's lock, like the writes: it runs on the spawner
-		// thread, which every start needs,
-		// and a write may be held there by a sink that blocks (a logger that waits); the
-		// writer opens the file itself.
+		// thread, which every start needs, and a write may be held there by a sink that
+		// blocks (a logger that waits); the writer opens the file itself.
 		if (this.file != null) {
 			this.file.check();
 		}

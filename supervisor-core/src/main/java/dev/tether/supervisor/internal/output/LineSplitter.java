@@ -52,9 +52,8 @@ final class LineSplitter {
 		this.cutMarker = (" [line cut at " + limit + " bytes; it continues on the next line]")
 			.getBytes(StandardCharsets.US_ASCII);
 		// Why the newline and the marker count: every line written, whole or cut, then
-		// fits in the limit, and so in a
-		// file of max-size (never smaller than the limit), which a rotation then never
-		// exceeds.
+		// fits in the limit, and so in a file of max-size (never smaller than the limit),
+		// which a rotation then never exceeds.
 		this.maxLine = limit - 1;
 		this.cutAt = limit - this.cutMarker.length - 1;
 	}
@@ -80,11 +79,10 @@ final class LineSplitter {
 		int lastNewline = lastIndexOfNewline(read, runStart, limit);
 		if (lastNewline >= 0) {
 			// Why the lengths are checked apart from the count: the count must look at
-			// every byte and runs fastest as
-			// a loop that does nothing else, while the check only needs a newline within
-			// every stretch of the
-			// limit's length, found searching back from the stretch's end: a few bytes
-			// per stretch, not every byte.
+			// every byte and runs fastest as a loop that does nothing else, while the
+			// check only needs a newline within every stretch of the limit's length,
+			// found searching back from the stretch's end: a few bytes per stretch, not
+			// every byte.
 			int overLong;
 			while ((overLong = firstOverLongLine(read, runStart, lastNewline)) >= 0) {
 				emit(read, runStart, overLong, countNewlines(read, words, runStart, overLong));
@@ -127,10 +125,9 @@ final class LineSplitter {
 		read.position(position);
 		long count = 0;
 		// Why eight byte-wide counters in a word, emptied every 255 words: adding the
-		// words' newline marks lane by
-		// lane keeps the inner loop free of anything but vectorisable arithmetic, and a
-		// lane holds 255 before it
-		// would carry into the next.
+		// words' newline marks lane by lane keeps the inner loop free of anything but
+		// vectorisable arithmetic, and a lane holds 255 before it would carry into the
+		// next.
 		for (int block = 0; block < whole; block += LANE_CAPACITY) {
 			long lanes = 0;
 			for (int w = block, end = Math.min(block + LANE_CAPACITY, whole); w < end; w++) {

@@ -37,8 +37,8 @@ final class LogFiles {
 	private static final int OWNER_ONLY = 0600;
 
 	// Why a bound: a file removed between the exclusive create and the plain open is
-	// looked at again, but a
-	// directory changing under every attempt is an attack, not a race to win.
+	// looked at again, but a directory changing under every attempt is an attack, not a
+	// race to win.
 	private static final int ATTEMPTS = 3;
 
 	private LogFiles() {

@@ -148,8 +148,8 @@ public final class OutputPump {
 
 	private void drain(Epoll epoll, LineSplitter capture, ByteBuffer buffer, long[] words) {
 		// Why a lock nobody contends: successive turns of one pipe may run on different
-		// threads, and the lock makes
-		// each turn see what the previous one left (a line carried over).
+		// threads, and the lock makes each turn see what the previous one left (a line
+		// carried over).
 		synchronized (capture) {
 			for (int turn = 0; turn < CHUNKS_PER_TURN; turn++) {
 				buffer.clear();
@@ -161,9 +161,8 @@ public final class OutputPump {
 					this.sizer.afterRead(capture.pipe, read, System.nanoTime() - delivering);
 					if (read < CHUNK) {
 						// Why no second read: a short read emptied the pipe; re-arming
-						// (level-triggered) reports at
-						// once whatever came meanwhile, and spares a read that would only
-						// say EAGAIN.
+						// (level-triggered) reports at once whatever came meanwhile, and
+						// spares a read that would only say EAGAIN.
 						rearm(epoll, capture, true);
 						return;
 					}
@@ -195,10 +194,9 @@ public final class OutputPump {
 		}
 		catch (RuntimeException | LinkageError | StackOverflowError ex) {
 			// Why: a sink's failure (an appender that throws, or that misses a class at
-			// run time) must not end the
-			// child's output, nor the thread: a thread that died in a turn would leave
-			// that pipe unread for good, and
-			// its child blocked on its writes.
+			// run time) must not end the child's output, nor the thread: a thread that
+			// died in a turn would leave that pipe unread for good, and its child blocked
+			// on its writes.
 			logger.warn("Output of child '{}' could not be delivered", capture.output.child(), ex);
 		}
 	}

@@ -60,14 +60,13 @@ final class PipeSizer {
 	private final Posix posix;
 
 	// Why a count beside the set of grown pipes: a place under the cap is taken before
-	// the pipe is resized
-	// (increment, then check), which the set's size cannot do atomically between the
-	// pump's threads.
+	// the pipe is resized (increment, then check), which the set's size cannot do
+	// atomically between the pump's threads.
 	private final AtomicInteger grownCount = new AtomicInteger();
 
 	// Why a set of the grown pipes: a pipe whose child stopped right after it grew is not
-	// read again, so other
-	// pipes' turns, or a wait that timed out, look at it (16 at most) and size it back.
+	// read again, so other pipes' turns, or a wait that timed out, look at it (16 at
+	// most) and size it back.
 	private final Set<Pipe> grown = ConcurrentHashMap.newKeySet();
 
 	PipeSizer(Posix posix) {
@@ -177,8 +176,7 @@ final class PipeSizer {
 
 	private void shrink(Pipe pipe) {
 		// Why under the pipe's own lock: another pump thread may size it back while it
-		// ends, and an ended pipe's
-		// descriptor number may already belong to another file.
+		// ends, and an ended pipe's descriptor number may already belong to another file.
 		synchronized (pipe) {
 			if (!pipe.closed && pipe.grown && this.posix.resizePipe(pipe.fd, pipe.defaultCapacity) > 0) {
 				release(pipe);

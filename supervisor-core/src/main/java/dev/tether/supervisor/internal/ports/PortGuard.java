@@ -50,9 +50,8 @@ public final class PortGuard {
 		Optional<PortListener> listener = this.listeners.find(port);
 		if (listener.isPresent() && !listener.get().hasPid()) {
 			// Why look again: a holder that exits between the read of /proc/net/tcp and
-			// the scan of /proc/*/fd
-			// leaves a listener with no process; a second look tells a closing socket
-			// from a hidden holder.
+			// the scan of /proc/*/fd leaves a listener with no process; a second look
+			// tells a closing socket from a hidden holder.
 			listener = this.listeners.find(port);
 		}
 		if (listener.isEmpty()) {

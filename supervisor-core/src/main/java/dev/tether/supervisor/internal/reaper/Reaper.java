@@ -95,8 +95,8 @@ public final class Reaper {
 			}
 			this.epoll = epoll;
 			// Why a thread of its own: epoll_wait blocks; it is one thread for every
-			// child of every supervisor, and
-			// adding a child to the epoll set needs no wake-up of it.
+			// child of every supervisor, and adding a child to the epoll set needs no
+			// wake-up of it.
 			Thread watcher = new Thread(() -> watchPidfds(epoll), "supervisor-reaper");
 			watcher.setDaemon(true);
 			watcher.start();
@@ -116,8 +116,7 @@ public final class Reaper {
 	private void watchPidfds(Epoll epoll) {
 		while (true) {
 			// Why the pause: a pidfd that reads as exited before waitpid agrees (or whose
-			// exit another drain just took)
-			// must not turn this loop into a spin.
+			// exit another drain just took) must not turn this loop into a spin.
 			int ready = epoll.await(-1);
 			if (ready > 0 && reap(() -> readyPids(epoll, ready)) == 0) {
 				LockSupport.parkNanos(PAUSE_NANOS);
@@ -231,9 +230,8 @@ public final class Reaper {
 			this.handlerInstalled = true;
 			try {
 				// Why: ProcessImpl's static initialiser resets SIGCHLD to its default; it
-				// must run before our handler
-				// is installed, or the handler is silently lost the first time anyone
-				// uses ProcessBuilder.
+				// must run before our handler is installed, or the handler is silently
+				// lost the first time anyone uses ProcessBuilder.
 				Class.forName("java.lang.ProcessImpl", true, ClassLoader.getSystemClassLoader());
 				SignalHandler[] previous = new SignalHandler[1];
 				previous[0] = Signal.handle(new Signal("CHLD"), (signal) -> {

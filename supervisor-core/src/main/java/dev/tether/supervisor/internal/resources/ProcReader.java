@@ -19,11 +19,9 @@ final class ProcReader {
 	private static final int INITIAL = 4096;
 
 	// Why: a /proc file is made whole into the kernel's buffer before it is copied,
-	// except a list of records (such
-	// as children), which stops at a full page even when more room was given. A read that
-	// returned less than the
-	// room and less than a page minus the longest record is therefore the whole file; any
-	// other reads on. The
+	// except a list of records (such as children), which stops at a full page even when
+	// more room was given. A read that returned less than the room and less than a page
+	// minus the longest record is therefore the whole file; any other reads on. The
 	// smallest page is 4 KB, so this holds for every page size.
 	private static final int SURELY_WHOLE = 4096 - 64;
 

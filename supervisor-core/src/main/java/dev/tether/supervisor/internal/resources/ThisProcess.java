@@ -81,8 +81,7 @@ public final class ThisProcess {
 	public static long pageSize() {
 		try {
 			// Why pairs of 8-byte words in native order: the auxiliary vector of a 64-bit
-			// process, the only kind the
-			// launcher is built for.
+			// process, the only kind the launcher is built for.
 			ByteBuffer vector = ByteBuffer.wrap(Files.readAllBytes(Path.of("/proc/self/auxv")))
 				.order(ByteOrder.nativeOrder());
 			while (vector.remaining() >= 16) {

@@ -46,8 +46,7 @@ public record CommandSettings(List<Limit> limits, @Nullable Integer oomScoreAdju
 	}
 
 	// Why here: the launcher's names (tether-settings.c) are the spawn's business, not
-	// the
-	// API's.
+	// the API's.
 	private static String launcherName(LimitedResource resource) {
 		return switch (resource) {
 			case OPEN_FILES -> "nofile";

@@ -53,8 +53,7 @@ final class ExecutableResolver {
 				}
 			}
 			// Why: the message reaches the endpoint and health details; the PATH may name
-			// private directories, so
-			// only the log carries it.
+			// private directories, so only the log carries it.
 			logger.warn("Executable '{}' not found on PATH {}", executable, searched);
 			throw new SpawnException("executable '" + executable + "' not found on PATH");
 		}

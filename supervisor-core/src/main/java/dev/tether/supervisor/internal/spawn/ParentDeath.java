@@ -190,9 +190,8 @@ final class ParentDeath {
 		Path privateDirectory = directory.resolve("launcher-" + sha256(content).substring(0, 16));
 		Path launcher = privateDirectory.resolve(LAUNCHER);
 		// Why every directory up to /: the launcher is executed by path at every spawn,
-		// so the file checked here stays
-		// the file executed only if no other user can rename, replace or write anything
-		// on its path.
+		// so the file checked here stays the file executed only if no other user can
+		// rename, replace or write anything on its path.
 		PrivateDirectory.check(privateDirectory);
 		createPrivateDirectory(directory);
 		createPrivateDirectory(privateDirectory);
@@ -222,8 +221,7 @@ final class ParentDeath {
 					PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
 		}
 		// Why uids, not names: a uid without a passwd entry (containers run as --user
-		// 12345) has no name, and
-		// user.name is then '?', which no owner name matches.
+		// 12345) has no name, and user.name is then '?', which no owner name matches.
 		int owner = (int) Files.getAttribute(directory, "unix:uid", LinkOption.NOFOLLOW_LINKS);
 		int self = PrivateDirectory.effectiveUid();
 		if (owner != self) {

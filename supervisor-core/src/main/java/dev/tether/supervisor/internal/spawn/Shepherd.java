@@ -21,10 +21,8 @@ public final class Shepherd {
 	public static final int KILL_TREE_SIGNAL = 40;
 
 	// Why this bound: a shepherd forks its command within a millisecond on an idle
-	// machine, but a loaded one (two
-	// cores, builds beside it) has been seen to take over 100 ms; one that has not forked
-	// after 5 s is reported
-	// without its command's pid.
+	// machine, but a loaded one (two cores, builds beside it) has been seen to take over
+	// 100 ms; one that has not forked after 5 s is reported without its command's pid.
 	private static final long COMMAND_FORK_NANOS = TimeUnit.SECONDS.toNanos(5);
 
 	private static final long FIRST_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(50);

@@ -178,8 +178,8 @@ public final class Spawner implements AutoCloseable {
 		}
 		if (!request.settings().isEmpty() && !shepherds()) {
 			// Why refuse: without the launcher nothing runs between fork and exec to set
-			// them, and setting them
-			// on the running command would leave it unlimited for a while.
+			// them, and setting them on the running command would leave it unlimited for
+			// a while.
 			throw new SpawnException("limits and oom-score-adjust are applied by the launcher, which is not in force "
 					+ "here (parent-death mechanism: " + this.parentDeath.mechanism().id() + "); "
 					+ request.command().get(0) + " is not started without them");
@@ -307,9 +307,8 @@ public final class Spawner implements AutoCloseable {
 			}
 			catch (Throwable ex) {
 				// Why every Throwable: an Error that ended this thread would give every
-				// child its parent-death
-				// signal and leave the caller waiting for ever; the caller gets it
-				// instead, and the thread serves on.
+				// child its parent-death signal and leave the caller waiting for ever;
+				// the caller gets it instead, and the thread serves on.
 				this.result.completeExceptionally(ex);
 			}
 		}
@@ -347,8 +346,8 @@ public final class Spawner implements AutoCloseable {
 			Path launcherChdir = byLauncher ? workingDirectory : null;
 			boolean shepherd = this.request.containDescendants() && shepherds();
 			// Why the shepherd holds the read ends (a stdio child's stdout too): after
-			// the JVM's death a command that
-			// writes while it ends must not die of SIGPIPE (see tether-shepherd.c).
+			// the JVM's death a command that writes while it ends must not die of SIGPIPE
+			// (see tether-shepherd.c).
 			List<Integer> held = shepherd ? StdioPipes.Ends.held(stdio, pipes) : List.of();
 			List<String> argv = shepherd
 					? Spawner.this.parentDeath.shepherdArgv(this.executable, this.request.command(), launcherChdir,

@@ -65,8 +65,7 @@ final class ChildProbes {
 		}
 		this.inFlight = true;
 		// Why from the due time, not from now: a tick comes a little after the due time,
-		// and counting the period from
-		// it would stretch every period by up to one tick.
+		// and counting the period from it would stretch every period by up to one tick.
 		long next = this.nextProbeNanos + period.toNanos();
 		this.nextProbeNanos = (next - nowNanos > 0) ? next : nowNanos + period.toNanos();
 		return true;

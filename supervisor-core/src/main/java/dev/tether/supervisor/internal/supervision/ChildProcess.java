@@ -83,8 +83,7 @@ record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, b
 				return this.reaper.signalGroupUnreaped(this.pid, sent) ? Verdict.OURS : Verdict.GONE;
 			}
 			// Why: without the native path (not Linux) the JDK's handle of our unreaped
-			// child is the proof, and it
-			// can only ask (TERM) or force (KILL).
+			// child is the proof, and it can only ask (TERM) or force (KILL).
 			if (signal == Posix.SIGCONT) {
 				return jdkHandle.isAlive() ? Verdict.OURS : Verdict.GONE;
 			}

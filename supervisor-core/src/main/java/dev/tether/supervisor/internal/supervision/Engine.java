@@ -314,9 +314,8 @@ public final class Engine implements AutoCloseable {
 	}
 
 	// Why an add does not save: a save per add cost more than its spawn (1,000 adds ran
-	// at a third of the spawner's
-	// rate); until the next tick saves, its launcher ties the child to the JVM, and a
-	// restart finds it by its markers.
+	// at a third of the spawner's rate); until the next tick saves, its launcher ties the
+	// child to the JVM, and a restart finds it by its markers.
 	private ChildSnapshot start(String name, boolean save) {
 		synchronized (this.children) {
 			this.children.require(name).requestStart();

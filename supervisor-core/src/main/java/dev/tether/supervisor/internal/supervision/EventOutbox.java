@@ -54,8 +54,7 @@ final class EventOutbox {
 					}
 					catch (Throwable ex) {
 						// Why every Throwable: this runs on the reaper's and the tick's
-						// threads, which must outlive
-						// any listener's failure.
+						// threads, which must outlive any listener's failure.
 						logger.warn("Listener failed on {} of '{}'", event.type(), event.child().name(), ex);
 					}
 				}

@@ -148,8 +148,7 @@ final class OrphanStops {
 			.filter((process) -> names.contains(process.name()))
 			.toList();
 		// Why after the scan: a child restarted while it ran has its new process recorded
-		// by now, so a process of
-		// its new tree that the scan listed is spared.
+		// by now, so a process of its new tree that the scan listed is spared.
 		Set<Long> current = this.childPids.get();
 		int killed = 0;
 		for (MarkedProcess process : marked) {

@@ -61,8 +61,7 @@ final class RegistrySaver {
 			catch (RuntimeException ex) {
 				this.dirty.set(true);
 				// Why not getMessage() alone: an exception without one would read as no
-				// problem, and be logged again
-				// at every tick.
+				// problem, and be logged again at every tick.
 				String reason = (ex.getMessage() != null) ? ex.getMessage() : ex.toString();
 				if (this.problem == null) {
 					logger.error("Registry could not be saved: {}; retrying at every tick", reason);

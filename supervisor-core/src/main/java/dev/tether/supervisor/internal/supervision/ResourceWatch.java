@@ -34,11 +34,9 @@ import dev.tether.supervisor.internal.spawn.Shepherd;
 final class ResourceWatch {
 
 	// Why a period, not every tick: a walk of a tree's /proc entries costs tens to
-	// hundreds of microseconds per
-	// process (docs/benchmarks.md), and at every 200 ms tick 1,000 children would cost a
-	// large part of a core; memory
-	// that grows past a limit is caught within a second or two, as PM2 and memmon do in
-	// seconds to minutes.
+	// hundreds of microseconds per process (docs/benchmarks.md), and at every 200 ms tick
+	// 1,000 children would cost a large part of a core; memory that grows past a limit is
+	// caught within a second or two, as PM2 and memmon do in seconds to minutes.
 	static final Duration MEMORY_PERIOD = Duration.ofSeconds(1);
 
 	/**
@@ -48,15 +46,14 @@ final class ResourceWatch {
 	static final Duration CACHE = Duration.ofMillis(500);
 
 	// Why two minutes: longer than the scrape interval of nearly every Prometheus set-up
-	// (15 s to 1 min, 1 min by
-	// default) with room for a late scrape, so a scraped child keeps its files between
-	// scrapes, while one nobody
-	// looks at any more gives them back within minutes.
+	// (15 s to 1 min, 1 min by default) with room for a late scrape, so a scraped child
+	// keeps its files between scrapes, while one nobody looks at any more gives them back
+	// within minutes.
 	static final Duration IDLE = Duration.ofMinutes(2);
 
 	// Why a period: a sweep looks at every sampled tree under the supervisor's lock; once
-	// a second bounds how long a
-	// restarted or removed child's files stay open, at a cost the tick does not notice.
+	// a second bounds how long a restarted or removed child's files stay open, at a cost
+	// the tick does not notice.
 	static final Duration SWEEP_PERIOD = Duration.ofSeconds(1);
 
 	private final ChildTable children;
@@ -66,8 +63,7 @@ final class ResourceWatch {
 	private final LongSupplier clock;
 
 	// Why not weak keys: a tree holds open files, which must be closed, not left to the
-	// collector; the sweep drops
-	// the trees of removed children.
+	// collector; the sweep drops the trees of removed children.
 	private final Map<SupervisedChild, Tree> trees = new HashMap<>();
 
 	private long nextSweep;

@@ -31,14 +31,13 @@ final class ShepherdWatch {
 	private final LongSupplier clock;
 
 	// Why a period: a read of /proc/<pid>/stat per shepherd at every tick cost a tick of
-	// 1,000 children ten times its
-	// time; a stopped shepherd is an attack to notice within a second, not a deadline to
-	// meet at each tick.
+	// 1,000 children ten times its time; a stopped shepherd is an attack to notice within
+	// a second, not a deadline to meet at each tick.
 	static final Duration STATE_PERIOD = Duration.ofSeconds(1);
 
 	// Why volatile, not locked: each pass reads the last finished pass's map and
-	// publishes a new one; tick() is
-	// public, and two passes at once cost at most one extra read each.
+	// publishes a new one; tick() is public, and two passes at once cost at most one
+	// extra read each.
 	private volatile Map<Long, Long> nextStateChecks = new HashMap<>();
 
 	/**

@@ -80,8 +80,8 @@ final class StopCoordinator {
 		this.outbox.dispatch();
 		Map<String, StopOutcome> outcomes = new LinkedHashMap<>();
 		// Why advance while waiting: the reaped exit normally completes a stop; advancing
-		// covers escalation deadlines
-		// and adopted processes without depending on anyone calling tick().
+		// covers escalation deadlines and adopted processes without depending on anyone
+		// calling tick().
 		pending.forEach((name, outcome) -> outcomes.put(name, StopLadder.await(outcome, () -> {
 			this.reaper.drain();
 			advance();

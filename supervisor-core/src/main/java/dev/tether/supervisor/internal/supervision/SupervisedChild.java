@@ -54,8 +54,8 @@ final class SupervisedChild {
 	private boolean startupTimedOut;
 
 	// Why kept apart from lastError: it marks a stop that the child's health asked for,
-	// whose end is a failure for
-	// the restart policy, where an operator's stop ends in STOPPED.
+	// whose end is a failure for the restart policy, where an operator's stop ends in
+	// STOPPED.
 	private @Nullable String failedCheck;
 
 	private @Nullable ExitStatus lastExit;

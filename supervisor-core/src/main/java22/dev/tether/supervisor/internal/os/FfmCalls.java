@@ -31,13 +31,13 @@ final class FfmCalls implements NativeCalls {
 	private static final Logger logger = LoggerFactory.getLogger(FfmCalls.class);
 
 	static {
-		// Why: argv and the environment are written as arrays of 64-bit addresses (FfmSpawnCall); a 32-bit JVM
-		// falls back to jnr.
+		// Why: argv and the environment are written as arrays of 64-bit addresses
+		// (FfmSpawnCall); a 32-bit JVM falls back to jnr.
 		if (ADDRESS.byteSize() != Long.BYTES) {
 			throw new UnsupportedOperationException("the FFM backend needs a 64-bit JVM");
 		}
-		// Why before any binding: the JDK's own warning comes with the first restricted call, and this line says
-		// what to do about it in Tether's words.
+		// Why before any binding: the JDK's own warning comes with the first restricted
+		// call, and this line says what to do about it in Tether's words.
 		Module module = FfmCalls.class.getModule();
 		if (!module.isNativeAccessEnabled()) {
 			String name = module.isNamed() ? module.getName() : "ALL-UNNAMED";
@@ -74,8 +74,8 @@ final class FfmCalls implements NativeCalls {
 
 	private static final int STATX_MODE = 28;
 
-	// Why one block per thread: the captured errno, the out-parameters and a struct statx, written by one call at a
-	// time on each thread, with no allocation per call.
+	// Why one block per thread: the captured errno, the out-parameters and a struct
+	// statx, written by one call at a time on each thread, with no allocation per call.
 	private static final long OUT = 64;
 
 	private static final long STATX = 128;

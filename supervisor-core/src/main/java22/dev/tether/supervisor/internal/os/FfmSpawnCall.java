@@ -14,8 +14,9 @@ import static dev.tether.supervisor.internal.os.FfmCalls.failed;
  */
 final class FfmSpawnCall implements NativeCalls.SpawnCall {
 
-	// Why: glibc's opaque types are 80 (file actions), 336 (attributes) and 128 (sigset) bytes on 64-bit Linux;
-	// the room is larger so that no layout change can make glibc write past it.
+	// Why: glibc's opaque types are 80 (file actions), 336 (attributes) and 128 (sigset)
+	// bytes on 64-bit Linux; the room is larger so that no layout change can make glibc
+	// write past it.
 	private static final long OPAQUE_SIZE = 1024;
 
 	private final Arena arena = Arena.ofConfined();

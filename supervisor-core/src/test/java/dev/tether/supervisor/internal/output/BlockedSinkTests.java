@@ -98,8 +98,7 @@ class BlockedSinkTests {
 		long writer = this.spawns.spawnCaptured(slow, "yes", "a line of output that never ends").pid();
 		assertThat(this.blocking.blocked.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
 		// A restart: the same sinks, a new process. The spawner thread serves every
-		// child's start; it must not wait
-		// for the write that the blocked sink holds.
+		// child's start; it must not wait for the write that the blocked sink holds.
 		CompletableFuture<Long> next = CompletableFuture.supplyAsync(() -> {
 			try {
 				return this.spawns.spawnCaptured(slow, "sleep", "600").pid();

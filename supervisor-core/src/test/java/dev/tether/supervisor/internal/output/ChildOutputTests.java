@@ -353,9 +353,8 @@ class ChildOutputTests {
 		Path blocks = this.temp.resolve("blocks");
 		assertThat(new ProcessBuilder("mkfifo", blocks.toString()).start().waitFor()).isZero();
 		// Why dd reading whole blocks of 256 KB: each block the test sends becomes one
-		// write into the child's 64 KB
-		// pipe, which the pump takes as four full reads, and the fourth read, the one
-		// that grows the pipe, empties it.
+		// write into the child's 64 KB pipe, which the pump takes as four full reads, and
+		// the fourth read, the one that grows the pipe, empties it.
 		long child = this.spawns
 			.spawnCaptured(output, "dd", "if=" + blocks, "bs=256K", "iflag=fullblock", "status=none")
 			.pid();
@@ -365,9 +364,8 @@ class ChildOutputTests {
 		try (java.io.OutputStream sender = Files.newOutputStream(blocks)) {
 			long sent = 0;
 			// Why several blocks may be needed: a read whose lines went out slowly (a
-			// busy machine) starts the count
-			// of full reads again, and then the pipe grows inside a block and its last
-			// read sizes it back.
+			// busy machine) starts the count of full reads again, and then the pipe grows
+			// inside a block and its last read sizes it back.
 			while (capacityOfStdout(child) != GROWN) {
 				sender.write(block);
 				sender.flush();

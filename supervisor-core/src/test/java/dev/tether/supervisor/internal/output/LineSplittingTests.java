@@ -84,8 +84,7 @@ class LineSplittingTests {
 		int longLineFrom = random.nextBoolean() ? random.nextInt(input.length + 1) : input.length;
 		int emptyLinesFrom = random.nextBoolean() ? random.nextInt(input.length + 1) : input.length;
 		// Why lines that fill the limit with their newline, one byte under and one over:
-		// a cut must come exactly past
-		// the limit.
+		// a cut must come exactly past the limit.
 		int edgeLineFrom = random.nextInt(input.length + 1);
 		int edgeLine = MAX_LINE - 2 + random.nextInt(3);
 		for (int i = 0; i < input.length; i++) {
@@ -93,8 +92,8 @@ class LineSplittingTests {
 			// chunk or across several.
 			boolean inLongLine = i >= longLineFrom && i < longLineFrom + 3 * MAX_LINE;
 			// Why a stretch of newlines only, longer than 2,040 bytes: every byte of the
-			// words counted at once is a
-			// newline, more of them than a byte-wide counter holds.
+			// words counted at once is a newline, more of them than a byte-wide counter
+			// holds.
 			if (i >= emptyLinesFrom && i < emptyLinesFrom + 2_500 && !inLongLine) {
 				input[i] = '\n';
 				continue;

@@ -41,8 +41,8 @@ class OutputAfterSupervisorDeathTests {
 	@Test
 	void aStdioCommandThatWritesToItsStdoutWhileItEndsFinishesItsCleanup() throws Exception {
 		// Why its stdout: nothing reads it once the JVM is gone, and only the shepherd's
-		// copy of its read end keeps
-		// the write that follows the parent-death signal from raising SIGPIPE.
+		// copy of its read end keeps the write that follows the parent-death signal from
+		// raising SIGPIPE.
 		cleansUpAfterKill9("stdio-death",
 				"trap 'echo stopping; touch cleaned-up; exit 0' TERM; echo up >&2; " + "while :; do sleep 0.1; done",
 				"true", "false", "true");

@@ -157,9 +157,8 @@ class ReaperTests {
 		Map<Long, List<ExitStatus>> delivered = new ConcurrentHashMap<>();
 		Process[] other = new Process[1];
 		// Why the JDK collects first: a real waitpid by another owner (here the JDK's own
-		// reaper, through waitFor)
-		// takes the exit before Tether looks; racing the reaper's event sources for it
-		// would make the test flaky.
+		// reaper, through waitFor) takes the exit before Tether looks; racing the
+		// reaper's event sources for it would make the test flaky.
 		long pid = Reaper.shared().spawnRegistered(() -> {
 			other[0] = new ProcessBuilder("sh", "-c", "exit 7").start();
 			other[0].waitFor();
@@ -179,8 +178,8 @@ class ReaperTests {
 	@Test
 	void aReapedChildsGroupIsNeverSignalledEvenWhenItsPidNowNamesAnotherProcess() throws Exception {
 		// The check that the child is unreaped and the signal happen under the lock that
-		// reaping takes: once reaped,
-		// the pid number may be reused, and nothing is sent to it any more.
+		// reaping takes: once reaped, the pid number may be reused, and nothing is sent
+		// to it any more.
 		long pid;
 		try (TestSpawns spawns = new TestSpawns(new Spawner(15, this.temp.resolve("launcher")), this.temp)) {
 			pid = spawns.spawn("reaped", "sleep", "600").pid();

@@ -196,9 +196,8 @@ class SpawnerTests {
 	@Test
 	void aCallerThatGivesUpLeavesNoChildBehind() {
 		// The interrupt lands before the spawner thread ran the task (nothing is
-		// spawned), or after it completed
-		// (the child is killed and reaped), or the spawn had completed before the caller
-		// looked (it owns the child).
+		// spawned), or after it completed (the child is killed and reaped), or the spawn
+		// had completed before the caller looked (it owns the child).
 		for (int attempt = 0; attempt < 20; attempt++) {
 			String name = "abandoned-" + attempt;
 			Thread.currentThread().interrupt();

@@ -95,8 +95,7 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 		int restarts = event.child().restarts();
 		Integer seen = this.restartsSeen.put(event.child().name(), restarts);
 		// Why only growth since the last event: the first event of a child adopted from
-		// an earlier run already
-		// carries that run's restarts, which that run counted.
+		// an earlier run already carries that run's restarts, which that run counted.
 		if (seen != null && restarts > seen) {
 			meters.counter("supervisor.child.restarts", child).increment(restarts - seen);
 		}

@@ -37,8 +37,8 @@ class IsolatedSupervisorContextCustomizer implements ContextCustomizer {
 			sources.addLast(isolation);
 		}
 		// Why a disposable bean: it is destroyed after the supervisor (registered first,
-		// destroyed last), also when
-		// the refresh fails, where no ContextClosedEvent is published.
+		// destroyed last), also when the refresh fails, where no ContextClosedEvent is
+		// published.
 		if (context.getBeanFactory() instanceof DefaultSingletonBeanRegistry registry) {
 			registry.registerDisposableBean(DISPOSER_NAME, isolation::deleteStateDirectory);
 		}

@@ -42,9 +42,8 @@ class IsolatedSupervisorPropertySource extends EnumerablePropertySource<Object> 
 	}
 
 	// Why a random id: reconciliation stops verified processes of its installation, so a
-	// test context must never
-	// share one with a running instance of the application or with another cached
-	// context.
+	// test context must never share one with a running instance of the application or
+	// with another cached context.
 	private static String installationIdFor(@Nullable String applicationName) {
 		String base = (applicationName == null || applicationName.isBlank()) ? "default"
 				: applicationName.replaceAll("[^A-Za-z0-9._-]", "-").replaceAll("^[._-]+", "");
