@@ -14,6 +14,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.Environment;
 
 import dev.tether.supervisor.ChildSpec;
@@ -38,6 +39,7 @@ import dev.tether.supervisor.registry.FileChildRegistry;
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "supervisor.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(SupervisorProperties.class)
+@ImportRuntimeHints(SupervisorRuntimeHints.class)
 public final class SupervisorAutoConfiguration {
 
 	@Bean
