@@ -53,6 +53,17 @@ class SupervisorRuntimeHintsTests {
 	}
 
 	@Test
+	void theLauncherOfEachArchitectureCanBeExtracted() {
+		assertThat(RuntimeHintsPredicates.resource().forResource("META-INF/tether/native/linux-amd64/tether-launcher"))
+			.accepts(this.hints);
+		assertThat(
+				RuntimeHintsPredicates.resource().forResource("META-INF/tether/native/linux-aarch64/tether-launcher"))
+			.accepts(this.hints);
+		assertThat(RuntimeHintsPredicates.resource().forResource("META-INF/tether/native/linux-amd64/other"))
+			.rejects(this.hints);
+	}
+
+	@Test
 	void nothingElseOfTheStarterIsOpenedToReflection() {
 		assertThat(this.reflection.onType(SupervisorAutoConfiguration.class)).rejects(this.hints);
 	}
