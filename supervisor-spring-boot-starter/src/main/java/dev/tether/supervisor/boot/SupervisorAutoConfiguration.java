@@ -17,6 +17,7 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.Environment;
 
 import dev.tether.supervisor.ChildSpec;
@@ -41,6 +42,7 @@ import dev.tether.supervisor.registry.FileChildRegistry;
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "supervisor.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(SupervisorProperties.class)
+@ImportRuntimeHints(SupervisorRuntimeHints.class)
 public final class SupervisorAutoConfiguration {
 
 	@Bean

@@ -19,6 +19,11 @@ final class NativeBackends {
 	// links against it.
 	private static final String FFM_CALLS = "dev.tether.supervisor.internal.os.FfmCalls";
 
+	// Why the entry, not the class: only its presence tells a jar built without a JDK
+	// 22+ (no FFM classes at all) from one whose FFM classes this JDK or class path does
+	// not apply.
+	private static final String FFM_ENTRY = "META-INF/versions/22/" + FFM_CALLS.replace('.', '/') + ".class";
+
 	private static final Logger logger = LoggerFactory.getLogger(NativeBackends.class);
 
 	private NativeBackends() {
@@ -28,7 +33,11 @@ final class NativeBackends {
 		if (!Posix.isLinux()) {
 			return null;
 		}
-		if (Runtime.version().feature() >= FFM_FEATURE) {
+		if (NativeBackends.class.getClassLoader().getResource(FFM_ENTRY) == null) {
+			logger.info("This supervisor-core was built without its FFM backend (no JDK 22+ at build time): "
+					+ "jnr on every JDK");
+		}
+		else if (Runtime.version().feature() >= FFM_FEATURE) {
 			NativeCalls ffm = ffm();
 			if (ffm != null) {
 				return ffm;

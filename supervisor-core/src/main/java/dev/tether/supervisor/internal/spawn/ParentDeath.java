@@ -173,7 +173,22 @@ final class ParentDeath {
 	}
 
 	static String platform() {
-		return "linux-" + System.getProperty("os.arch");
+		return "linux-" + architecture(System.getProperty("os.arch"));
+	}
+
+	/**
+	 * The directory name of an architecture's launcher in the jar: the JDK's
+	 * {@code os.arch} on that machine, whichever name the running JDK uses for it.
+	 * @param osArch the value of {@code os.arch}
+	 */
+	static String architecture(String osArch) {
+		// Why both names: JDKs report amd64 and aarch64, but some builds report x86_64
+		// (as uname does) and arm64 (as macOS does).
+		return switch (osArch) {
+			case "amd64", "x86_64" -> "amd64";
+			case "aarch64", "arm64" -> "aarch64";
+			default -> osArch;
+		};
 	}
 
 	private static Path extractLauncher(Path directory) throws IOException {

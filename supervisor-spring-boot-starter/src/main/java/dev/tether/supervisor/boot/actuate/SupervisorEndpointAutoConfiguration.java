@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ImportRuntimeHints;
 
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
@@ -17,6 +18,7 @@ import dev.tether.supervisor.boot.SupervisorAutoConfiguration;
 @AutoConfiguration(after = SupervisorAutoConfiguration.class)
 @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
 @ConditionalOnBean(Supervisor.class)
+@ImportRuntimeHints(ChildrenEndpointRuntimeHints.class)
 public final class SupervisorEndpointAutoConfiguration {
 
 	@Bean
