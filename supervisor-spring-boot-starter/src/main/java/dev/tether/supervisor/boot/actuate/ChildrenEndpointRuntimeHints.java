@@ -16,7 +16,10 @@ class ChildrenEndpointRuntimeHints implements RuntimeHintsRegistrar {
 
 	@Override
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
-		this.bindings.registerReflectionHints(hints.reflection(), ChildrenEndpoint.ChildrenDescriptor.class);
+		// Why the exit codes apart: they sit in a child's details map, which Jackson
+		// writes by the values' own types.
+		this.bindings.registerReflectionHints(hints.reflection(), ChildrenEndpoint.ChildrenDescriptor.class,
+				ChildrenEndpoint.ExitCodesDescriptor.class);
 	}
 
 }

@@ -39,6 +39,8 @@ class ChildrenEndpointRuntimeHintsTests {
 		assertThat(this.reflection.onMethodInvocation(SpawnFeatures.class, "closeDescriptors")).accepts(this.hints);
 		assertThat(this.reflection.onMethodInvocation(ChildrenEndpoint.ChildDescriptor.class, "lastExit"))
 			.accepts(this.hints);
+		assertThat(this.reflection.onMethodInvocation(ChildrenEndpoint.ExitCodesDescriptor.class, "restartPrevent"))
+			.accepts(this.hints);
 		assertThat(this.reflection.onMethodInvocation(ChildrenEndpoint.ExitDescriptor.class, "code"))
 			.accepts(this.hints);
 		assertThat(this.reflection.onMethodInvocation(ChildrenEndpoint.ProbeDescriptor.class, "passed"))
