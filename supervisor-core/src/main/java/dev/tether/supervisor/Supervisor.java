@@ -105,9 +105,11 @@ public final class Supervisor implements AutoCloseable {
 	 * the next {@link #tick()}, with every other add of that interval, as
 	 * {@link #startAutostart()} saves once for all its children.
 	 * @return the child as it stands once added (and started)
-	 * @throws InvalidChildSpecException when the name is taken, or a {@code depends-on}
-	 * names no child
-	 * @throws IllegalStateException when the supervisor is closing
+	 * @throws InvalidChildSpecException when the name is taken (by a child, or by one
+	 * still being removed), or a {@code depends-on} names no child
+	 * @throws IllegalStateException when the supervisor is closing, or when a
+	 * {@link #remove} of the same name ran while it was being added (the child is then
+	 * not supervised)
 	 */
 	public ChildSnapshot add(ChildSpec spec) {
 		return this.engine.add(spec);
@@ -131,8 +133,10 @@ public final class Supervisor implements AutoCloseable {
 	 * configured children it no longer names are stopped and removed; children whose
 	 * settings changed are stopped and, if they were running, started with the new ones;
 	 * unchanged children keep their process. Children added with {@link #add} are left
-	 * alone. The configuration is checked whole first: an unusable one changes nothing.
-	 * Blocks the caller (holding no lock) while stops run.
+	 * alone. The configuration is checked whole first, and its new children registered
+	 * with the check: an unusable one changes nothing, and a concurrent {@link #add} of a
+	 * new child's name fails instead of this update. Concurrent updates run one after the
+	 * other. Blocks the caller (holding no lock) while stops run and earlier updates end.
 	 * @param configured every configured child, as the new configuration has them
 	 * @throws InvalidChildSpecException naming the child and the setting, when nothing
 	 * was changed

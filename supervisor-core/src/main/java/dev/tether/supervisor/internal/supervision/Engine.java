@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -213,7 +214,14 @@ public final class Engine implements AutoCloseable {
 	/** As {@link dev.tether.supervisor.Supervisor#add}. */
 	public ChildSnapshot add(ChildSpec spec) {
 		register(spec);
-		return spec.autostart() ? start(spec.name(), false) : snapshot(spec.name()).orElseThrow();
+		try {
+			return spec.autostart() ? start(spec.name(), false) : snapshot(spec.name()).orElseThrow();
+		}
+		catch (IllegalArgumentException | NoSuchElementException ex) {
+			// Why: a remove of the same name ran between the registration and the start,
+			// and the remove is the last word.
+			throw new IllegalStateException("child '" + spec.name() + "' was removed while it was being added", ex);
+		}
 	}
 
 	/** As {@link dev.tether.supervisor.Supervisor#remove}. */

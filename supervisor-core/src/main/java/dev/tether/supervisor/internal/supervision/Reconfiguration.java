@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 import dev.tether.supervisor.ChildSpec;
@@ -28,6 +30,10 @@ final class Reconfiguration {
 
 	private final Function<ChildSpec, SupervisedChild> newChild;
 
+	/** The end of the last update begun: updates run one after the other. */
+	private final AtomicReference<CompletableFuture<Void>> lastUpdate = new AtomicReference<>(
+			CompletableFuture.completedFuture(null));
+
 	Reconfiguration(ChildTable children, StopCoordinator stops, ChildLauncher launcher,
 			Function<ChildSpec, SupervisedChild> newChild) {
 		this.children = children;
@@ -43,6 +49,21 @@ final class Reconfiguration {
 	 * changed
 	 */
 	UpdateReport apply(List<ChildSpec> configured) {
+		CompletableFuture<Void> mine = new CompletableFuture<>();
+		CompletableFuture<Void> previous = this.lastUpdate.getAndSet(mine);
+		try {
+			// Why a chain of futures and not a lock: an update waits for its stops, and
+			// no lock is held while a process takes its time; the next update waits
+			// for this one's end holding none.
+			previous.join();
+			return applyAlone(configured);
+		}
+		finally {
+			mine.complete(null);
+		}
+	}
+
+	private UpdateReport applyAlone(List<ChildSpec> configured) {
 		Map<String, ChildSpec> wanted = new LinkedHashMap<>();
 		configured.forEach((spec) -> wanted.put(spec.name(), spec));
 		List<String> added = new ArrayList<>();
@@ -53,6 +74,14 @@ final class Reconfiguration {
 		Map<String, SupervisedChild> old = new LinkedHashMap<>();
 		synchronized (this.children) {
 			check(wanted);
+			wanted.keySet().stream().filter((name) -> this.children.find(name) == null).forEach(added::add);
+			// Why now, with the check and before any other change: a runtime add of one
+			// of
+			// these names before the launch would otherwise fail this update after it
+			// changed children; a closing supervisor refuses the first of them.
+			for (String name : added) {
+				this.children.add(this.newChild.apply(wanted.get(name)), false);
+			}
 			for (SupervisedChild child : this.children.all()) {
 				if (this.children.addedAtRuntime(child.name())) {
 					continue;
@@ -70,7 +99,6 @@ final class Reconfiguration {
 					unchanged.add(child.name());
 				}
 			}
-			wanted.keySet().stream().filter((name) -> this.children.find(name) == null).forEach(added::add);
 		}
 		this.stops.inOrder(new ArrayList<>(old.keySet()));
 		synchronized (this.children) {
@@ -83,9 +111,8 @@ final class Reconfiguration {
 				}
 			}
 			for (String name : added) {
-				SupervisedChild child = this.newChild.apply(wanted.get(name));
-				this.children.add(child, false);
-				if (child.spec().autostart()) {
+				SupervisedChild child = this.children.find(name);
+				if (child != null && child.spec().autostart()) {
 					child.requestStart();
 				}
 			}
