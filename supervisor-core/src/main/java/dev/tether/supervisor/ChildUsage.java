@@ -15,12 +15,15 @@ import org.jspecify.annotations.Nullable;
  * its processes, of the descendants they have reaped (a shepherd reaps every orphan, so
  * that of exited descendants is kept), and of its earlier processes as last sampled; it
  * never decreases
- * @param processes how many processes the tree has now (its shepherd not counted)
+ * @param processes how many live processes the tree has now (its shepherd and zombies not
+ * counted)
+ * @param zombies how many of its descendants have ended and are not reaped yet (a parent
+ * that never waits leaks them)
  * @param openDescriptors how many descriptors the command has open, or {@code null} when
  * unknown (no process, the command not forked yet, or {@code /proc/<pid>/fd} unreadable)
  * @param maxMemoryRestarts how many times the child was restarted for exceeding
  * {@code max-memory}
  */
-public record ChildUsage(long residentMemory, Duration cpuTime, int processes, @Nullable Integer openDescriptors,
-		long maxMemoryRestarts) {
+public record ChildUsage(long residentMemory, Duration cpuTime, int processes, int zombies,
+		@Nullable Integer openDescriptors, long maxMemoryRestarts) {
 }

@@ -56,7 +56,8 @@ public final class ProcBytes {
 			field++;
 			i = end + 1;
 		}
-		return new ProcUsage(values[0], values[1], values[2], values[3], values[STAT_THREADS - STAT_UTIME]);
+		return new ProcUsage(values[0], values[1], values[2], values[3], values[STAT_THREADS - STAT_UTIME],
+				bytes[at + 2] == 'Z');
 	}
 
 	/**
@@ -135,7 +136,7 @@ public final class ProcBytes {
 	 * @param threads how many threads it has
 	 */
 	public record ProcUsage(long userTicks, long systemTicks, long childrenUserTicks, long childrenSystemTicks,
-			long threads) {
+			long threads, boolean zombie) {
 
 		long ownTicks() {
 			return this.userTicks + this.systemTicks;

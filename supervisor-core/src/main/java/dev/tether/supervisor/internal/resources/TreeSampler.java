@@ -70,6 +70,7 @@ public final class TreeSampler implements AutoCloseable {
 			long ticks = shepherd ? rootUsage.reapedTicks() : rootUsage.ownTicks() + rootUsage.reapedTicks();
 			long resident = shepherd ? 0 : resident(root);
 			int processes = shepherd ? 0 : 1;
+			int zombies = 0;
 			children(root, rootUsage.threads());
 			while (!this.pending.isEmpty() && this.seen.size() < MAX_PROCESSES) {
 				long pid = this.pending.pop();
@@ -81,11 +82,18 @@ public final class TreeSampler implements AutoCloseable {
 					continue;
 				}
 				ticks += usage.ownTicks() + usage.reapedTicks();
-				resident += resident(pid);
-				processes++;
+				// Why apart: a zombie holds a pid and nothing else; a tree of 50 of them
+				// is one process leaking pids, not 51 processes.
+				if (usage.zombie()) {
+					zombies++;
+				}
+				else {
+					resident += resident(pid);
+					processes++;
+				}
 				children(pid, usage.threads());
 			}
-			return Optional.of(new TreeUsage(resident, ticks * NANOS_PER_TICK, processes,
+			return Optional.of(new TreeUsage(resident, ticks * NANOS_PER_TICK, processes, zombies,
 					(command > 0) ? descriptors(command) : -1));
 		}
 		finally {
@@ -213,10 +221,12 @@ public final class TreeSampler implements AutoCloseable {
 	 * @param residentBytes the resident memory of its processes
 	 * @param cpuNanos the CPU time (user and system) of its processes and of the
 	 * descendants they reaped
-	 * @param processes how many processes it has (its shepherd not counted)
+	 * @param processes how many live processes it has (its shepherd and zombies not
+	 * counted)
+	 * @param zombies how many of its descendants have ended and wait to be reaped
 	 * @param descriptors the command's open descriptors, or -1 when unknown
 	 */
-	public record TreeUsage(long residentBytes, long cpuNanos, int processes, int descriptors) {
+	public record TreeUsage(long residentBytes, long cpuNanos, int processes, int zombies, int descriptors) {
 	}
 
 }

@@ -36,7 +36,8 @@ final class ResourceWatch {
 	// Why a period, not every tick: a walk of a tree's /proc entries costs tens to
 	// hundreds of microseconds per process (docs/benchmarks.md), and at every 200 ms tick
 	// 1,000 children would cost a large part of a core; memory that grows past a limit is
-	// caught within a second or two, as PM2 and memmon do in seconds to minutes.
+	// caught within a second or two, as PM2 and memmon do in seconds to minutes. A tree
+	// above 80 % of its limit is sampled at every tick instead, until it drops below.
 	static final Duration MEMORY_PERIOD = Duration.ofSeconds(1);
 
 	/**
@@ -225,15 +226,17 @@ final class ResourceWatch {
 
 		private int samplesAbove;
 
+		private boolean nearMemoryLimit;
+
 		private long memoryRestarts;
 
 		synchronized ChildUsage usage(@Nullable SampledTree seen, long now, long cacheNanos) {
 			TreeSampler.TreeUsage usage = (seen != null) ? sample(seen, now, cacheNanos) : null;
 			long cpu = this.earlierCpuNanos + this.lastCpuNanos;
 			if (usage == null) {
-				return new ChildUsage(0, Duration.ofNanos(cpu), 0, null, this.memoryRestarts);
+				return new ChildUsage(0, Duration.ofNanos(cpu), 0, 0, null, this.memoryRestarts);
 			}
-			return new ChildUsage(usage.residentBytes(), Duration.ofNanos(cpu), usage.processes(),
+			return new ChildUsage(usage.residentBytes(), Duration.ofNanos(cpu), usage.processes(), usage.zombies(),
 					(usage.descriptors() >= 0) ? usage.descriptors() : null, this.memoryRestarts);
 		}
 
@@ -276,8 +279,11 @@ final class ResourceWatch {
 			if (this.process == seen.process() && now - this.nextMemoryCheck < 0) {
 				return null;
 			}
-			this.nextMemoryCheck = now + MEMORY_PERIOD.toNanos();
-			TreeSampler.TreeUsage usage = sample(seen, now, MEMORY_PERIOD.toNanos() / 2);
+			TreeSampler.TreeUsage usage = sample(seen, now, this.nearMemoryLimit ? 0 : MEMORY_PERIOD.toNanos() / 2);
+			// Why every tick near the limit: a tree that grows fast went from 80 % of its
+			// limit to four times it between two samples a second apart.
+			this.nearMemoryLimit = usage != null && usage.residentBytes() > max / 5 * 4;
+			this.nextMemoryCheck = now + (this.nearMemoryLimit ? 0 : MEMORY_PERIOD.toNanos());
 			if (usage == null || usage.residentBytes() <= max) {
 				this.samplesAbove = 0;
 				return null;

@@ -19,10 +19,12 @@ class ProcBytesTests {
 		String stat = "4242 (a) b (c) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 50 7 3 20 0 1 0 12345 10000000 321 "
 				+ "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n";
 		assertThat(ProcBytes.usage(bytes(stat, 64), stat.length()))
-			.isEqualTo(new ProcBytes.ProcUsage(250, 50, 7, 3, 1));
+			.isEqualTo(new ProcBytes.ProcUsage(250, 50, 7, 3, 1, false));
 		String threads = "7 (java) S 1 7 7 0 -1 0 0 0 0 0 12 34 -1 0 20 0 42 0 9 1 1";
 		assertThat(ProcBytes.usage(bytes(threads, 0), threads.length()))
-			.isEqualTo(new ProcBytes.ProcUsage(12, 34, -1, 0, 42));
+			.isEqualTo(new ProcBytes.ProcUsage(12, 34, -1, 0, 42, false));
+		String zombie = "9 (sh) Z 1 9 9 0 -1 0 0 0 0 0 1 2 0 0 20 0 1 0 9 0 0";
+		assertThat(ProcBytes.usage(bytes(zombie, 0), zombie.length()).zombie()).isTrue();
 	}
 
 	@Test

@@ -77,6 +77,21 @@ class TreeSamplerTests {
 	}
 
 	@Test
+	void zombiesAreCountedApartFromLiveProcesses() throws Exception {
+		// A parent that never waits: its 50 children end at once and stay zombies.
+		this.root = new ProcessBuilder("python3", "-c",
+				"import os, time\nfor _ in range(50):\n    if os.fork() == 0:\n        os._exit(0)\ntime.sleep(600)")
+			.redirectErrorStream(true)
+			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+			.start();
+		try (TreeSampler sampler = new TreeSampler()) {
+			TreeSampler.TreeUsage usage = await().atMost(DEADLINE)
+				.until(() -> sampler.sample(this.root.pid(), false, -1).orElseThrow(), (u) -> u.zombies() == 50);
+			assertThat(usage.processes()).isEqualTo(1);
+		}
+	}
+
+	@Test
 	void aShepherdsOwnProcessAndMemoryAreNotCounted() throws Exception {
 		this.root = start("sleep 600 & wait");
 		try (TreeSampler sampler = new TreeSampler()) {

@@ -216,17 +216,19 @@ public class ChildrenEndpoint {
 	 * @param memoryBytes resident memory of its processes
 	 * @param cpuSeconds user and system CPU time over the supervisor's life, reaped
 	 * descendants included
-	 * @param processes how many processes it has (its shepherd not counted)
+	 * @param processes how many live processes it has (its shepherd and zombies not
+	 * counted)
+	 * @param zombies how many of its descendants have ended and wait to be reaped
 	 * @param descriptors the command's open descriptors, or {@code null} when unknown
 	 * @param maxMemoryRestarts restarts for exceeding {@code max-memory}
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record ResourcesDescriptor(long memoryBytes, double cpuSeconds, int processes, @Nullable Integer descriptors,
-			long maxMemoryRestarts) {
+	public record ResourcesDescriptor(long memoryBytes, double cpuSeconds, int processes, int zombies,
+			@Nullable Integer descriptors, long maxMemoryRestarts) {
 
 		static ResourcesDescriptor of(ChildUsage usage) {
 			return new ResourcesDescriptor(usage.residentMemory(), usage.cpuTime().toNanos() / 1e9, usage.processes(),
-					usage.openDescriptors(), usage.maxMemoryRestarts());
+					usage.zombies(), usage.openDescriptors(), usage.maxMemoryRestarts());
 		}
 
 	}
