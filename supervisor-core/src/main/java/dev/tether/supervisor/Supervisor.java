@@ -1,5 +1,6 @@
 package dev.tether.supervisor;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -15,6 +16,7 @@ import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.ProcessSignaller;
 import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.internal.ports.PortOwnership;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.internal.spawn.Shepherd;
@@ -90,6 +92,8 @@ public final class Supervisor implements AutoCloseable {
 
 	private final ResourceWatch resources;
 
+	private final PortOwnership ownership;
+
 	private final LongSupplier clock;
 
 	private final ChildTable children = new ChildTable();
@@ -130,8 +134,9 @@ public final class Supervisor implements AutoCloseable {
 		this.launches = new Launches(this.children, this.launcher, this.orphans, this.saver, this.outbox, this.clock,
 				new DependentRestarts(this.children, this.stops::target, this.clock));
 		this.resources = new ResourceWatch(this.children, this.stops::target, this.clock);
+		this.ownership = new PortOwnership(this.probe);
 		this.checks = new TickChecks(this.children, this.probe, this.stops::target, this.launches, this.resources,
-				this.clock);
+				this.ownership, this.clock);
 		ChildSpec.checkDependencies(builder.children);
 		synchronized (this.children) {
 			builder.children.forEach((spec) -> this.children.add(newChild(spec), false));
@@ -301,6 +306,40 @@ public final class Supervisor implements AutoCloseable {
 	 */
 	public Optional<ChildUsage> usage(String name) {
 		return this.resources.usage(name);
+	}
+
+	/**
+	 * Checks now, as readiness and liveness do, whether one child's port is held by the
+	 * child's own process tree: every socket listening on it belongs to its command or a
+	 * descendant. For a client about to connect to the child, so that it never talks to
+	 * another process that took the port. Reads {@code /proc}, without the lock.
+	 * @return empty when no such child is registered; else passed when its tree holds the
+	 * port, or failed saying why (no port, no process, or the holder's pid, user and
+	 * executable)
+	 */
+	public Optional<ProbeResult> checkPort(String name) {
+		Integer port;
+		ChildProcess process;
+		synchronized (this.children) {
+			SupervisedChild child = this.children.find(name);
+			if (child == null) {
+				return Optional.empty();
+			}
+			port = child.spec().port();
+			process = child.process();
+		}
+		String refusal;
+		if (port == null) {
+			refusal = "child '" + name + "' has no port";
+		}
+		else if (process == null) {
+			refusal = "child '" + name + "' has no process";
+		}
+		else {
+			refusal = this.ownership.notHeld(this.ownership.read(), port, process, process.pid()).orElse(null);
+		}
+		return Optional.of((refusal != null) ? new ProbeResult(false, refusal, Instant.now(), 1)
+				: new ProbeResult(true, "port " + port + " is held by the child's own process tree", Instant.now(), 0));
 	}
 
 	/**
