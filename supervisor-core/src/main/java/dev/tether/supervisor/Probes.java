@@ -12,7 +12,6 @@ import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.tether.supervisor.internal.ports.ListeningSockets;
 import dev.tether.supervisor.internal.ports.PortOwnership;
 import dev.tether.supervisor.internal.probes.ProbeClient;
 import dev.tether.supervisor.internal.probes.ProbeClient.Outcome;
@@ -109,11 +108,9 @@ final class Probes implements AutoCloseable {
 		for (Answer answer = this.answers.poll(); answer != null; answer = this.answers.poll()) {
 			arrived.add(answer);
 		}
-		ListeningSockets listening = arrived.stream().anyMatch((answer) -> answer.outcome().passed())
-				? this.ownership.read() : null;
+		PortOwnership.Checks checks = this.ownership.checks();
 		for (Answer answer : arrived) {
-			Outcome outcome = (listening != null && answer.outcome().passed()) ? owned(answer, listening)
-					: answer.outcome();
+			Outcome outcome = answer.outcome().passed() ? owned(answer, checks) : answer.outcome();
 			if (answer.live()) {
 				livenessResult(answer.child(), answer.process(), answer.settings(), outcome);
 			}
@@ -127,9 +124,9 @@ final class Probes implements AutoCloseable {
 	 * The outcome of a passed probe, failed when the port is not held by the child's
 	 * tree.
 	 */
-	private Outcome owned(Answer answer, ListeningSockets listening) {
+	private Outcome owned(Answer answer, PortOwnership.Checks checks) {
 		ChildProcess process = answer.process();
-		return this.ownership.notHeld(listening, answer.child().spec().port(), process, process.pid())
+		return checks.notHeld(answer.child().spec().port(), process, process.pid())
 			.map((why) -> new Outcome(false, why))
 			.orElse(answer.outcome());
 	}

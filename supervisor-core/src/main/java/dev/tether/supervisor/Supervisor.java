@@ -336,7 +336,7 @@ public final class Supervisor implements AutoCloseable {
 			refusal = "child '" + name + "' has no process";
 		}
 		else {
-			refusal = this.ownership.notHeld(this.ownership.read(), port, process, process.pid()).orElse(null);
+			refusal = this.ownership.checks().notHeld(port, process, process.pid()).orElse(null);
 		}
 		return Optional.of((refusal != null) ? new ProbeResult(false, refusal, Instant.now(), 1)
 				: new ProbeResult(true, "port " + port + " is held by the child's own process tree", Instant.now(), 0));

@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Assumptions;
  * connection; {@link Mode#FULL} listens with a backlog of 0 and fills it with a
  * connection of its own, so that the kernel drops every further handshake and a
  * connection to it never completes (unless one comes within the microseconds between its
- * {@code listen} and its own connection). Why {@code /usr/bin/python3}: another user can
- * run it, where a per-user installation is not readable to it.
+ * {@code listen} and its own connection); {@link Mode#CLOSE_ON_USR1} stops listening when
+ * told. Why {@code /usr/bin/python3}: another user can run it, where a per-user
+ * installation is not readable to it.
  */
 public final class PythonListener implements AutoCloseable {
 
@@ -31,6 +32,7 @@ public final class PythonListener implements AutoCloseable {
 	private static final String SCRIPT = """
 			import signal, socket, sys
 			port, mode = int(sys.argv[1]), sys.argv[2]
+			signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
 			server = socket.socket()
 			server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 			server.bind(('127.0.0.1', port))
@@ -40,6 +42,10 @@ public final class PythonListener implements AutoCloseable {
 			    own.connect(('127.0.0.1', port))
 			print('READY', flush=True)
 			if mode == 'full':
+			    signal.pause()
+			if mode == 'close_on_usr1':
+			    signal.sigwait({signal.SIGUSR1})
+			    server.close()
 			    signal.pause()
 			while True:
 			    server.accept()[0].close()
@@ -124,7 +130,12 @@ public final class PythonListener implements AutoCloseable {
 		ACCEPT,
 
 		/** Never lets one complete its handshake. */
-		FULL
+		FULL,
+
+		/**
+		 * Accepts none, and closes its listener, staying alive, once it receives SIGUSR1.
+		 */
+		CLOSE_ON_USR1
 
 	}
 

@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * leave tens of thousands of closed connections behind does not make each reading cost
  * megabytes.
  */
-public final class ListeningSockets {
+final class ListeningSockets {
 
 	private static final Path TABLES = Path.of("/proc/net");
 
@@ -42,7 +42,7 @@ public final class ListeningSockets {
 	/**
 	 * Reads both tables now; a table that cannot be read (IPv6 disabled) lists nothing.
 	 */
-	public static ListeningSockets read() {
+	static ListeningSockets read() {
 		Map<Integer, Set<Long>> inodes = new HashMap<>();
 		for (String table : List.of("tcp", "tcp6")) {
 			try (BufferedReader reader = Files.newBufferedReader(TABLES.resolve(table), StandardCharsets.US_ASCII)) {
@@ -97,7 +97,7 @@ public final class ListeningSockets {
 	}
 
 	/** The inodes of the sockets listening on {@code port}, empty when none does. */
-	public Set<Long> inodes(int port) {
+	Set<Long> inodes(int port) {
 		return this.inodes.getOrDefault(port, Set.of());
 	}
 

@@ -36,7 +36,7 @@ final class SocketHolders {
 				String name = process.getFileName().toString();
 				if (!name.isEmpty() && name.chars().allMatch(Character::isDigit)) {
 					long pid = Long.parseLong(name);
-					held(pid, inodes).forEach((inode) -> holders.putIfAbsent(inode, pid));
+					held(pid, inodes).keySet().forEach((inode) -> holders.putIfAbsent(inode, pid));
 					if (holders.size() == inodes.size()) {
 						break;
 					}
@@ -50,34 +50,35 @@ final class SocketHolders {
 	}
 
 	/**
-	 * Which of {@code wanted} the tree of {@code root} holds: {@code root} and its
-	 * descendants, found through each thread's {@code children} list. The root is looked
-	 * at first, and the walk ends once every socket is found: the command itself holds
-	 * its socket in most children.
+	 * Which of {@code wanted} the tree of {@code root} holds, each with a descriptor of a
+	 * process of the tree that links to it: {@code root} and its descendants, found
+	 * through each thread's {@code children} list. The root is looked at first, and the
+	 * walk ends once every socket is found: the command itself holds its socket in most
+	 * children.
 	 */
-	static Set<Long> heldByTree(long root, Set<Long> wanted) {
-		Set<Long> found = new HashSet<>();
+	static Map<Long, Path> heldByTree(long root, Set<Long> wanted) {
+		Map<Long, Path> found = new HashMap<>();
 		Set<Long> seen = new HashSet<>();
 		ArrayDeque<Long> pending = new ArrayDeque<>();
 		pending.add(root);
 		while (!pending.isEmpty() && found.size() < wanted.size() && seen.size() < MAX_TREE) {
 			long pid = pending.pop();
 			if (seen.add(pid)) {
-				found.addAll(held(pid, wanted));
+				held(pid, wanted).forEach(found::putIfAbsent);
 				children(pid, pending);
 			}
 		}
 		return found;
 	}
 
-	/** Which of {@code inodes} the descriptors of {@code pid} link to. */
-	private static Set<Long> held(long pid, Set<Long> inodes) {
-		Set<Long> held = new HashSet<>();
+	/** Which of {@code inodes} the descriptors of {@code pid} link to, and which one. */
+	private static Map<Long, Path> held(long pid, Set<Long> inodes) {
+		Map<Long, Path> held = new HashMap<>();
 		try (DirectoryStream<Path> fds = Files.newDirectoryStream(PROC.resolve(Long.toString(pid)).resolve("fd"))) {
 			for (Path fd : fds) {
 				long inode = socketInode(fd);
 				if (inode > 0 && inodes.contains(inode)) {
-					held.add(inode);
+					held.putIfAbsent(inode, fd);
 				}
 			}
 		}
@@ -88,7 +89,7 @@ final class SocketHolders {
 	}
 
 	/** The inode of the socket a descriptor links to ({@code socket:[123]}), else -1. */
-	private static long socketInode(Path fd) {
+	static long socketInode(Path fd) {
 		try {
 			String link = Files.readSymbolicLink(fd).toString();
 			if (link.startsWith("socket:[") && link.endsWith("]")) {

@@ -1,5 +1,7 @@
 package dev.tether.supervisor.internal.ports;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -90,6 +92,38 @@ class PortOwnershipTests {
 				assertThat(ended.lastError()).startsWith("did not accept connections on port " + port).contains(holder);
 				assertThat(squatter.pid()).as("the squatter is never signalled")
 					.matches((pid) -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+			}
+		}
+	}
+
+	@Test
+	void aChildWhosePortIsTakenAfterItClosedItsListenerFailsItsLivenessProbes() throws Exception {
+		PythonListener.assumeAvailable();
+		int port = Listen.unusedPort();
+		ChildSpec spec = ChildSpec.builder("server", PythonListener.command(port, PythonListener.Mode.CLOSE_ON_USR1))
+			.port(port)
+			.livenessTcp(true)
+			.livenessPeriod(Duration.ofMillis(100))
+			.livenessFailureThreshold(1000)
+			.build();
+		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
+			long pid = test.supervisor().start("server").pid();
+			await().atMost(DEADLINE)
+				.until(() -> test.supervisor().snapshot("server").orElseThrow().liveness(),
+						(liveness) -> liveness != null && liveness.passed());
+			assertThat(new ProcessBuilder("kill", "-USR1", Long.toString(pid)).start().waitFor()).isZero();
+			await().atMost(DEADLINE).until(() -> !Listen.accepts(port));
+			// Why this JVM: any process outside the child's tree is a squatter.
+			try (ServerSocket squatter = new ServerSocket(port, 50, InetAddress.getByName("127.0.0.1"))) {
+				String holder = "port " + port + " is held by pid " + ProcessHandle.current().pid() + " (user "
+						+ System.getProperty("user.name") + ", executable java), which is not this child's";
+				// Why a threshold never reached: the probes refused between the close and
+				// the bind count too; the first probe that reaches the squatter fails.
+				ProbeResult failed = await().atMost(DEADLINE)
+					.until(() -> test.supervisor().snapshot("server").orElseThrow().liveness(),
+							(liveness) -> liveness.detail().equals(holder));
+				assertThat(failed.passed()).isFalse();
+				assertThat(test.supervisor().checkPort("server").orElseThrow().detail()).isEqualTo(holder);
 			}
 		}
 	}
