@@ -33,20 +33,6 @@ class HttpChildTransportTests {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(30);
 
-	// Why SIGUSR1 waited for: the test tells the child when to close its listener,
-	// without the child polling for it.
-	private static final String CLOSES_ON_USR1 = """
-			import signal, socket, sys
-			signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
-			server = socket.socket()
-			server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-			server.bind(('127.0.0.1', int(sys.argv[1])))
-			server.listen(16)
-			signal.sigwait({signal.SIGUSR1})
-			server.close()
-			signal.pause()
-			""";
-
 	@TempDir
 	Path temp;
 
@@ -54,7 +40,7 @@ class HttpChildTransportTests {
 	void aSessionIsNeverOpenedToAnotherProcessThatTookTheChildsPort() throws Exception {
 		PythonListener.assumeAvailable();
 		int port = Listen.unusedPort();
-		ChildSpec spec = ChildSpec.builder("tools", List.of("/usr/bin/python3", "-c", CLOSES_ON_USR1, "" + port))
+		ChildSpec spec = ChildSpec.builder("tools", PythonListener.command(port, PythonListener.Mode.CLOSE_ON_USR1))
 			.port(port)
 			.build();
 		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
