@@ -101,6 +101,7 @@ public final class Benchmarks {
 			timed("reconciliation", () -> scale.reconciliation(1000));
 			timed("tick", () -> scale.tick(1000));
 			timed("probe cost", () -> probes.cost(500));
+			timed("port ownership ticks", () -> probes.portTicks(1000));
 			timed("application start", () -> benchmarks.applicationStart(1000));
 			timed("output throughput", () -> output.throughput(10_000_000));
 			timed("output exit latency", () -> output.exitLatency(latencyN, 10_000, 2_000, 1_000));

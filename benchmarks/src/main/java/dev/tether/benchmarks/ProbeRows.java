@@ -1,6 +1,8 @@
 package dev.tether.benchmarks;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -16,12 +18,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.UnaryOperator;
 
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorBuilder;
+import dev.tether.supervisor.internal.identity.IdentityProbe;
+import dev.tether.supervisor.internal.ports.PortOwnership;
 
 /**
  * What liveness probes cost the JVM: {@code n} HTTP servers (a small C program each),
@@ -35,6 +40,8 @@ final class ProbeRows {
 	private static final Duration WINDOW = Duration.ofSeconds(10);
 
 	private static final Duration AWAIT = Duration.ofSeconds(120);
+
+	private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
 	private final Results results;
 
@@ -64,9 +71,71 @@ final class ProbeRows {
 				"Tether", with.threads - without.threads);
 	}
 
+	/**
+	 * What checking that each port is held by its child's tree costs, at {@code n}
+	 * servers, each with {@code liveness.tcp} every second, ticked every 200 ms as the
+	 * starter does. The check alone, on this thread, for every child: cold (one reading
+	 * of {@code /proc/net/tcp*} and a walk of each tree's descriptors, as at each child's
+	 * first readiness probe) and warm (each socket found before, as at every later
+	 * probe). Then the tick, over {@link #WINDOW}: its CPU time on the ticking thread,
+	 * which a machine shared with other work moves far less than its wall time.
+	 */
+	void portTicks(int n) throws Exception {
+		try (Supervisor supervisor = supervisor(n,
+				(spec) -> spec.livenessTcp(true).livenessPeriod(Duration.ofSeconds(1)))) {
+			ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+			ticker.scheduleWithFixedDelay(supervisor::tick, 200, 200, TimeUnit.MILLISECONDS);
+			try {
+				supervisor.startAutostart();
+				awaitUntil(supervisor, (child) -> child.liveness() != null && child.liveness().passed());
+			}
+			finally {
+				ticker.shutdownNow();
+				ticker.awaitTermination(10, TimeUnit.SECONDS);
+			}
+			String checks = "Port held by its child's tree, checked for " + n + " children";
+			PortOwnership ownership = new PortOwnership(IdentityProbe.forPlatform());
+			this.results.add(checks + ", cold (tables read, trees walked), per child", "µs of CPU, lower is better",
+					"Tether", checkAll(supervisor, ownership) / n / 1e3);
+			this.results.add(checks + ", warm (sockets found before), per child", "µs of CPU, lower is better",
+					"Tether", checkAll(supervisor, ownership) / n / 1e3);
+			List<Long> ticks = new ArrayList<>();
+			long end = System.nanoTime() + WINDOW.toNanos();
+			while (System.nanoTime() < end) {
+				long before = THREADS.getCurrentThreadCpuTime();
+				supervisor.tick();
+				ticks.add(THREADS.getCurrentThreadCpuTime() - before);
+				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+			}
+			String metric = "Tick with " + n + " children, liveness.tcp every 1 s, each port checked, CPU time";
+			this.results.add(metric + ", p50", "ms, lower is better", "Tether", percentile(ticks, 50));
+			this.results.add(metric + ", p99", "ms, lower is better", "Tether", percentile(ticks, 99));
+		}
+	}
+
+	/** Checks every child's port once. @return the CPU time it took this thread, in ns */
+	private static long checkAll(Supervisor supervisor, PortOwnership ownership) {
+		PortOwnership.Checks checks = ownership.checks();
+		List<ChildSnapshot> children = supervisor.snapshots();
+		long before = THREADS.getCurrentThreadCpuTime();
+		for (ChildSnapshot child : children) {
+			long root = (child.shepherdPid() != null) ? child.shepherdPid() : child.pid();
+			if (checks.notHeld(child.port(), child.name(), root).isPresent()) {
+				throw new IllegalStateException("port of " + child.name() + " not held by its tree");
+			}
+		}
+		return THREADS.getCurrentThreadCpuTime() - before;
+	}
+
+	private static double percentile(List<Long> nanos, int percent) {
+		List<Long> sorted = nanos.stream().sorted().toList();
+		return sorted.get(Math.max(0, (int) Math.ceil(sorted.size() * percent / 100.0) - 1)) / 1e6;
+	}
+
 	private Measure measure(int n, boolean probed) throws Exception {
 		ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
-		try (Supervisor supervisor = supervisor(n, probed)) {
+		try (Supervisor supervisor = supervisor(n,
+				(spec) -> probed ? spec.livenessHttpGet("/health").livenessPeriod(Duration.ofSeconds(1)) : spec)) {
 			// Why a ticker here: the starter ticks every tick-interval (200 ms by
 			// default); a bare supervisor does not.
 			ticker.scheduleWithFixedDelay(supervisor::tick, 200, 200, TimeUnit.MILLISECONDS);
@@ -98,16 +167,15 @@ final class ProbeRows {
 		}
 	}
 
-	private Supervisor supervisor(int n, boolean probed) throws IOException {
+	private Supervisor supervisor(int n, UnaryOperator<ChildSpec.Builder> probes) throws IOException {
 		SupervisorBuilder builder = BenchSupervisors.builder(this.work, "probes");
 		for (int port : freePorts(n)) {
-			ChildSpec.Builder spec = ChildSpec.builder("server-" + port, List.of(this.httpOk.toString(), "" + port))
-				.port(port)
-				.logFileEnabled(false);
-			if (probed) {
-				spec.livenessHttpGet("/health").livenessPeriod(Duration.ofSeconds(1));
-			}
-			builder.child(spec.build());
+			builder.child(
+					probes
+						.apply(ChildSpec.builder("server-" + port, List.of(this.httpOk.toString(), "" + port))
+							.port(port)
+							.logFileEnabled(false))
+						.build());
 		}
 		return builder.build();
 	}

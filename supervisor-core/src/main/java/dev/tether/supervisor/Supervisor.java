@@ -169,6 +169,19 @@ public final class Supervisor implements AutoCloseable {
 	}
 
 	/**
+	 * Checks now, as readiness and liveness do, whether one child's port is held by the
+	 * child's own process tree: every socket listening on it belongs to its command or a
+	 * descendant. For a client about to connect to the child, so that it never talks to
+	 * another process that took the port. Reads {@code /proc}, without the lock.
+	 * @return empty when no such child is registered; else passed when its tree holds the
+	 * port, or failed saying why (no port, no process, or the holder's pid, user and
+	 * executable)
+	 */
+	public Optional<ProbeResult> checkPort(String name) {
+		return this.engine.checkPort(name);
+	}
+
+	/**
 	 * The sinks of one child's output (its file, its logger, what it wrote), if
 	 * registered; one for its whole life.
 	 */

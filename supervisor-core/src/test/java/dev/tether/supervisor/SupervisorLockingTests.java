@@ -21,7 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.internal.identity.Owner;
-import dev.tether.supervisor.internal.ports.PortGuard;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.testsupport.Listen;
 import dev.tether.supervisor.testsupport.LiveProcesses;
@@ -119,7 +118,7 @@ class SupervisorLockingTests {
 		ProcessBuilder builder = new ProcessBuilder(StubbornListener.command(port));
 		builder.environment().putAll(ChildMarkers.stamp(Map.of(), Map.of(), owner, ChildKind.MCP, "server"));
 		Process process = builder.start();
-		await().atMost(Duration.ofSeconds(20)).until(() -> PortGuard.acceptsConnections(port));
+		await().atMost(Duration.ofSeconds(20)).until(() -> Listen.accepts(port));
 		return process;
 	}
 

@@ -2,6 +2,7 @@ package dev.tether.supervisor.testsupport;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -72,6 +73,17 @@ public final class Listen {
 	/** The command of a listening canary recording into {@code record}. */
 	static List<String> recordingCommand(Path record) {
 		return JavaCommand.main(Listen.class, "--record", record.toString());
+	}
+
+	/** Whether something accepts a connection on 127.0.0.1:{@code port} now. */
+	public static boolean accepts(int port) {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress("127.0.0.1", port), 100);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
 	}
 
 	/**

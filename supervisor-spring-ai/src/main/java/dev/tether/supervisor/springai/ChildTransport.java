@@ -63,6 +63,10 @@ abstract class ChildTransport implements McpClientTransport {
 		return this.name;
 	}
 
+	Supervisor supervisor() {
+		return this.supervisor;
+	}
+
 	abstract McpTransportType type();
 
 	/** Opens the connection to the child's current process for a new session. */

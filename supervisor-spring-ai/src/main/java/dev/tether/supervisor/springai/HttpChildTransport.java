@@ -8,17 +8,21 @@ import io.modelcontextprotocol.client.transport.HttpClientSseClientTransport;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
+import io.modelcontextprotocol.spec.McpTransportException;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ProbeResult;
 import dev.tether.supervisor.Supervisor;
 
 /**
  * MCP over HTTP to a supervised child's port on 127.0.0.1, through the MCP Java SDK's
  * streamable-HTTP or SSE client transport. Why a new SDK transport for each process: the
  * SDK's transports keep what the previous server told them (a session id, an SSE message
- * endpoint), which a restarted server does not know.
+ * endpoint), which a restarted server does not know. A session is opened only to a port
+ * that the child's own process tree holds ({@link Supervisor#checkPort}): never to
+ * another process that took the port.
  */
 final class HttpChildTransport extends ChildTransport {
 
@@ -50,6 +54,15 @@ final class HttpChildTransport extends ChildTransport {
 
 	@Override
 	Mono<Void> open(ChildSnapshot child, Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+		// Why checked again at each session: readiness saw the child's tree hold the
+		// port, but a child that closes its listener while it runs leaves the port to
+		// whoever binds it next, and a session's first message carries the client's
+		// identity and tool inputs.
+		ProbeResult port = supervisor().checkPort(name()).orElse(null);
+		if (port == null || !port.passed()) {
+			return Mono.error(new McpTransportException("MCP server '" + name() + "' (a supervised child) is not "
+					+ "connected to: " + ((port != null) ? port.detail() : "it is no longer supervised")));
+		}
 		Delegate current = this.delegate;
 		if (current == null || !current.process.equals(child.startedAt())) {
 			if (current != null) {

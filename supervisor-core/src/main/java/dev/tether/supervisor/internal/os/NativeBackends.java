@@ -19,9 +19,9 @@ final class NativeBackends {
 	// links against it.
 	private static final String FFM_CALLS = "dev.tether.supervisor.internal.os.FfmCalls";
 
-	// Why the entry, not the class: only its presence tells a jar built without a JDK
-	// 22+ (no FFM classes at all) from one whose FFM classes this JDK or class path does
-	// not apply.
+	// Why the entry, not the class: only its presence tells a jar built without a JDK 22+
+	// (no FFM classes at all) from one whose FFM classes this JDK or class path does not
+	// apply.
 	private static final String FFM_ENTRY = "META-INF/versions/22/" + FFM_CALLS.replace('.', '/') + ".class";
 
 	private static final Logger logger = LoggerFactory.getLogger(NativeBackends.class);

@@ -1,8 +1,6 @@
 package dev.tether.supervisor.internal.ports;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -22,8 +20,6 @@ import dev.tether.supervisor.internal.identity.Verdict;
  * details.
  */
 public final class PortGuard {
-
-	private static final int CONNECT_TIMEOUT_MILLIS = 100;
 
 	/**
 	 * How a shepherd shows in {@code /proc/<pid>/stat}: the launcher stays itself in its
@@ -71,8 +67,17 @@ public final class PortGuard {
 		if (shepherd.isPresent()) {
 			return new PortClaim.HeldByOurs(shepherd.get());
 		}
-		return new PortClaim.HeldByOther("port " + port + " is held by pid " + holder + " (user " + owner(holder)
-				+ ", executable " + stat.map(ProcStat::command).orElse("?") + "), which is not ours");
+		return new PortClaim.HeldByOther(heldBy(port, holder, stat) + ", which is not ours");
+	}
+
+	/**
+	 * Names a holder of {@code port} as this package reports it: {@code port 8080 is held
+	 * by pid 4242 (user nobody, executable python3)}.
+	 * @param stat the holder's {@code /proc/<pid>/stat}, if it could be read
+	 */
+	static String heldBy(int port, long holder, Optional<ProcStat> stat) {
+		return "port " + port + " is held by pid " + holder + " (user " + owner(holder) + ", executable "
+				+ stat.map(ProcStat::command).orElse("?") + ")";
 	}
 
 	/**
@@ -88,20 +93,6 @@ public final class PortGuard {
 		ExpectedIdentity identity = new ExpectedIdentity(holder.ppid(), owner, kind, name, parent.get().startTime(),
 				null);
 		return (this.probe.verify(identity) == Verdict.OURS) ? Optional.of(identity) : Optional.empty();
-	}
-
-	/**
-	 * Whether something accepts TCP connections on the port on the loopback interface
-	 * now.
-	 */
-	public static boolean acceptsConnections(int port) {
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress("127.0.0.1", port), CONNECT_TIMEOUT_MILLIS);
-			return true;
-		}
-		catch (IOException ex) {
-			return false;
-		}
 	}
 
 	private static String owner(long pid) {

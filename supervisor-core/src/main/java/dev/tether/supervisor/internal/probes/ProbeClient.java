@@ -21,17 +21,19 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Probes ports on the loopback address without a thread: {@link #send} opens a
- * non-blocking connection, and each {@link #poll} moves every probe in flight on as far
- * as it can go without waiting (connected, request written, status line read), and fails
- * those past their timeout. The caller polls on its own schedule (the supervision tick);
- * a result comes with the first poll after the answer. Why not the JDK's HTTP client: it
- * cost about a millisecond of CPU and eight threads for 500 probes a second; this costs a
- * few system calls a probe, and no thread at all.
+ * Probes ports on 127.0.0.1 without a thread: {@link #send} opens a non-blocking
+ * connection, and each {@link #poll} moves every probe in flight on as far as it can go
+ * without waiting (connected, request written, status line read), and fails those past
+ * their timeout. The caller polls on its own schedule (the supervision tick); a result
+ * comes with the first poll after the answer. Why not the JDK's HTTP client: it cost
+ * about a millisecond of CPU and eight threads for 500 probes a second; this costs a few
+ * system calls a probe, and no thread at all.
  */
 public final class ProbeClient implements AutoCloseable {
 
-	private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+	// Why this address, not the JVM's loopback: with java.net.preferIPv6Addresses that is
+	// ::1, where a child listening on 127.0.0.1 (as the docs tell it to) refuses.
+	private static final InetAddress LOOPBACK = new InetSocketAddress("127.0.0.1", 0).getAddress();
 
 	private static final Pattern STATUS_LINE = Pattern.compile("^HTTP/\\d(?:\\.\\d)? (\\d{3})");
 

@@ -1,6 +1,7 @@
 package dev.tether.supervisor.internal.supervision;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,6 +22,7 @@ import dev.tether.supervisor.ChildStdio;
 import dev.tether.supervisor.ChildUsage;
 import dev.tether.supervisor.OrphanPolicy;
 import dev.tether.supervisor.ParentDeathMechanism;
+import dev.tether.supervisor.ProbeResult;
 import dev.tether.supervisor.ReconciliationReport;
 import dev.tether.supervisor.SpawnFeatures;
 import dev.tether.supervisor.StopOutcome;
@@ -31,6 +33,7 @@ import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.ProcessSignaller;
 import dev.tether.supervisor.internal.identity.Verdict;
 import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.internal.ports.PortOwnership;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.internal.spawn.Shepherd;
@@ -116,6 +119,8 @@ public final class Engine implements AutoCloseable {
 
 	private final TickChecks checks;
 
+	private final PortOwnership ownership;
+
 	private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
 	private volatile @Nullable ReconciliationReport lastReconciliation;
@@ -151,7 +156,9 @@ public final class Engine implements AutoCloseable {
 				this.clock, new DependentRestarts(this.children, targets, this.clock));
 		this.reconfiguration = new Reconfiguration(this.children, this.stops, this.launcher, this::newChild);
 		this.resources = new ResourceWatch(this.children, targets, this.clock);
-		this.checks = new TickChecks(this.children, this.probe, targets, this.launches, this.resources, this.clock);
+		this.ownership = new PortOwnership(this.probe);
+		this.checks = new TickChecks(this.children, this.probe, targets, this.launches, this.resources, this.ownership,
+				this.clock);
 
 		ChildSpec.checkDependencies(settings.children());
 		synchronized (this.children) {
@@ -278,6 +285,32 @@ public final class Engine implements AutoCloseable {
 	/** As {@link dev.tether.supervisor.Supervisor#usage}. */
 	public Optional<ChildUsage> usage(String name) {
 		return this.resources.usage(name);
+	}
+
+	/** As {@link dev.tether.supervisor.Supervisor#checkPort}. */
+	public Optional<ProbeResult> checkPort(String name) {
+		Integer port;
+		ChildProcess process;
+		synchronized (this.children) {
+			SupervisedChild child = this.children.find(name);
+			if (child == null) {
+				return Optional.empty();
+			}
+			port = child.spec().port();
+			process = child.process();
+		}
+		String refusal;
+		if (port == null) {
+			refusal = "child '" + name + "' has no port";
+		}
+		else if (process == null) {
+			refusal = "child '" + name + "' has no process";
+		}
+		else {
+			refusal = this.ownership.checks().notHeld(port, process, process.pid()).orElse(null);
+		}
+		return Optional.of((refusal != null) ? new ProbeResult(false, refusal, Instant.now(), 1)
+				: new ProbeResult(true, "port " + port + " is held by the child's own process tree", Instant.now(), 0));
 	}
 
 	/** As {@link dev.tether.supervisor.Supervisor#output}. */

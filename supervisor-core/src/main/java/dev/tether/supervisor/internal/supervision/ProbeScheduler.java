@@ -1,24 +1,33 @@
 package dev.tether.supervisor.internal.supervision;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.ProbeResult;
 import dev.tether.supervisor.ProbeSettings;
+import dev.tether.supervisor.internal.ports.PortOwnership;
 import dev.tether.supervisor.internal.probes.ProbeClient;
 import dev.tether.supervisor.internal.probes.ProbeClient.Outcome;
 
 /**
- * Runs the children's HTTP readiness and liveness probes, as the tick saw them: each due
- * probe is sent without blocking, its answer is read by a later tick's {@link #poll()},
- * and its result is applied then under the supervisor's children, to the process it
- * probed only. A liveness probe that fails {@code failure-threshold} times in a row
- * restarts the child through {@link SupervisedChild#checkFailed}.
+ * Runs the children's readiness and liveness probes, as the tick saw them: each due probe
+ * is sent without blocking (readiness without {@code http-get} is a connection to the
+ * port, at each tick), its answer is read by this or a later tick's {@link #poll()}, and
+ * its result is applied then under the supervisor's children, to the process it probed
+ * only. An answer counts only when the child's own tree holds the port
+ * ({@link PortOwnership}): a port held by anything else fails the probe, naming its
+ * holder. A liveness probe that fails {@code failure-threshold} times in a row restarts
+ * the child through {@link SupervisedChild#checkFailed}.
  */
 final class ProbeScheduler implements AutoCloseable {
 
@@ -32,25 +41,39 @@ final class ProbeScheduler implements AutoCloseable {
 
 	private final LongSupplier clock;
 
+	private final PortOwnership ownership;
+
 	private final ProbeClient client = new ProbeClient();
 
-	ProbeScheduler(ChildTable children, StopTargets targets, LongSupplier clock) {
+	// Why queued: answers come during a poll, and during a send (a connection refused at
+	// once); they are checked together, against one reading of the listening sockets,
+	// then applied.
+	private final Queue<Answer> answers = new ConcurrentLinkedQueue<>();
+
+	ProbeScheduler(ChildTable children, StopTargets targets, LongSupplier clock, PortOwnership ownership) {
 		this.children = children;
 		this.targets = targets;
 		this.clock = clock;
+		this.ownership = ownership;
+	}
+
+	/** Sends the due readiness probes of these starting children. */
+	void readiness(Map<SupervisedChild, ChildProcess> starting) {
+		starting.forEach((child, process) -> {
+			ProbeSettings settings = readinessOf(child.spec());
+			if (claimed(child, process, false, settings)) {
+				send(child, process, false, settings);
+			}
+		});
 	}
 
 	/**
-	 * Sends the due readiness probes of these starting children (those with
-	 * {@code readiness.http-get}).
+	 * Its {@code readiness}, or without {@code http-get} a connection to its port, sent
+	 * at each tick (a period of zero) with the readiness timeout.
 	 */
-	void readiness(Map<SupervisedChild, ChildProcess> starting) {
-		starting.forEach((child, process) -> {
-			ProbeSettings settings = child.spec().readiness();
-			if (claimed(child, process, false, settings)) {
-				send(child, settings, (outcome) -> readinessResult(child, process, settings, outcome));
-			}
-		});
+	private static ProbeSettings readinessOf(ChildSpec spec) {
+		ProbeSettings readiness = spec.readiness();
+		return readiness.enabled() ? readiness : new ProbeSettings(null, true, Duration.ZERO, readiness.timeout(), 1);
 	}
 
 	/** Sends the due liveness probes of these running children. */
@@ -58,7 +81,7 @@ final class ProbeScheduler implements AutoCloseable {
 		running.forEach((child, process) -> {
 			ProbeSettings settings = child.spec().liveness();
 			if (claimed(child, process, true, settings)) {
-				send(child, settings, (outcome) -> livenessResult(child, process, settings, outcome));
+				send(child, process, true, settings);
 			}
 		});
 	}
@@ -70,16 +93,43 @@ final class ProbeScheduler implements AutoCloseable {
 		}
 	}
 
-	private void send(SupervisedChild child, ProbeSettings settings, Consumer<Outcome> result) {
-		this.client.send(child.spec().port(), settings.httpGet(), settings.timeout(), this.clock.getAsLong(), result);
+	private void send(SupervisedChild child, ChildProcess process, boolean live, ProbeSettings settings) {
+		this.client.send(child.spec().port(), settings.httpGet(), settings.timeout(), this.clock.getAsLong(),
+				(outcome) -> this.answers.add(new Answer(child, process, live, settings, outcome)));
 	}
 
 	/**
-	 * Applies the results that came since the last poll, and fails the probes past their
-	 * timeout.
+	 * Fails the probes past their timeout, and applies the results that came since the
+	 * last poll, each passed one only once the child's tree is found to hold its port.
+	 * Reads {@code /proc}: call it holding no lock.
 	 */
 	void poll() {
 		this.client.poll(this.clock.getAsLong());
+		List<Answer> arrived = new ArrayList<>();
+		for (Answer answer = this.answers.poll(); answer != null; answer = this.answers.poll()) {
+			arrived.add(answer);
+		}
+		PortOwnership.Checks checks = this.ownership.checks();
+		for (Answer answer : arrived) {
+			Outcome outcome = answer.outcome().passed() ? owned(answer, checks) : answer.outcome();
+			if (answer.live()) {
+				livenessResult(answer.child(), answer.process(), answer.settings(), outcome);
+			}
+			else {
+				readinessResult(answer.child(), answer.process(), answer.settings(), outcome);
+			}
+		}
+	}
+
+	/**
+	 * The outcome of a passed probe, failed when the port is not held by the child's
+	 * tree.
+	 */
+	private Outcome owned(Answer answer, PortOwnership.Checks checks) {
+		ChildProcess process = answer.process();
+		return checks.notHeld(answer.child().spec().port(), process, process.pid())
+			.map((why) -> new Outcome(false, why))
+			.orElse(answer.outcome());
 	}
 
 	private void readinessResult(SupervisedChild child, ChildProcess process, ProbeSettings settings, Outcome outcome) {
@@ -88,9 +138,10 @@ final class ProbeScheduler implements AutoCloseable {
 				return;
 			}
 			child.probes().record(process, false, outcome.passed(), outcome.detail());
-			child.readinessChecked(
-					process, outcome.passed(), "answer " + settings.describe(child.spec().port())
-							+ " with 2xx or 3xx (last: " + outcome.detail() + ")",
+			String expected = (settings.httpGet() != null)
+					? "answer " + settings.describe(child.spec().port()) + " with 2xx or 3xx"
+					: "accept connections on port " + child.spec().port();
+			child.readinessChecked(process, outcome.passed(), expected + " (last: " + outcome.detail() + ")",
 					this.targets.of(child, process), this.clock.getAsLong());
 		}
 	}
@@ -120,6 +171,11 @@ final class ProbeScheduler implements AutoCloseable {
 	@Override
 	public void close() {
 		this.client.close();
+	}
+
+	/** A probe's answer, waiting for the next {@link #poll()}. */
+	private record Answer(SupervisedChild child, ChildProcess process, boolean live, ProbeSettings settings,
+			Outcome outcome) {
 	}
 
 }

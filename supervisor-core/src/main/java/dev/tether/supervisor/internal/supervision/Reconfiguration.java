@@ -53,8 +53,8 @@ final class Reconfiguration {
 		CompletableFuture<Void> previous = this.lastUpdate.getAndSet(mine);
 		try {
 			// Why a chain of futures and not a lock: an update waits for its stops, and
-			// no lock is held while a process takes its time; the next update waits
-			// for this one's end holding none.
+			// no lock is held while a process takes its time; the next update waits for
+			// this one's end holding none.
 			previous.join();
 			return applyAlone(configured);
 		}
@@ -76,8 +76,7 @@ final class Reconfiguration {
 			check(wanted);
 			wanted.keySet().stream().filter((name) -> this.children.find(name) == null).forEach(added::add);
 			// Why now, with the check and before any other change: a runtime add of one
-			// of
-			// these names before the launch would otherwise fail this update after it
+			// of these names before the launch would otherwise fail this update after it
 			// changed children; a closing supervisor refuses the first of them.
 			for (String name : added) {
 				this.children.add(this.newChild.apply(wanted.get(name)), false);

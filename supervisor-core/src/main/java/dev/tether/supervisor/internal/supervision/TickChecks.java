@@ -9,7 +9,7 @@ import java.util.function.LongSupplier;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.internal.identity.IdentityProbe;
-import dev.tether.supervisor.internal.ports.PortGuard;
+import dev.tether.supervisor.internal.ports.PortOwnership;
 
 /**
  * The part of each tick that reads the world outside the supervisor's lock: whether a
@@ -38,13 +38,13 @@ final class TickChecks {
 	private final ResourceWatch resources;
 
 	TickChecks(ChildTable children, IdentityProbe probe, StopTargets targets, LaunchDispatcher launches,
-			ResourceWatch resources, LongSupplier clock) {
+			ResourceWatch resources, PortOwnership ownership, LongSupplier clock) {
 		this.children = children;
 		this.probe = probe;
 		this.targets = targets;
 		this.launches = launches;
 		this.shepherds = new ShepherdWatch(probe, children, targets, clock);
-		this.probes = new ProbeScheduler(children, targets, clock);
+		this.probes = new ProbeScheduler(children, targets, clock, ownership);
 		this.resources = resources;
 		this.clock = clock;
 	}
@@ -52,10 +52,11 @@ final class TickChecks {
 	/** Runs the checks of what one pass of the tick saw. Call it holding no lock. */
 	void apply(ChildrenAtTick seen) {
 		this.children.assertNotHeld();
-		applyPortReadiness(seen.starting);
-		this.probes.poll();
-		this.probes.readiness(seen.probedStarting);
+		// Why sent before the poll: a connection to a port that is refused, or accepted,
+		// at once is then applied in this same tick.
+		this.probes.readiness(seen.starting);
 		this.probes.liveness(seen.live);
+		this.probes.poll();
 		applyEndOfAdopted(seen.adopted);
 		this.shepherds.watch(seen.shepherded);
 		this.resources.checkMemory(seen.memoryLimited);
@@ -68,22 +69,6 @@ final class TickChecks {
 	 */
 	void close() {
 		this.probes.close();
-	}
-
-	private void applyPortReadiness(Map<SupervisedChild, ChildProcess> starting) {
-		starting.forEach((child, process) -> {
-			Integer port = child.spec().port();
-			boolean accepts = port == null || PortGuard.acceptsConnections(port);
-			synchronized (this.children) {
-				if (child.process() == process && port != null) {
-					child.probes()
-						.record(process, false, accepts, accepts ? "port " + port + " accepts connections"
-								: "port " + port + " refuses connections");
-				}
-				child.readinessChecked(process, accepts, "accept connections on port " + port,
-						this.targets.of(child, process), this.clock.getAsLong());
-			}
-		});
 	}
 
 	/**
@@ -105,8 +90,6 @@ final class TickChecks {
 
 		private final Map<SupervisedChild, ChildProcess> adopted = new LinkedHashMap<>();
 
-		private final Map<SupervisedChild, ChildProcess> probedStarting = new LinkedHashMap<>();
-
 		private final Map<SupervisedChild, ChildProcess> live = new LinkedHashMap<>();
 
 		private final List<ShepherdWatch.WatchedShepherd> shepherded = new ArrayList<>();
@@ -127,7 +110,7 @@ final class TickChecks {
 			}
 			ChildSpec spec = child.spec();
 			if (child.state() == ChildState.STARTING) {
-				(spec.readiness().enabled() ? this.probedStarting : this.starting).put(child, process);
+				this.starting.put(child, process);
 			}
 			else if (child.state() == ChildState.RUNNING && spec.liveness().enabled()) {
 				this.live.put(child, process);

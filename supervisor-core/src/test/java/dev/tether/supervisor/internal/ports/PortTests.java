@@ -177,15 +177,16 @@ class PortTests {
 	}
 
 	@Test
-	void listeningInodesAreParsedFromTheKernelTable() {
+	void listeningInodesAreParsedFromTheKernelTableUpToItsFirstSocketThatDoesNotListen() {
 		List<String> table = List.of(
 				"  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
 				"   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 12345 1 0",
 				"   1: 0100007F:1F90 0100007F:9C40 01 00000000:00000000 00:00000000 00000000     0        0 99999 1 0",
 				"   2: 00000000:0050 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 555 1 0");
-		assertThat(PortListeners.listeningInodes(table, 8080)).containsExactly(12345L);
-		assertThat(PortListeners.listeningInodes(table, 80)).containsExactly(555L);
-		assertThat(PortListeners.listeningInodes(table, 81)).isEmpty();
+		ListeningSockets sockets = ListeningSockets.parse(table);
+		assertThat(sockets.inodes(8080)).containsExactly(12345L);
+		assertThat(sockets.inodes(80)).isEmpty();
+		assertThat(sockets.inodes(81)).isEmpty();
 	}
 
 }
