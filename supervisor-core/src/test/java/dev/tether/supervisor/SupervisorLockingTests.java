@@ -118,7 +118,7 @@ class SupervisorLockingTests {
 		ProcessBuilder builder = new ProcessBuilder(StubbornListener.command(port));
 		builder.environment().putAll(ChildMarkers.stamp(Map.of(), Map.of(), owner, ChildKind.MCP, "server"));
 		Process process = builder.start();
-		await().atMost(Duration.ofSeconds(20)).until(() -> Listen.accepts(port));
+		await().atMost(Duration.ofSeconds(60)).until(() -> Listen.accepts(port));
 		return process;
 	}
 

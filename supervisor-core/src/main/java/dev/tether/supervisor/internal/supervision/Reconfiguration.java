@@ -82,7 +82,7 @@ final class Reconfiguration {
 				this.children.add(this.newChild.apply(wanted.get(name)), false);
 			}
 			for (SupervisedChild child : this.children.all()) {
-				if (this.children.addedAtRuntime(child.name())) {
+				if (this.children.addedAtRuntime(child.name()) || added.contains(child.name())) {
 					continue;
 				}
 				ChildSpec spec = wanted.get(child.name());
