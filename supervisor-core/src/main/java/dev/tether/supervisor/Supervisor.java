@@ -25,7 +25,7 @@ public final class Supervisor implements AutoCloseable {
 	Supervisor(SupervisorBuilder builder) {
 		this.engine = new Engine(new Engine.Settings(builder.installationId, builder.parentDeathSignal,
 				builder.launcherDirectory, builder.registry, builder.orphanPolicy, builder.logDirectory, builder.clock,
-				builder.listeners, builder.children));
+				builder.listeners, builder.children, builder.descriptorReserve));
 	}
 
 	public static SupervisorBuilder builder() {
@@ -149,6 +149,16 @@ public final class Supervisor implements AutoCloseable {
 	/** One child, if registered. */
 	public Optional<ChildSnapshot> snapshot(String name) {
 		return this.engine.snapshot(name);
+	}
+
+	/**
+	 * The application's descriptors and the budget this supervisor keeps within them (see
+	 * {@link DescriptorUse}): a start that would cut into the reserve is refused, the
+	 * child {@code FAILED} with the numbers in its {@code lastError}, and started again
+	 * once descriptors free up.
+	 */
+	public DescriptorUse descriptors() {
+		return this.engine.descriptors();
 	}
 
 	/**

@@ -14,6 +14,7 @@ import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildStdio;
 import dev.tether.supervisor.ChildUsage;
+import dev.tether.supervisor.DescriptorUse;
 import dev.tether.supervisor.OrphanPolicy;
 import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.ReconciliationReport;
@@ -108,6 +109,8 @@ public final class Engine implements AutoCloseable {
 
 	private final TickChecks checks;
 
+	private final DescriptorBudget descriptors;
+
 	private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
 	private volatile @Nullable ReconciliationReport lastReconciliation;
@@ -139,8 +142,9 @@ public final class Engine implements AutoCloseable {
 		this.stops = new StopCoordinator(this.children, this.reaper, this.signaller, this.owner, this.orphans,
 				this.outbox, this.clock);
 		StopTargets targets = this.stops::target;
+		this.descriptors = new DescriptorBudget(settings.descriptorReserve());
 		this.launches = new LaunchDispatcher(this.children, this.launcher, this.orphans, this.saver, this.outbox,
-				this.clock, new DependentRestarts(this.children, targets, this.clock));
+				this.clock, new DependentRestarts(this.children, targets, this.clock), this.descriptors);
 		this.reconfiguration = new Reconfiguration(this.children, this.stops, this.launcher, this::newChild);
 		this.resources = new ResourceWatch(this.children, targets, this.clock);
 		this.checks = new TickChecks(this.children, this.probe, targets, this.launches, this.resources, this.clock);
@@ -189,6 +193,11 @@ public final class Engine implements AutoCloseable {
 	/** As {@link dev.tether.supervisor.Supervisor#registryProblem}. */
 	public Optional<String> registryProblem() {
 		return this.saver.problem();
+	}
+
+	/** As {@link dev.tether.supervisor.Supervisor#descriptors}. */
+	public DescriptorUse descriptors() {
+		return this.descriptors.use();
 	}
 
 	/** As {@link dev.tether.supervisor.Supervisor#register}. */
@@ -368,6 +377,8 @@ public final class Engine implements AutoCloseable {
 			}
 		}
 		this.checks.apply(seen);
+		this.descriptors.recount();
+		this.launches.retryRefused();
 		this.launches.launchWanted();
 		this.orphans.sweep();
 		publish();
@@ -427,10 +438,12 @@ public final class Engine implements AutoCloseable {
 	 * @param clock the monotonic clock, in nanoseconds
 	 * @param listeners who hears of every child's transitions, in order
 	 * @param children the children registered before the first start
+	 * @param descriptorReserve descriptors a start must leave to the application, or
+	 * {@code null} for the default (see {@link DescriptorUse})
 	 */
 	public record Settings(String installationId, int parentDeathSignal, Path launcherDirectory, ChildRegistry registry,
 			OrphanPolicy orphanPolicy, Path logDirectory, LongSupplier clock, List<SupervisorListener> listeners,
-			List<ChildSpec> children) {
+			List<ChildSpec> children, @Nullable Long descriptorReserve) {
 
 		public Settings {
 			Objects.requireNonNull(installationId, "installationId");
