@@ -62,7 +62,9 @@ class SupervisorApplicationTests extends RunningApplication {
 		assertThat(response.statusCode()).isEqualTo(200);
 		JsonNode body = readJson(response.body());
 		assertThat(body.propertyNames()).containsExactlyInAnyOrder("installationId", "parentDeathSignal", "descendants",
-				"identityVerification", "nativeBackend", "spawn", "reconciliation", "children");
+				"identityVerification", "nativeBackend", "spawn", "reconciliation", "descriptors", "children");
+		assertThat(body.get("descriptors").propertyNames()).containsExactlyInAnyOrder("used", "limit", "reserve",
+				"perChild", "room", "refusals");
 		assertThat(body.get("nativeBackend").asString()).isEqualTo((Runtime.version().feature() >= 22) ? "ffm" : "jnr");
 		assertThat(body.get("spawn").propertyNames()).containsExactlyInAnyOrder("method", "workingDirectory",
 				"closeDescriptors");
