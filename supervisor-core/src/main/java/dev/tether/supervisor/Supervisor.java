@@ -25,7 +25,7 @@ public final class Supervisor implements AutoCloseable {
 	Supervisor(SupervisorBuilder builder) {
 		this.engine = new Engine(new Engine.Settings(builder.installationId, builder.parentDeathSignal,
 				builder.launcherDirectory, builder.registry, builder.orphanPolicy, builder.logDirectory, builder.clock,
-				builder.listeners, builder.children));
+				builder.listeners, builder.children, builder.descriptorReserve));
 	}
 
 	public static SupervisorBuilder builder() {
@@ -158,6 +158,16 @@ public final class Supervisor implements AutoCloseable {
 	/** The spec one child runs with now, if registered. */
 	public Optional<ChildSpec> spec(String name) {
 		return this.engine.spec(name);
+	}
+
+	/**
+	 * The application's descriptors and the budget this supervisor keeps within them (see
+	 * {@link DescriptorUse}): a start that would cut into the reserve is refused, the
+	 * child {@code FAILED} with the numbers in its {@code lastError}, and started again
+	 * once descriptors free up.
+	 */
+	public DescriptorUse descriptors() {
+		return this.engine.descriptors();
 	}
 
 	/**

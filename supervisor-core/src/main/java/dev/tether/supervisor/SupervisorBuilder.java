@@ -28,6 +28,8 @@ public final class SupervisorBuilder {
 
 	LongSupplier clock = System::nanoTime;
 
+	@Nullable Long descriptorReserve;
+
 	final List<SupervisorListener> listeners = new ArrayList<>();
 
 	final List<ChildSpec> children = new ArrayList<>();
@@ -82,6 +84,18 @@ public final class SupervisorBuilder {
 	 */
 	public SupervisorBuilder clock(LongSupplier nanoTime) {
 		this.clock = nanoTime;
+		return this;
+	}
+
+	/**
+	 * Descriptors a start must leave to the application (by default the larger of 1,024
+	 * and a tenth of the soft {@code RLIMIT_NOFILE}); see {@link DescriptorUse}.
+	 */
+	public SupervisorBuilder descriptorReserve(long reserve) {
+		if (reserve < 0) {
+			throw new IllegalArgumentException("descriptorReserve must not be negative (was " + reserve + ")");
+		}
+		this.descriptorReserve = reserve;
 		return this;
 	}
 

@@ -93,9 +93,10 @@ public final class SupervisorAutoConfiguration {
 			.registry(registry)
 			.orphanPolicy(properties.getReconcile().getOrphans())
 			.logDirectory(settings.stateDirectory().resolve("logs"));
+		DescriptorBudgetCheck.reserve(properties).ifPresent(builder::descriptorReserve);
 		listeners.orderedStream().forEach(builder::listener);
 		children.forEach(builder::child);
-		return builder.build();
+		return DescriptorBudgetCheck.fits(builder.build(), children, properties.getDescriptorBudget());
 	}
 
 	@Bean

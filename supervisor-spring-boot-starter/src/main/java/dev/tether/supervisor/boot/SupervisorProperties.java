@@ -55,6 +55,19 @@ public class SupervisorProperties {
 	private final Reconcile reconcile = new Reconcile();
 
 	/**
+	 * Descriptors a child's start must leave to the application (the JDK, the web server,
+	 * pools, logging). Defaults to the larger of 1024 and a tenth of the soft
+	 * RLIMIT_NOFILE (raised to the hard limit at start).
+	 */
+	private @Nullable Long descriptorReserve;
+
+	/**
+	 * What startup does when the autostarted children do not fit in the descriptor
+	 * budget: fail with the numbers, or start those that fit and refuse the others.
+	 */
+	private DescriptorBudgetPolicy descriptorBudget = DescriptorBudgetPolicy.FAIL_FAST;
+
+	/**
 	 * Settings every child inherits unless it sets its own (all but 'command').
 	 */
 	@NestedConfigurationProperty
@@ -115,6 +128,22 @@ public class SupervisorProperties {
 
 	public void setParentDeathSignal(@Nullable String parentDeathSignal) {
 		this.parentDeathSignal = parentDeathSignal;
+	}
+
+	public @Nullable Long getDescriptorReserve() {
+		return this.descriptorReserve;
+	}
+
+	public void setDescriptorReserve(@Nullable Long descriptorReserve) {
+		this.descriptorReserve = descriptorReserve;
+	}
+
+	public DescriptorBudgetPolicy getDescriptorBudget() {
+		return this.descriptorBudget;
+	}
+
+	public void setDescriptorBudget(DescriptorBudgetPolicy descriptorBudget) {
+		this.descriptorBudget = descriptorBudget;
 	}
 
 	public Reconcile getReconcile() {

@@ -63,7 +63,9 @@ class SupervisorApplicationTests extends RunningApplication {
 		JsonNode body = readJson(response.body());
 		assertThat(body.propertyNames()).containsExactlyInAnyOrder("installationId", "parentDeathMechanism",
 				"parentDeathSignal", "descendants", "identityVerification", "nativeBackend", "spawn", "reconciliation",
-				"children");
+				"descriptors", "children");
+		assertThat(body.get("descriptors").propertyNames()).containsExactlyInAnyOrder("used", "limit", "reserve",
+				"perChild", "room", "refusals");
 		assertThat(body.get("nativeBackend").asString()).isEqualTo((Runtime.version().feature() >= 22) ? "ffm" : "jnr");
 		assertThat(body.get("spawn").propertyNames()).containsExactlyInAnyOrder("method", "workingDirectory",
 				"closeDescriptors");
@@ -81,7 +83,7 @@ class SupervisorApplicationTests extends RunningApplication {
 				"startedAt", "uptimeSeconds", "restarts", "port", "lastExit", "lastError", "critical", "readiness",
 				"liveness", "details", "resources");
 		assertThat(greeter.get("resources").propertyNames()).containsExactlyInAnyOrder("memoryBytes", "cpuSeconds",
-				"processes", "descriptors", "maxMemoryRestarts");
+				"processes", "zombies", "descriptors", "maxMemoryRestarts");
 		assertThat(greeter.get("kind").asString()).isEqualTo("agent");
 		assertThat(greeter.get("state").asString()).isEqualTo("RUNNING");
 		assertThat(greeter.get("pid").asLong()).isPositive();

@@ -134,6 +134,16 @@ final class JnrCalls implements NativeCalls {
 	}
 
 	@Override
+	public int getrlimit(int resource, long[] limits) {
+		return (this.libc.getrlimit(resource, limits) == 0) ? 0 : lastErrno();
+	}
+
+	@Override
+	public int setrlimit(int resource, long soft, long hard) {
+		return (this.libc.setrlimit(resource, new long[] { soft, hard }) == 0) ? 0 : lastErrno();
+	}
+
+	@Override
 	public int epollCreate(int flags) {
 		int fd = this.libc.epoll_create1(flags);
 		return (fd >= 0) ? fd : -lastErrno();

@@ -58,6 +58,12 @@ public interface LibC {
 	int close(int fd);
 
 	@SaveError
+	int getrlimit(int resource, @Out long[] limits);
+
+	@SaveError
+	int setrlimit(int resource, @In long[] limits);
+
+	@SaveError
 	int pipe2(@Out int[] fds, int flags);
 
 	@SaveError

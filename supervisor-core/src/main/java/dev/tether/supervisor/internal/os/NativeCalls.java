@@ -62,6 +62,15 @@ interface NativeCalls {
 	/** {@code close(fd)}: 0 or the errno. */
 	int close(int fd);
 
+	/**
+	 * {@code getrlimit(resource, ...)}: 0 or the errno; the soft limit goes to
+	 * {@code limits[0]}, the hard one to {@code limits[1]} ({@code -1}: unlimited).
+	 */
+	int getrlimit(int resource, long[] limits);
+
+	/** {@code setrlimit(resource, {soft, hard})}: 0 or the errno. */
+	int setrlimit(int resource, long soft, long hard);
+
 	/** {@code epoll_create1(flags)}: the descriptor or the errno negated. */
 	int epollCreate(int flags);
 

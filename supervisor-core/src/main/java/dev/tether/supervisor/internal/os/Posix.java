@@ -63,6 +63,9 @@ public final class Posix {
 	/** {@code O_CLOEXEC}. */
 	public static final int O_CLOEXEC = 02000000;
 
+	// Why: RLIMIT_NOFILE is 7 on every Linux architecture Tether ships for.
+	private static final int RLIMIT_NOFILE = 7;
+
 	private static final int F_SETFL = 4;
 
 	private static final int F_SETPIPE_SZ = 1031;
@@ -281,6 +284,24 @@ public final class Posix {
 		this.calls.close(fd);
 	}
 
+	/**
+	 * Raises this process's soft {@code RLIMIT_NOFILE} to its hard limit, as systemd
+	 * services and the JDK's {@code -XX:+MaxFDLimit} do.
+	 * @return the soft and hard limits before and after, or {@code null} when they cannot
+	 * be read
+	 */
+	public @Nullable DescriptorLimit raiseDescriptorLimit() {
+		long[] limits = new long[2];
+		if (this.calls.getrlimit(RLIMIT_NOFILE, limits) != 0) {
+			return null;
+		}
+		long before = limits[0];
+		if (before != limits[1] && this.calls.setrlimit(RLIMIT_NOFILE, limits[1], limits[1]) == 0) {
+			this.calls.getrlimit(RLIMIT_NOFILE, limits);
+		}
+		return new DescriptorLimit(before, limits[0], limits[1]);
+	}
+
 	private boolean probePidfd() {
 		try {
 			int fd = pidfdOpen(ProcessHandle.current().pid());
@@ -326,6 +347,17 @@ public final class Posix {
 			}
 		}
 		return Integer.toString(number);
+	}
+
+	/**
+	 * This process's descriptor limit: the soft limit at start, and the soft and hard
+	 * limits now ({@code -1}: unlimited).
+	 *
+	 * @param softBefore the soft limit before it was raised
+	 * @param soft the soft limit in force
+	 * @param hard the hard limit
+	 */
+	public record DescriptorLimit(long softBefore, long soft, long hard) {
 	}
 
 	/**

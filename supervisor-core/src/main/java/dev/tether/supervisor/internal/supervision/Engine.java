@@ -20,6 +20,7 @@ import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.ChildStdio;
 import dev.tether.supervisor.ChildUsage;
+import dev.tether.supervisor.DescriptorUse;
 import dev.tether.supervisor.OrphanPolicy;
 import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.ProbeResult;
@@ -121,6 +122,8 @@ public final class Engine implements AutoCloseable {
 
 	private final PortOwnership ownership;
 
+	private final DescriptorBudget descriptors;
+
 	private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
 	private volatile @Nullable ReconciliationReport lastReconciliation;
@@ -152,8 +155,9 @@ public final class Engine implements AutoCloseable {
 		this.stops = new StopCoordinator(this.children, this.reaper, this.signaller, this.owner, this.orphans,
 				this.outbox, this.clock);
 		StopTargets targets = this.stops::target;
+		this.descriptors = new DescriptorBudget(settings.descriptorReserve());
 		this.launches = new LaunchDispatcher(this.children, this.launcher, this.orphans, this.saver, this.outbox,
-				this.clock, new DependentRestarts(this.children, targets, this.clock));
+				this.clock, new DependentRestarts(this.children, targets, this.clock), this.descriptors);
 		this.reconfiguration = new Reconfiguration(this.children, this.stops, this.launcher, this::newChild);
 		this.resources = new ResourceWatch(this.children, targets, this.clock);
 		this.ownership = new PortOwnership(this.probe);
@@ -204,6 +208,11 @@ public final class Engine implements AutoCloseable {
 	/** As {@link dev.tether.supervisor.Supervisor#registryProblem}. */
 	public Optional<String> registryProblem() {
 		return this.saver.problem();
+	}
+
+	/** As {@link dev.tether.supervisor.Supervisor#descriptors}. */
+	public DescriptorUse descriptors() {
+		return this.descriptors.use();
 	}
 
 	/** As {@link dev.tether.supervisor.Supervisor#register}. */
@@ -440,6 +449,8 @@ public final class Engine implements AutoCloseable {
 			}
 		}
 		this.checks.apply(seen);
+		this.descriptors.recount();
+		this.launches.retryRefused();
 		this.launches.launchWanted();
 		this.orphans.sweep();
 		publish();
@@ -499,10 +510,12 @@ public final class Engine implements AutoCloseable {
 	 * @param clock the monotonic clock, in nanoseconds
 	 * @param listeners who hears of every child's transitions, in order
 	 * @param children the children registered before the first start
+	 * @param descriptorReserve descriptors a start must leave to the application, or
+	 * {@code null} for the default (see {@link DescriptorUse})
 	 */
 	public record Settings(String installationId, int parentDeathSignal, Path launcherDirectory, ChildRegistry registry,
 			OrphanPolicy orphanPolicy, Path logDirectory, LongSupplier clock, List<SupervisorListener> listeners,
-			List<ChildSpec> children) {
+			List<ChildSpec> children, @Nullable Long descriptorReserve) {
 
 		public Settings {
 			Objects.requireNonNull(installationId, "installationId");

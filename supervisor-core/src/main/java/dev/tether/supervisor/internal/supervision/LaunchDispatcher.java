@@ -32,11 +32,14 @@ final class LaunchDispatcher {
 
 	private final DependentRestarts dependents;
 
+	private final DescriptorBudget descriptors;
+
 	private final KillCauses kills = new KillCauses();
 
 	LaunchDispatcher(ChildTable children, ChildLauncher launcher, OrphanStops orphans, RegistrySaver saver,
-			EventOutbox outbox, LongSupplier clock, DependentRestarts dependents) {
+			EventOutbox outbox, LongSupplier clock, DependentRestarts dependents, DescriptorBudget descriptors) {
 		this.children = children;
+		this.descriptors = descriptors;
 		this.launcher = launcher;
 		this.orphans = orphans;
 		this.saver = saver;
@@ -79,7 +82,7 @@ final class LaunchDispatcher {
 					continue;
 				}
 				long now = this.clock.getAsLong();
-				if (child.portFree(claim, this.orphans::stopRequest, now)) {
+				if (child.portFree(claim, this.orphans::stopRequest, now) && admitted(child)) {
 					this.launcher.spawn(child, (pid, status) -> exited(child, pid, status), now);
 					if (child.process() != null) {
 						this.kills.started(child.process());
@@ -91,6 +94,33 @@ final class LaunchDispatcher {
 			this.saver.changed();
 		}
 		return spawned;
+	}
+
+	private boolean admitted(SupervisedChild child) {
+		String refusal = this.descriptors.admit();
+		if (refusal != null) {
+			child.refusedDescriptors(refusal);
+		}
+		return refusal == null;
+	}
+
+	/**
+	 * Descriptors were counted again: children refused for want of them are started
+	 * again, as many as now fit, so a refused child is retried when descriptors free up
+	 * and never in a loop.
+	 */
+	void retryRefused() {
+		long room = this.descriptors.use().room();
+		synchronized (this.children) {
+			for (SupervisedChild child : this.children.all()) {
+				if (room <= 0) {
+					break;
+				}
+				if (child.retryRefused()) {
+					room--;
+				}
+			}
+		}
 	}
 
 	/**

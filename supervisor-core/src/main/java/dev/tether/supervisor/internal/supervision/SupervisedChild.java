@@ -74,6 +74,8 @@ final class SupervisedChild {
 
 	private boolean removed;
 
+	private boolean refusedDescriptors;
+
 	SupervisedChild(ChildSpec spec, EventOutbox outbox, LongSupplier clock, ChildTable children) {
 		this.spec = spec;
 		this.outbox = outbox;
@@ -120,8 +122,25 @@ final class SupervisedChild {
 		}
 		this.budget.reset();
 		this.lastError = null;
+		this.refusedDescriptors = false;
 		wantLaunch();
 		return true;
+	}
+
+	/**
+	 * Its start was refused for want of descriptors: {@code FAILED}, and not retried
+	 * until descriptors free up ({@link #retryRefused()}).
+	 */
+	void refusedDescriptors(String error) {
+		this.children.assertHeld();
+		launchFailed(error, null);
+		this.refusedDescriptors = true;
+	}
+
+	/** Starts it again if its last start was refused for want of descriptors. */
+	boolean retryRefused() {
+		this.children.assertHeld();
+		return this.refusedDescriptors && this.state == ChildState.FAILED && !this.removed && requestStart();
 	}
 
 	/** The backoff has passed: the restart is due. */

@@ -107,6 +107,10 @@ final class FfmCalls implements NativeCalls {
 
 	private static final MethodHandle CLOSE = errnoCall("close", JAVA_INT, JAVA_INT);
 
+	private static final MethodHandle GETRLIMIT = errnoCall("getrlimit", JAVA_INT, JAVA_INT, ADDRESS);
+
+	private static final MethodHandle SETRLIMIT = errnoCall("setrlimit", JAVA_INT, JAVA_INT, ADDRESS);
+
 	private static final MethodHandle STRERROR = call("strerror", ADDRESS, JAVA_INT);
 
 	private static final MethodHandle EPOLL_CREATE1 = errnoCall("epoll_create1", JAVA_INT, JAVA_INT);
@@ -344,6 +348,35 @@ final class FfmCalls implements NativeCalls {
 		MemorySegment scratch = scratch();
 		try {
 			return ((int) CLOSE.invokeExact(scratch, fd) == 0) ? 0 : errno(scratch);
+		}
+		catch (Throwable ex) {
+			throw failed(ex);
+		}
+	}
+
+	@Override
+	public int getrlimit(int resource, long[] limits) {
+		MemorySegment scratch = scratch();
+		try {
+			if ((int) GETRLIMIT.invokeExact(scratch, resource, scratch.asSlice(OUT)) != 0) {
+				return errno(scratch);
+			}
+			limits[0] = scratch.get(JAVA_LONG, OUT);
+			limits[1] = scratch.get(JAVA_LONG, OUT + 8);
+			return 0;
+		}
+		catch (Throwable ex) {
+			throw failed(ex);
+		}
+	}
+
+	@Override
+	public int setrlimit(int resource, long soft, long hard) {
+		MemorySegment scratch = scratch();
+		try {
+			scratch.set(JAVA_LONG, OUT, soft);
+			scratch.set(JAVA_LONG, OUT + 8, hard);
+			return ((int) SETRLIMIT.invokeExact(scratch, resource, scratch.asSlice(OUT)) == 0) ? 0 : errno(scratch);
 		}
 		catch (Throwable ex) {
 			throw failed(ex);

@@ -18,6 +18,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildUsage;
+import dev.tether.supervisor.DescriptorUse;
 import dev.tether.supervisor.ExitCodes;
 import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.ProbeResult;
@@ -54,6 +55,7 @@ public class ChildrenEndpoint {
 				this.supervisor.parentDeathMechanism().descendants(), this.supervisor.identityVerification(),
 				this.supervisor.nativeBackend(), this.supervisor.spawnFeatures(),
 				this.supervisor.lastReconciliation().map(ReconciliationDescriptor::of).orElse(null),
+				DescriptorsDescriptor.of(this.supervisor.descriptors()),
 				this.supervisor.snapshots().stream().map(this::describe).toList());
 	}
 
@@ -143,13 +145,35 @@ public class ChildrenEndpoint {
 	 * to 21) or {@code none}
 	 * @param spawn how children are spawned here (method, working directory, descriptors)
 	 * @param reconciliation the last reconciliation, or {@code null}
+	 * @param descriptors the application's descriptors and the budget kept within them
 	 * @param children every child
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record ChildrenDescriptor(String installationId, String parentDeathMechanism,
 			@Deprecated(since = "0.4.0", forRemoval = true) String parentDeathSignal, String descendants,
 			boolean identityVerification, String nativeBackend, SpawnFeatures spawn,
-			@Nullable ReconciliationDescriptor reconciliation, List<ChildDescriptor> children) {
+			@Nullable ReconciliationDescriptor reconciliation, DescriptorsDescriptor descriptors,
+			List<ChildDescriptor> children) {
+	}
+
+	/**
+	 * The application's descriptors and the budget children are started within.
+	 *
+	 * @param used open now (counted once per tick, plus the children started since)
+	 * @param limit the soft {@code RLIMIT_NOFILE}, or {@code -1} when unlimited or
+	 * unknown
+	 * @param reserve what a start must leave to the application
+	 * @param perChild what each child costs
+	 * @param room how many more children fit
+	 * @param refusals starts refused for want of descriptors
+	 */
+	public record DescriptorsDescriptor(long used, long limit, long reserve, int perChild, long room, long refusals) {
+
+		static DescriptorsDescriptor of(DescriptorUse use) {
+			return new DescriptorsDescriptor(use.used(), use.limit(), use.reserve(), use.perChild(), use.room(),
+					use.refusals());
+		}
+
 	}
 
 	/**

@@ -53,6 +53,7 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 				.description("Supervised children in each state")
 				.register(registry);
 		}
+		DescriptorMeters.bindTo(registry, this.supervisor);
 		Supervisor current = this.supervisor.getIfAvailable();
 		if (current != null) {
 			current.snapshots().forEach((child) -> bindOutput(registry, current, child));

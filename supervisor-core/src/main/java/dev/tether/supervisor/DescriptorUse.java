@@ -1,0 +1,30 @@
+package dev.tether.supervisor;
+
+/**
+ * The application's descriptors and the budget a supervisor keeps within them: it never
+ * starts a child that would leave the application fewer than {@code reserve} of them (the
+ * JDK, the web server, a database pool and the logging need their own).
+ *
+ * @param used descriptors the process has open, as last counted ({@code /proc/self/fd},
+ * once per tick) plus those of the children started since
+ * @param limit the soft {@code RLIMIT_NOFILE} in force (raised to the hard limit at
+ * start), or {@code -1} when unlimited or unknown: then nothing is refused
+ * @param reserve descriptors a start must leave to the application
+ * @param perChild what Tether counts for each child it supervises: its output pipe, its
+ * pidfd, and one for its log file or a stderr captured apart
+ * @param refusals how many starts were refused for want of descriptors, in all
+ */
+public record DescriptorUse(long used, long limit, long reserve, int perChild, long refusals) {
+
+	/**
+	 * How many more children fit in the budget now ({@link Long#MAX_VALUE} without a
+	 * limit).
+	 */
+	public long room() {
+		if (this.limit < 0) {
+			return Long.MAX_VALUE;
+		}
+		return Math.max(0, (this.limit - this.used - this.reserve) / this.perChild);
+	}
+
+}
