@@ -166,7 +166,8 @@
           const x = column.sortBy(a);
           const y = column.sortBy(b);
           if (x === y) {
-            return 0;
+            // Why: rows that tie (the children of one instance) keep one order between polls.
+            return a.child.name < b.child.name ? -1 : (a.child.name > b.child.name ? 1 : 0);
           }
           if (x === null || x === undefined) {
             return 1;
