@@ -3,10 +3,8 @@ package dev.tether.supervisor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -25,6 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
+import static dev.tether.supervisor.testsupport.ChildSpecs.awaitPids;
+import static dev.tether.supervisor.testsupport.ChildSpecs.sleeper;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -90,7 +90,7 @@ class ConcurrentChangesTests {
 			try (TestSupervisor test = new TestSupervisor(this.temp.resolve("round-" + round), configured)) {
 				Supervisor supervisor = test.supervisor();
 				supervisor.startAutostart();
-				Map<String, Long> before = pids(supervisor, "u0", "u1", "u2", "u3", "u4");
+				Map<String, Long> before = awaitPids(supervisor, DEADLINE, "u0", "u1", "u2", "u3", "u4");
 				List<ChildSpec> next = new ArrayList<>();
 				for (int i = 0; i < 5; i++) {
 					next.add(sleeper("u" + i, "2"));
@@ -111,7 +111,7 @@ class ConcurrentChangesTests {
 					boolean updated = succeeded(update, InvalidChildSpecException.class);
 					boolean added = succeeded(add, InvalidChildSpecException.class);
 					assertThat(updated ^ added).as("exactly one of the update and the add wins").isTrue();
-					Map<String, Long> after = pids(supervisor, "u0", "u1", "u2", "u3", "u4");
+					Map<String, Long> after = awaitPids(supervisor, DEADLINE, "u0", "u1", "u2", "u3", "u4");
 					if (updated) {
 						assertThat(after.values()).doesNotContainAnyElementsOf(before.values());
 					}
@@ -132,14 +132,14 @@ class ConcurrentChangesTests {
 		try (TestSupervisor test = new TestSupervisor(this.temp, List.of(sleeper("a", "1"), sleeper("b", "1")))) {
 			Supervisor supervisor = test.supervisor();
 			supervisor.startAutostart();
-			pids(supervisor, "a", "b");
+			awaitPids(supervisor, DEADLINE, "a", "b");
 			ConcurrentLinkedQueue<UpdateReport> reports = new ConcurrentLinkedQueue<>();
 			runTogether(2, 1, (thread) -> () -> {
 				reports.add(supervisor.update(List.of(sleeper("a", "g" + thread), sleeper("b", "1"))));
 				return null;
 			});
 			assertThat(reports).hasSize(2);
-			long a = pids(supervisor, "a").get("a");
+			long a = awaitPids(supervisor, DEADLINE, "a").get("a");
 			await().atMost(DEADLINE)
 				.until(() -> LiveProcesses.environ(a).contains("GENERATION=g0")
 						|| LiveProcesses.environ(a).contains("GENERATION=g1"));
@@ -188,19 +188,6 @@ class ConcurrentChangesTests {
 			pool.shutdownNow();
 			assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
 		}
-	}
-
-	private static ChildSpec sleeper(String name, String generation) {
-		return ChildSpec.builder(name, List.of("sleep", "600")).environment(Map.of("GENERATION", generation)).build();
-	}
-
-	private static Map<String, Long> pids(Supervisor supervisor, String... names) {
-		Map<String, Long> pids = new LinkedHashMap<>();
-		for (String name : names) {
-			pids.put(name, await().atMost(DEADLINE)
-				.until(() -> supervisor.snapshot(name).orElseThrow().pid(), Objects::nonNull));
-		}
-		return pids;
 	}
 
 }

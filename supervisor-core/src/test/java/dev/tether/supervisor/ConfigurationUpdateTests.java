@@ -2,10 +2,8 @@ package dev.tether.supervisor;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -15,6 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
+import static dev.tether.supervisor.testsupport.ChildSpecs.awaitPids;
+import static dev.tether.supervisor.testsupport.ChildSpecs.sleeper;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
@@ -39,13 +39,13 @@ class ConfigurationUpdateTests {
 			Supervisor supervisor = test.supervisor();
 			supervisor.startAutostart();
 			supervisor.add(sleeper("runtime", "1"));
-			Map<String, Long> before = pids(supervisor, "changed", "kept", "dropped", "runtime");
+			Map<String, Long> before = awaitPids(supervisor, DEADLINE, "changed", "kept", "dropped", "runtime");
 			int events = test.events().size();
 			UpdateReport report = supervisor
 				.update(List.of(sleeper("changed", "2"), sleeper("kept", "1"), sleeper("new", "1")));
 			assertThat(report)
 				.isEqualTo(new UpdateReport(List.of("new"), List.of("dropped"), List.of("changed"), List.of("kept")));
-			Map<String, Long> after = pids(supervisor, "changed", "kept", "new", "runtime");
+			Map<String, Long> after = awaitPids(supervisor, DEADLINE, "changed", "kept", "new", "runtime");
 			assertThat(after.get("kept")).isEqualTo(before.get("kept"));
 			assertThat(after.get("runtime")).isEqualTo(before.get("runtime"));
 			assertThat(after.get("changed")).isNotEqualTo(before.get("changed"));
@@ -71,7 +71,7 @@ class ConfigurationUpdateTests {
 			Supervisor supervisor = test.supervisor();
 			supervisor.startAutostart();
 			supervisor.add(sleeper("runtime", "1"));
-			Map<String, Long> before = pids(supervisor, "app", "db", "runtime");
+			Map<String, Long> before = awaitPids(supervisor, DEADLINE, "app", "db", "runtime");
 			int events = test.events().size();
 			ChildSpec dependsOnDropped = ChildSpec.builder("app", List.of("sleep", "600"))
 				.dependsOn(List.of("db"))
@@ -82,22 +82,9 @@ class ConfigurationUpdateTests {
 			assertThatExceptionOfType(InvalidChildSpecException.class)
 				.isThrownBy(() -> supervisor.update(List.of(sleeper("app", "2"), sleeper("runtime", "1"))))
 				.withMessage("child 'runtime': name is taken by a child added at runtime");
-			assertThat(pids(supervisor, "app", "db", "runtime")).isEqualTo(before);
+			assertThat(awaitPids(supervisor, DEADLINE, "app", "db", "runtime")).isEqualTo(before);
 			assertThat(test.events()).hasSize(events);
 		}
-	}
-
-	private static ChildSpec sleeper(String name, String generation) {
-		return ChildSpec.builder(name, List.of("sleep", "600")).environment(Map.of("GENERATION", generation)).build();
-	}
-
-	private static Map<String, Long> pids(Supervisor supervisor, String... names) {
-		Map<String, Long> pids = new LinkedHashMap<>();
-		for (String name : names) {
-			pids.put(name, await().atMost(DEADLINE)
-				.until(() -> supervisor.snapshot(name).orElseThrow().pid(), Objects::nonNull));
-		}
-		return pids;
 	}
 
 }
