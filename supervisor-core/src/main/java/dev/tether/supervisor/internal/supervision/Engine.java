@@ -162,7 +162,7 @@ public final class Engine implements AutoCloseable {
 		this.resources = new ResourceWatch(this.children, targets, this.clock);
 		this.ownership = new PortOwnership(this.probe);
 		this.checks = new TickChecks(this.children, this.probe, targets, this.launches, this.resources, this.ownership,
-				this.clock);
+				this.outbox, this.clock);
 
 		ChildSpec.checkDependencies(settings.children());
 		synchronized (this.children) {
