@@ -66,8 +66,8 @@ import dev.tether.supervisor.output.LogSettings;
  * @param restartPreventExitCodes exits after which the child is never restarted, whatever
  * its policy: it ends {@code FAILED}, the exit in its last error (a child that exits 78,
  * {@code EX_CONFIG}, on a bad configuration would otherwise loop until the breaker opens)
- * @param selfReport what it reports of itself over systemd's notify protocol:
- * {@code readiness.notify} and {@code liveness.watchdog}
+ * @param selfReport what it reports of itself: {@code readiness.notify} and
+ * {@code liveness.watchdog} over systemd's notify protocol, {@code readiness.log-line}
  * @throws InvalidChildSpecException naming the setting when a value is unusable; every
  * duration must be positive and at most {@link #MAX_DURATION}
  */
@@ -157,7 +157,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		ResourceChecks.check(name, resources);
 		Objects.requireNonNull(successExitCodes, "successExitCodes");
 		Objects.requireNonNull(restartPreventExitCodes, "restartPreventExitCodes");
-		Objects.requireNonNull(selfReport, "selfReport").check(name);
+		Objects.requireNonNull(selfReport, "selfReport").check(name, log);
 		Duration needed = backoff.minimumTotal(maxRestarts);
 		if (maxRestarts > 0 && restartWindow.compareTo(needed) < 0) {
 			throw new InvalidChildSpecException(name, "restart-window",
@@ -491,7 +491,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		 * sends {@code READY=1}.
 		 */
 		public Builder readinessNotify(boolean notify) {
-			this.selfReport = new SelfReport(notify, this.selfReport.watchdog());
+			this.selfReport = new SelfReport(notify, this.selfReport.watchdog(), this.selfReport.logLine());
 			return this;
 		}
 
@@ -500,7 +500,16 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		 * {@code WATCHDOG=1} at least this often ({@code null}: no watchdog).
 		 */
 		public Builder livenessWatchdog(@Nullable Duration watchdog) {
-			this.selfReport = new SelfReport(this.selfReport.notifyReady(), watchdog);
+			this.selfReport = new SelfReport(this.selfReport.notifyReady(), watchdog, this.selfReport.logLine());
+			return this;
+		}
+
+		/**
+		 * {@code readiness.log-line}: the child is ready once a line of its stdout or
+		 * stderr matches this regular expression ({@code null}: not by its output).
+		 */
+		public Builder readinessLogLine(@Nullable String logLine) {
+			this.selfReport = new SelfReport(this.selfReport.notifyReady(), this.selfReport.watchdog(), logLine);
 			return this;
 		}
 

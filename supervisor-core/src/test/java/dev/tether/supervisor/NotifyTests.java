@@ -22,6 +22,7 @@ import dev.tether.supervisor.testsupport.OtherUser;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -203,6 +204,49 @@ class NotifyTests {
 				.until(() -> snapshot(test, "reloads"), (child) -> child.restarts() == 1);
 			assertThat(restarted.lastError()).startsWith("did not send READY=1 within PT2S of reloading");
 		}
+	}
+
+	@Test
+	void aLogLineChildIsStartingUntilItsLineAndOneWithoutItIsKilledAtTheStartupTimeout() throws Exception {
+		List<ChildSpec> specs = List.of(
+				ChildSpec
+					.builder("listens",
+							List.of("sh", "-c",
+									"echo loading; sleep 1; echo 'listening on 8080' >&2; "
+											+ "echo after; exec sleep 600"))
+					.autostart(false)
+					.readinessLogLine("listening on \\d+")
+					.build(),
+				ChildSpec.builder("quiet", List.of("sh", "-c", "echo loading; exec sleep 600"))
+					.autostart(false)
+					.restart(RestartPolicy.NEVER)
+					.startupTimeout(Duration.ofSeconds(2))
+					.readinessLogLine("listening")
+					.build());
+		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), specs)) {
+			assertThat(test.supervisor().start("listens").state()).isEqualTo(ChildState.STARTING);
+			test.supervisor().start("quiet");
+			await().atMost(DEADLINE).until(() -> snapshot(test, "listens").state() == ChildState.RUNNING);
+			ChildSnapshot killed = await().atMost(DEADLINE)
+				.until(() -> snapshot(test, "quiet"), (child) -> child.state() == ChildState.EXITED);
+			assertThat(killed.lastError()).isEqualTo("did not print a line matching /listening/ within PT2S");
+		}
+	}
+
+	@Test
+	void unusableSettingsAreRefusedNamingTheSetting() {
+		assertThatExceptionOfType(InvalidChildSpecException.class)
+			.isThrownBy(() -> ChildSpec.builder("a", List.of("true")).livenessWatchdog(Duration.ofMillis(10)).build())
+			.withMessage("child 'a': liveness.watchdog must be at least 100ms (was PT0.01S)");
+		assertThatExceptionOfType(InvalidChildSpecException.class)
+			.isThrownBy(() -> ChildSpec.builder("a", List.of("true")).readinessLogLine("ready (").build())
+			.withMessageStartingWith("child 'a': readiness.log-line is not a regular expression: Unclosed group");
+		assertThatExceptionOfType(InvalidChildSpecException.class).isThrownBy(
+				() -> ChildSpec.builder("a", List.of("true")).readinessLogLine("ready").readinessNotify(true).build())
+			.withMessageContaining("readiness.log-line is another way to say READY=1");
+		assertThatExceptionOfType(InvalidChildSpecException.class).isThrownBy(
+				() -> ChildSpec.builder("a", List.of("true")).readinessLogLine("ready").logFileEnabled(false).build())
+			.withMessageContaining("readiness.log-line needs the child's output");
 	}
 
 	private ChildSpec.Builder child(String name, Path directory, double beatSeconds) {

@@ -126,6 +126,7 @@ final class ChildSpecFactory {
 			apply("readiness.period", (settings) -> settings.getReadiness().getPeriod(), builder::readinessPeriod);
 			apply("readiness.timeout", (settings) -> settings.getReadiness().getTimeout(), builder::readinessTimeout);
 			apply("readiness.notify", (settings) -> settings.getReadiness().getNotify(), builder::readinessNotify);
+			apply("readiness.log-line", (settings) -> settings.getReadiness().getLogLine(), builder::readinessLogLine);
 			apply("liveness.http-get", (settings) -> settings.getLiveness().getHttpGet(), builder::livenessHttpGet);
 			apply("liveness.tcp", (settings) -> settings.getLiveness().getTcp(), builder::livenessTcp);
 			apply("liveness.period", (settings) -> settings.getLiveness().getPeriod(), builder::livenessPeriod);

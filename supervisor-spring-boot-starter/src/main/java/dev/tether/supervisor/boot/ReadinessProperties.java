@@ -17,12 +17,27 @@ public class ReadinessProperties extends ProbeProperties {
 	 */
 	private @Nullable Boolean notify;
 
+	/**
+	 * Regular expression: the child is STARTING until a line of its stdout or stderr
+	 * matches it (found anywhere in the line), within startup-timeout. For children that
+	 * print "listening on ..." and speak no protocol. Not with notify.
+	 */
+	private @Nullable String logLine;
+
 	public @Nullable Boolean getNotify() {
 		return this.notify;
 	}
 
 	public void setNotify(@Nullable Boolean notify) {
 		this.notify = notify;
+	}
+
+	public @Nullable String getLogLine() {
+		return this.logLine;
+	}
+
+	public void setLogLine(@Nullable String logLine) {
+		this.logLine = logLine;
 	}
 
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -25,6 +26,7 @@ import dev.tether.supervisor.internal.identity.ProcStat;
 import dev.tether.supervisor.internal.notify.NotifyChannel;
 import dev.tether.supervisor.internal.notify.NotifyPoller;
 import dev.tether.supervisor.internal.output.ChildOutput;
+import dev.tether.supervisor.internal.output.LineWatch;
 import dev.tether.supervisor.internal.ports.PortGuard;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.spawn.CommandSettings;
@@ -101,6 +103,9 @@ final class ChildLauncher implements AutoCloseable {
 		}
 		Map<String, String> environment = environment(spec, channel);
 		ChildOutput output = output(spec);
+		Pattern logLine = spec.selfReport().logLinePattern();
+		LineWatch watch = (logLine != null) ? new LineWatch(logLine) : null;
+		output.watch(watch);
 		// Why /dev/null: with the file off, output that cannot be captured (no pump here)
 		// has nowhere else to go.
 		Path log = (output.file() != null) ? output.file() : DEV_NULL;
@@ -125,7 +130,7 @@ final class ChildLauncher implements AutoCloseable {
 			replaceStdio(spec.name(), spawned.stdio());
 		}
 		Long startTime = this.probe.stat(spawned.pid()).map(ProcStat::startTime).orElse(null);
-		child.launched(spawned, startTime, this.bootId, channel, nowNanos);
+		child.launched(spawned, startTime, this.bootId, channel, watch, nowNanos);
 	}
 
 	private Map<String, String> environment(ChildSpec spec, @Nullable NotifyChannel channel) {

@@ -11,6 +11,7 @@ import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.internal.notify.NotifyChannel;
 import dev.tether.supervisor.internal.notify.NotifyMessage;
 import dev.tether.supervisor.internal.notify.NotifyPoller;
+import dev.tether.supervisor.internal.output.LineWatch;
 
 /**
  * What the notify protocol does to a child's state: {@code READY=1} makes a starting
@@ -18,9 +19,10 @@ import dev.tether.supervisor.internal.notify.NotifyPoller;
  * poller's thread ({@link #notified}); the tick ends the waits that ran out
  * ({@link #check}): a start or a reload without {@code READY=1} within
  * {@code startup-timeout} (and any {@code EXTEND_TIMEOUT_USEC=}), and a watchdog without
- * {@code WATCHDOG=1}. A restart goes through {@link SupervisedChild#checkFailed}, as a
- * failed liveness probe's does: through the stop ladder, counted by the breaker, the
- * reason in lastError and the events.
+ * {@code WATCHDOG=1}; and a child with {@code readiness.log-line} is {@code RUNNING} at
+ * the first tick after its line came. A restart goes through
+ * {@link SupervisedChild#checkFailed}, as a failed liveness probe's does: through the
+ * stop ladder, counted by the breaker, the reason in lastError and the events.
  */
 final class ChildNotifications implements NotifyPoller.Listener {
 
@@ -64,8 +66,8 @@ final class ChildNotifications implements NotifyPoller.Listener {
 	}
 
 	/**
-	 * Ends the waits of these children that ran out. Call it holding no lock; it takes
-	 * the children's.
+	 * Ends the waits of these children that ran out, and makes those whose line came
+	 * {@code RUNNING}. Call it holding no lock; it takes the children's.
 	 */
 	void check(Map<SupervisedChild, ChildProcess> notified) {
 		if (notified.isEmpty()) {
@@ -74,8 +76,18 @@ final class ChildNotifications implements NotifyPoller.Listener {
 		synchronized (this.children) {
 			long now = this.clock.getAsLong();
 			notified.forEach((child, process) -> {
+				if (child.process() != process) {
+					return;
+				}
+				LineWatch watch = process.lineWatch();
 				NotifyChannel channel = process.notifyChannel();
-				if (channel != null && child.process() == process) {
+				if (watch != null && child.state() == ChildState.STARTING) {
+					// Why the timeout as a failed readiness: it kills the child as one
+					// whose port never accepts.
+					child.readinessChecked(process, watch.matched(), "print a line matching /" + watch.pattern() + "/",
+							this.targets.of(child, process), now);
+				}
+				if (channel != null) {
 					check(child, process, channel, now);
 				}
 			});
@@ -88,8 +100,6 @@ final class ChildNotifications implements NotifyPoller.Listener {
 		ChildState state = child.state();
 		if (state == ChildState.STARTING && spec.selfReport().notifyReady()) {
 			if (channel.waitOver(process.startedNanos(), startup, now)) {
-				// Why through readiness: the startup timeout kills the child as it does
-				// one whose port never accepts.
 				child.readinessChecked(process, false, "send READY=1" + said(channel), this.targets.of(child, process),
 						now);
 			}

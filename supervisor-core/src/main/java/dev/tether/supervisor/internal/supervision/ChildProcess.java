@@ -12,6 +12,7 @@ import dev.tether.supervisor.internal.identity.ProcessSignaller;
 import dev.tether.supervisor.internal.identity.Verdict;
 import dev.tether.supervisor.internal.notify.NotifyChannel;
 import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.internal.output.LineWatch;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.internal.spawn.Shepherd;
@@ -36,10 +37,12 @@ import dev.tether.supervisor.internal.stop.StopTarget;
  * @param startedNanos the supervisor clock's reading then
  * @param notifyChannel its notify socket (see {@link dev.tether.supervisor.SelfReport}),
  * or {@code null} without one
+ * @param lineWatch the watch of its output for {@code readiness.log-line}, or
+ * {@code null} without one
  */
 record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, boolean shepherd,
 		@Nullable Long startTime, @Nullable String bootId, Instant startedAt, long startedNanos,
-		@Nullable NotifyChannel notifyChannel) {
+		@Nullable NotifyChannel notifyChannel, @Nullable LineWatch lineWatch) {
 
 	/**
 	 * An orphan of a previous run, taken over: its age is counted from the spawn its
@@ -49,7 +52,7 @@ record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, b
 		Instant spawnedAt = (adoption.row().spawnedAt() != null) ? adoption.row().spawnedAt() : Instant.now();
 		long uptimeNanos = Math.max(0, Duration.between(spawnedAt, Instant.now()).toNanos());
 		return new ChildProcess(adoption.identity().pid(), null, true, false, adoption.identity().startTime(),
-				adoption.identity().bootId(), spawnedAt, nowNanos - uptimeNanos, null);
+				adoption.identity().bootId(), spawnedAt, nowNanos - uptimeNanos, null, null);
 	}
 
 	/**

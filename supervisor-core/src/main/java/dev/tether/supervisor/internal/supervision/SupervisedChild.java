@@ -20,6 +20,7 @@ import dev.tether.supervisor.StopOutcome;
 import dev.tether.supervisor.internal.identity.ExpectedIdentity;
 import dev.tether.supervisor.internal.notify.NotifyChannel;
 import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.internal.output.LineWatch;
 import dev.tether.supervisor.internal.ports.PortGuard.PortClaim;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.internal.spawn.SpawnedChild;
@@ -167,14 +168,14 @@ final class SupervisedChild {
 	}
 
 	void launched(SpawnedChild spawned, @Nullable Long startTime, @Nullable String bootId,
-			@Nullable NotifyChannel notify, long nowNanos) {
+			@Nullable NotifyChannel notify, @Nullable LineWatch lineWatch, long nowNanos) {
 		this.children.assertHeld();
 		this.launch.drop();
 		this.startupTimedOut = false;
 		this.process = new ChildProcess(spawned.pid(), spawned.handle(), false, spawned.shepherd(), startTime, bootId,
-				Instant.now(), nowNanos, notify);
+				Instant.now(), nowNanos, notify, lineWatch);
 		this.command = new ShepherdedCommand();
-		boolean waits = this.spec.port() != null || this.spec.selfReport().notifyReady();
+		boolean waits = this.spec.port() != null || this.spec.selfReport().readiness();
 		this.state = waits ? ChildState.STARTING : ChildState.RUNNING;
 		if (!spawned.shepherd()) {
 			logger.info("Child '{}' started as pid {}", name(), spawned.pid());

@@ -116,12 +116,12 @@ final class TickChecks {
 				this.shepherded.add(new ShepherdWatch.WatchedShepherd(child, process, child.command().known(process)));
 			}
 			ChildSpec spec = child.spec();
-			if (process.notifyChannel() != null) {
+			if (process.notifyChannel() != null || process.lineWatch() != null) {
 				this.notified.put(child, process);
 			}
-			// Why not probed when it says READY=1 itself: its port would make it RUNNING
-			// before it says it is ready.
-			if (child.state() == ChildState.STARTING && !spec.selfReport().notifyReady()) {
+			// Why not probed when it says itself that it is ready: its port would make it
+			// RUNNING before it says so.
+			if (child.state() == ChildState.STARTING && !spec.selfReport().readiness()) {
 				this.starting.put(child, process);
 			}
 			else if (child.state() == ChildState.RUNNING && spec.liveness().enabled()) {
