@@ -123,8 +123,8 @@ public final class NotifyChannel {
 		if (this.phase != next) {
 			this.phase = next;
 			this.phaseSinceNanos = nowNanos;
-			// Why: an extension is granted to the wait in force, as systemd's is to
-			// the current state.
+			// Why: an extension is granted to the wait in force, as systemd's is to the
+			// current state.
 			this.extendedUntilNanos = 0;
 		}
 	}

@@ -123,8 +123,8 @@ final class FfmCalls implements NativeCalls {
 
 	private static final MethodHandle RECVMSG = errnoCall("recvmsg", JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT);
 
-	// Why one per thread, kept: the notify poller receives every child's datagrams, and an
-	// allocation per datagram showed in the cost of 500 watchdogs. Laid out as in
+	// Why one per thread, kept: the notify poller receives every child's datagrams, a
+	// thousand a second from 500 watchdogs, with no allocation each. Laid out as in
 	// MessageBlock: the message header, its iovec, the control messages, the data.
 	private static final ThreadLocal<MemorySegment> MESSAGES = new ThreadLocal<>();
 
