@@ -89,8 +89,8 @@ class SupervisorHealthTests {
 					.until(() -> supervisor.snapshot("notified").orElseThrow().state() == ChildState.RUNNING);
 				Health child = ((HealthIndicator) health.getContributor("notified")).health(true);
 				assertThat(child.getDetails()).containsEntry("statusText", "serving");
-				assertThat(child.getDetails().get("notify")).isEqualTo(new ChildrenEndpoint.NotifyDescriptor("READY",
-						null, 0));
+				assertThat(child.getDetails().get("notify"))
+					.isEqualTo(new ChildrenEndpoint.NotifyDescriptor("READY", null, 0));
 				ChildrenEndpoint.ChildDescriptor described = new ChildrenEndpoint(supervisor).child("notified");
 				assertThat(described.statusText()).isEqualTo("serving");
 				assertThat(described.details()).containsKey("notify");
