@@ -48,8 +48,8 @@ final class NotifyRows {
 		long beats = n * window.toMillis() / (WATCHDOG.toMillis() / 2);
 		String metric = "Watchdog: " + n + " children, liveness.watchdog 1 s, WATCHDOG=1 every 500 ms, over "
 				+ window.toSeconds() + " s";
-		this.results.add(metric + ", children restarted (false watchdog misses)", "restarts, lower is better",
-				"Tether", with.restarts);
+		this.results.add(metric + ", children restarted (false watchdog misses)", "restarts, lower is better", "Tether",
+				with.restarts);
 		this.results.add(metric + ", JVM CPU per WATCHDOG=1 (with − without notify)", "µs, lower is better", "Tether",
 				(with.cpuSeconds - without.cpuSeconds) / beats * 1e6);
 		this.results.add(metric + ", JVM CPU of all the watchdogs (with − without notify)",
