@@ -1,6 +1,7 @@
 /*
  * notify-beat: a child that speaks systemd's notify protocol for the benchmarks. It sends READY=1 to the socket in
  * NOTIFY_SOCKET (an abstract name when it starts with '@'), then WATCHDOG=1 every <period-ms> milliseconds, for ever.
+ * Without NOTIFY_SOCKET it only waits, for ever: the same child supervised without the protocol.
  *   notify-beat <period-ms>
  */
 #include <stddef.h>
@@ -9,12 +10,18 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
+#include <unistd.h>
 
 int main(int argc, char **argv) {
     const char *name = getenv("NOTIFY_SOCKET");
     long period = (argc > 1) ? atol(argv[1]) : 500;
     struct sockaddr_un address = { .sun_family = AF_UNIX };
-    size_t length = (name != NULL) ? strlen(name) : 0;
+    if (name == NULL) {
+        for (;;) {
+            pause();
+        }
+    }
+    size_t length = strlen(name);
     if (length == 0 || length >= sizeof address.sun_path || period <= 0) {
         return 2;
     }
