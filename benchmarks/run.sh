@@ -19,6 +19,7 @@ trap 'rm -rf "$work"' EXIT
 "${CC:-cc}" -O2 -o "$work/http-ok" "$root/benchmarks/src/main/c/http-ok.c"
 "${CC:-cc}" -O2 -o "$work/mcp-echo" "$root/benchmarks/src/main/c/mcp-echo.c"
 "${CC:-cc}" -O2 -o "$work/proc-floor" "$root/benchmarks/src/main/c/proc-floor.c"
+"${CC:-cc}" -O2 -o "$work/notify-beat" "$root/benchmarks/src/main/c/notify-beat.c"
 classpath="$root/benchmarks/target/classes"
 [ "${NATIVE:-}" = jnr ] && classpath="$classpath:$root/supervisor-core/target/classes"
 for jar in "$root"/benchmarks/target/lib/*.jar; do

@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -79,6 +80,7 @@ public final class Benchmarks {
 		ProbeRows probes = new ProbeRows(benchmarks.results, work, limit.resolveSibling("http-ok"));
 		ResourceRows resources = new ResourceRows(benchmarks.results, work, limit.resolveSibling("proc-floor"));
 		McpRows mcp = new McpRows(benchmarks.results, work);
+		NotifyRows notify = new NotifyRows(benchmarks.results, work, limit.resolveSibling("notify-beat"));
 		long started = System.nanoTime();
 		int warmUp = Integer.getInteger("benchmarks.warmup", 0);
 		for (int round = 1 - warmUp; round <= rounds; round++) {
@@ -102,6 +104,7 @@ public final class Benchmarks {
 			timed("tick", () -> scale.tick(1000));
 			timed("probe cost", () -> probes.cost(500));
 			timed("port ownership ticks", () -> probes.portTicks(1000));
+			timed("notify watchdogs", () -> notify.watchdogs(500, Duration.ofSeconds(60)));
 			timed("application start", () -> benchmarks.applicationStart(1000));
 			timed("output throughput", () -> output.throughput(10_000_000));
 			timed("output exit latency", () -> output.exitLatency(latencyN, 10_000, 2_000, 1_000));

@@ -127,7 +127,7 @@ final class ProbeRows {
 		return THREADS.getCurrentThreadCpuTime() - before;
 	}
 
-	private static double percentile(List<Long> nanos, int percent) {
+	static double percentile(List<Long> nanos, int percent) {
 		List<Long> sorted = nanos.stream().sorted().toList();
 		return sorted.get(Math.max(0, (int) Math.ceil(sorted.size() * percent / 100.0) - 1)) / 1e6;
 	}

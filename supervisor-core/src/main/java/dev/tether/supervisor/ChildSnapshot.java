@@ -26,9 +26,18 @@ import org.jspecify.annotations.Nullable;
  * @param liveness the last liveness probe of its current process, or {@code null}
  * @param critical whether its {@code FAILED} state turns the supervisor's health
  * {@code DOWN}
+ * @param notifyStatus what its current process said over its notify socket, or
+ * {@code null} without one (see {@link SelfReport})
  */
 public record ChildSnapshot(String name, ChildKind kind, ChildState state, @Nullable Long pid,
 		@Nullable Instant startedAt, long uptimeSeconds, int restarts, @Nullable Integer port,
 		@Nullable ExitStatus lastExit, @Nullable String lastError, boolean adopted, @Nullable Long shepherdPid,
-		@Nullable ProbeResult readiness, @Nullable ProbeResult liveness, boolean critical) {
+		@Nullable ProbeResult readiness, @Nullable ProbeResult liveness, boolean critical,
+		@Nullable NotifyStatus notifyStatus) {
+
+	/** Its last {@code STATUS=} over the notify protocol, or {@code null}. */
+	public @Nullable String statusText() {
+		return (this.notifyStatus != null) ? this.notifyStatus.statusText() : null;
+	}
+
 }

@@ -66,6 +66,8 @@ import dev.tether.supervisor.output.LogSettings;
  * @param restartPreventExitCodes exits after which the child is never restarted, whatever
  * its policy: it ends {@code FAILED}, the exit in its last error (a child that exits 78,
  * {@code EX_CONFIG}, on a bad configuration would otherwise loop until the breaker opens)
+ * @param selfReport what it reports of itself: {@code readiness.notify} and
+ * {@code liveness.watchdog} over systemd's notify protocol, {@code readiness.log-line}
  * @throws InvalidChildSpecException naming the setting when a value is unusable; every
  * duration must be positive and at most {@link #MAX_DURATION}
  */
@@ -75,7 +77,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		int stopSignal, Duration stopTimeout, LogSettings log, boolean containDescendants, List<String> dependsOn,
 		ProbeSettings readiness, ProbeSettings liveness, boolean critical, boolean restartWithDependencies,
 		boolean stdio, ResourceLimits resources, ExitCodes successExitCodes, ExitCodes restartPreventExitCodes,
-		int reloadSignal) {
+		int reloadSignal, SelfReport selfReport) {
 
 	/**
 	 * The longest duration any setting accepts. Why: durations become nanosecond
@@ -155,6 +157,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		ResourceChecks.check(name, resources);
 		Objects.requireNonNull(successExitCodes, "successExitCodes");
 		Objects.requireNonNull(restartPreventExitCodes, "restartPreventExitCodes");
+		Objects.requireNonNull(selfReport, "selfReport").check(name, log);
 		Duration needed = backoff.minimumTotal(maxRestarts);
 		if (maxRestarts > 0 && restartWindow.compareTo(needed) < 0) {
 			throw new InvalidChildSpecException(name, "restart-window",
@@ -256,6 +259,8 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		private ExitCodes successExitCodes = ExitCodes.NONE;
 
 		private ExitCodes restartPreventExitCodes = ExitCodes.NONE;
+
+		private SelfReport selfReport = SelfReport.NONE;
 
 		private Builder(String name, List<String> command) {
 			this.name = name;
@@ -481,6 +486,33 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 			return this;
 		}
 
+		/**
+		 * {@code readiness.notify}: the child gets a notify socket and is ready once it
+		 * sends {@code READY=1}.
+		 */
+		public Builder readinessNotify(boolean notify) {
+			this.selfReport = new SelfReport(notify, this.selfReport.watchdog(), this.selfReport.logLine());
+			return this;
+		}
+
+		/**
+		 * {@code liveness.watchdog}: once {@code RUNNING}, the child must send
+		 * {@code WATCHDOG=1} at least this often ({@code null}: no watchdog).
+		 */
+		public Builder livenessWatchdog(@Nullable Duration watchdog) {
+			this.selfReport = new SelfReport(this.selfReport.notifyReady(), watchdog, this.selfReport.logLine());
+			return this;
+		}
+
+		/**
+		 * {@code readiness.log-line}: the child is ready once a line of its stdout or
+		 * stderr matches this regular expression ({@code null}: not by its output).
+		 */
+		public Builder readinessLogLine(@Nullable String logLine) {
+			this.selfReport = new SelfReport(this.selfReport.notifyReady(), this.selfReport.watchdog(), logLine);
+			return this;
+		}
+
 		public ChildSpec build() {
 			return new ChildSpec(this.name, this.kind, this.command, this.environment, this.workingDirectory,
 					this.autostart, this.port, this.startupTimeout, this.restart, this.backoff, this.maxRestarts,
@@ -489,7 +521,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 							this.logToLogger, this.logStderrLevel, this.logMaxLineLength),
 					this.containDescendants, this.dependsOn, this.readiness, this.liveness, this.critical,
 					this.restartWithDependencies, this.stdio, this.resources, this.successExitCodes,
-					this.restartPreventExitCodes, this.reloadSignal);
+					this.restartPreventExitCodes, this.reloadSignal, this.selfReport);
 		}
 
 	}

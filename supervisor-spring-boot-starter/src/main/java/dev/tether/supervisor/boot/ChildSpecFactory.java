@@ -125,12 +125,15 @@ final class ChildSpecFactory {
 			apply("readiness.http-get", (settings) -> settings.getReadiness().getHttpGet(), builder::readinessHttpGet);
 			apply("readiness.period", (settings) -> settings.getReadiness().getPeriod(), builder::readinessPeriod);
 			apply("readiness.timeout", (settings) -> settings.getReadiness().getTimeout(), builder::readinessTimeout);
+			apply("readiness.notify", (settings) -> settings.getReadiness().getNotify(), builder::readinessNotify);
+			apply("readiness.log-line", (settings) -> settings.getReadiness().getLogLine(), builder::readinessLogLine);
 			apply("liveness.http-get", (settings) -> settings.getLiveness().getHttpGet(), builder::livenessHttpGet);
 			apply("liveness.tcp", (settings) -> settings.getLiveness().getTcp(), builder::livenessTcp);
 			apply("liveness.period", (settings) -> settings.getLiveness().getPeriod(), builder::livenessPeriod);
 			apply("liveness.timeout", (settings) -> settings.getLiveness().getTimeout(), builder::livenessTimeout);
 			apply("liveness.failure-threshold", (settings) -> settings.getLiveness().getFailureThreshold(),
 					builder::livenessFailureThreshold);
+			apply("liveness.watchdog", (settings) -> settings.getLiveness().getWatchdog(), builder::livenessWatchdog);
 			apply("critical", ChildProperties::getCritical, builder::critical);
 			apply("restart-with-dependencies", ChildProperties::getRestartWithDependencies,
 					builder::restartWithDependencies);

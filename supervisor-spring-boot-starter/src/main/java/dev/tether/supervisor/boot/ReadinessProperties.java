@@ -1,54 +1,43 @@
 package dev.tether.supervisor.boot;
 
-import java.time.Duration;
-
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a child with a port is found ready: {@code supervisor.children.<name>.readiness.*}
- * (and {@code supervisor.defaults.readiness.*}). Every setting is {@code null} unless
- * set.
+ * How a child is found ready, by its port or by what it says itself:
+ * {@code supervisor.children.<name>.readiness.*} (and
+ * {@code supervisor.defaults.readiness.*}). Every setting is {@code null} unless set.
  */
-public class ReadinessProperties {
+public class ReadinessProperties extends ProbeProperties {
 
 	/**
-	 * Path on the child's port whose GET must answer 2xx or 3xx (redirects are not
-	 * followed). Defaults to none: the child is ready once its port accepts connections.
+	 * Whether the child says itself when it is ready, over systemd's notify protocol: it
+	 * gets a socket of its own in NOTIFY_SOCKET and stays STARTING until it sends READY=1
+	 * (within startup-timeout, which EXTEND_TIMEOUT_USEC extends); its STATUS= is shown.
+	 * A port is then not probed for readiness.
 	 */
-	private @Nullable String httpGet;
+	private @Nullable Boolean notify;
 
 	/**
-	 * How often the probe runs.
+	 * Regular expression: the child is STARTING until a line of its stdout or stderr
+	 * matches it (found anywhere in the line), within startup-timeout. For children that
+	 * print "listening on ..." and speak no protocol. Not with notify.
 	 */
-	private @Nullable Duration period;
+	private @Nullable String logLine;
 
-	/**
-	 * How long one probe may take before it counts as failed.
-	 */
-	private @Nullable Duration timeout;
-
-	public @Nullable String getHttpGet() {
-		return this.httpGet;
+	public @Nullable Boolean getNotify() {
+		return this.notify;
 	}
 
-	public void setHttpGet(@Nullable String httpGet) {
-		this.httpGet = httpGet;
+	public void setNotify(@Nullable Boolean notify) {
+		this.notify = notify;
 	}
 
-	public @Nullable Duration getPeriod() {
-		return this.period;
+	public @Nullable String getLogLine() {
+		return this.logLine;
 	}
 
-	public void setPeriod(@Nullable Duration period) {
-		this.period = period;
-	}
-
-	public @Nullable Duration getTimeout() {
-		return this.timeout;
-	}
-
-	public void setTimeout(@Nullable Duration timeout) {
-		this.timeout = timeout;
+	public void setLogLine(@Nullable String logLine) {
+		this.logLine = logLine;
 	}
 
 }

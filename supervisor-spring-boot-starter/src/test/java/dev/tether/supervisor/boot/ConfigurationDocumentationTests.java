@@ -86,6 +86,7 @@ class ConfigurationDocumentationTests {
 		builderDefaults.put("log.max-line-length", DataSize.ofBytes(spec.log().maxLineLength()));
 		builderDefaults.put("readiness.period", spec.readiness().period());
 		builderDefaults.put("readiness.timeout", spec.readiness().timeout());
+		builderDefaults.put("readiness.notify", spec.selfReport().notifyReady());
 		builderDefaults.put("liveness.tcp", spec.liveness().tcp());
 		builderDefaults.put("liveness.period", spec.liveness().period());
 		builderDefaults.put("liveness.timeout", spec.liveness().timeout());

@@ -29,6 +29,7 @@ import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ResourceLimit;
 import dev.tether.supervisor.ResourceLimits;
 import dev.tether.supervisor.RestartPolicy;
+import dev.tether.supervisor.SelfReport;
 import dev.tether.supervisor.Signals;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.boot.actuate.ChildLogEndpoint;
@@ -422,6 +423,26 @@ class SupervisorAutoConfigurationTests {
 				assertThat(context.getBean(ChildrenEndpoint.class).child("api").details().get("exitCodes")).isEqualTo(
 						new ChildrenEndpoint.ExitCodesDescriptor(List.of("3", "SIGHUP", "SIGTERM"), List.of("78")));
 			});
+	}
+
+	@Test
+	void notifyWatchdogAndLogLineAreBoundAndInheritedFromTheDefaults() {
+		runner()
+			.withPropertyValues("supervisor.defaults.readiness.notify=true", "supervisor.defaults.liveness.watchdog=2s",
+					"supervisor.children.api.command=true", "supervisor.children.api.autostart=false",
+					"supervisor.children.web.command=true", "supervisor.children.web.autostart=false",
+					"supervisor.children.web.readiness.notify=false",
+					"supervisor.children.web.readiness.log-line=listening on \\d+")
+			.run((context) -> {
+				List<ChildSpec> specs = ChildSpecFactory.from(context.getBean(ConfiguredChildren.class), List.of());
+				ChildSpec api = specs.stream().filter((spec) -> spec.name().equals("api")).findFirst().orElseThrow();
+				ChildSpec web = specs.stream().filter((spec) -> spec.name().equals("web")).findFirst().orElseThrow();
+				assertThat(api.selfReport()).isEqualTo(new SelfReport(true, Duration.ofSeconds(2), null));
+				assertThat(web.selfReport())
+					.isEqualTo(new SelfReport(false, Duration.ofSeconds(2), "listening on \\d+"));
+			});
+		assertFailureNames("supervisor.children.greeter.liveness.watchdog", "supervisor.children.greeter.command=true",
+				"supervisor.children.greeter.liveness.watchdog=1ms");
 	}
 
 	@Test

@@ -60,6 +60,8 @@ class UnknownPropertiesTests {
 			"supervisor.defaults.limits.cpu-tme, supervisor.defaults.limits.cpu-time",
 			"supervisor.children.api.log.max-sise, supervisor.children.api.log.max-size",
 			"supervisor.children.api.backoff.inital, supervisor.children.api.backoff.initial",
+			"supervisor.children.api.readiness.notfy, supervisor.children.api.readiness.notify",
+			"supervisor.defaults.liveness.watchdgo, supervisor.defaults.liveness.watchdog",
 			"supervisor.tick-intervall, supervisor.tick-interval",
 			"supervisor.reconcile.orphan, supervisor.reconcile.orphans" })
 	void aMisspelledSettingFailsStartupNamingItAndTheSettingMeant(String written, String meant) {

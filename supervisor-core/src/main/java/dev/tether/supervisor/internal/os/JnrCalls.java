@@ -40,6 +40,10 @@ final class JnrCalls implements NativeCalls {
 
 	private final Runtime runtime;
 
+	// Why one per thread, kept: the notify poller receives every child's datagrams, a
+	// thousand a second from 500 watchdogs, with no native allocation each.
+	private final ThreadLocal<Pointer> messages = new ThreadLocal<>();
+
 	private final boolean chdirAction;
 
 	private final boolean closefromAction;
@@ -141,6 +145,59 @@ final class JnrCalls implements NativeCalls {
 	@Override
 	public int setrlimit(int resource, long soft, long hard) {
 		return (this.libc.setrlimit(resource, new long[] { soft, hard }) == 0) ? 0 : lastErrno();
+	}
+
+	@Override
+	public int socket(int domain, int type, int protocol) {
+		int fd = this.libc.socket(domain, type, protocol);
+		return (fd >= 0) ? fd : -lastErrno();
+	}
+
+	@Override
+	public int bind(int fd, byte[] address) {
+		return (this.libc.bind(fd, address, address.length) == 0) ? 0 : lastErrno();
+	}
+
+	@Override
+	public int setsockopt(int fd, int level, int option, int value) {
+		return (this.libc.setsockopt(fd, level, option, new int[] { value }, Integer.BYTES) == 0) ? 0 : lastErrno();
+	}
+
+	@Override
+	public int recvmsg(int fd, byte[] data, byte[] control, int flags, int[] received) {
+		// Why these offsets: struct msghdr is seven fields of the address size (the
+		// 32-bit length of the name padded to one) and struct iovec two.
+		long size = this.runtime.addressSize();
+		Pointer block = messageBlock(MessageBlock.DATA + data.length);
+		block.putAddress(0, 0);
+		block.putInt(size, 0);
+		block.putAddress(2 * size, block.address() + MessageBlock.IOVEC);
+		block.putAddress(3 * size, 1);
+		block.putAddress(4 * size, block.address() + MessageBlock.CONTROL);
+		block.putAddress(5 * size, control.length);
+		block.putInt(6 * size, 0);
+		block.putAddress(MessageBlock.IOVEC, block.address() + NativeCalls.MessageBlock.DATA);
+		block.putAddress(MessageBlock.IOVEC + size, data.length);
+		long read = this.libc.recvmsg(fd, block, flags);
+		if (read < 0) {
+			return -lastErrno();
+		}
+		int controlLength = (int) Math.min(block.getAddress(5 * size), control.length);
+		block.get(MessageBlock.CONTROL, control, 0, controlLength);
+		block.get(MessageBlock.DATA, data, 0, (int) Math.min(read, data.length));
+		received[0] = controlLength;
+		received[1] = block.getInt(6 * size);
+		return (int) read;
+	}
+
+	/** This thread's native block for {@link #recvmsg}, of at least {@code bytes}. */
+	private Pointer messageBlock(long bytes) {
+		Pointer block = this.messages.get();
+		if (block == null || block.size() < bytes) {
+			block = Memory.allocateDirect(this.runtime, bytes, true);
+			this.messages.set(block);
+		}
+		return block;
 	}
 
 	@Override

@@ -11,10 +11,10 @@ import jnr.ffi.byref.IntByReference;
 /**
  * The glibc functions Tether binds directly with jnr-ffi, because jnr-posix lacks them or
  * loses what they say: {@code posix_spawnp} and its file actions (jnr-posix's wrapper
- * drops the errno and cannot close descriptors), the pidfd system calls, epoll, and the
- * pipes and reads of child output. {@code kill}, {@code waitpid} and {@code strerror}
- * come from jnr-posix. Used by the jnr backend ({@link JnrCalls}) only; public only
- * because jnr-ffi generates its implementation; use {@link Posix}.
+ * drops the errno and cannot close descriptors), the pidfd system calls, epoll, the
+ * notify socket, and the pipes and reads of child output. {@code kill}, {@code waitpid}
+ * and {@code strerror} come from jnr-posix. Used by the jnr backend ({@link JnrCalls})
+ * only; public only because jnr-ffi generates its implementation; use {@link Posix}.
  */
 public interface LibC {
 
@@ -71,6 +71,18 @@ public interface LibC {
 
 	@SaveError
 	long read(int fd, @Out ByteBuffer buffer, long count);
+
+	@SaveError
+	int socket(int domain, int type, int protocol);
+
+	@SaveError
+	int bind(int fd, @In byte[] address, int length);
+
+	@SaveError
+	int setsockopt(int fd, int level, int option, @In int[] value, int length);
+
+	@SaveError
+	long recvmsg(int fd, Pointer message, int flags);
 
 	@SaveError
 	int epoll_create1(int flags);

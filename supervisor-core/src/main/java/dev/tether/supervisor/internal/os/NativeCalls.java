@@ -71,6 +71,24 @@ interface NativeCalls {
 	/** {@code setrlimit(resource, {soft, hard})}: 0 or the errno. */
 	int setrlimit(int resource, long soft, long hard);
 
+	/** {@code socket(domain, type, protocol)}: the descriptor or the errno negated. */
+	int socket(int domain, int type, int protocol);
+
+	/** {@code bind(fd, address, address.length)}: 0 or the errno. */
+	int bind(int fd, byte[] address);
+
+	/** {@code setsockopt(fd, level, option, &value, sizeof(int))}: 0 or the errno. */
+	int setsockopt(int fd, int level, int option, int value);
+
+	/**
+	 * {@code recvmsg(fd, ..., flags)} of one datagram into {@code data}, its control
+	 * messages into {@code control}.
+	 * @param received receives the length of the control messages
+	 * ({@code msg_controllen}) and the message's flags ({@code msg_flags})
+	 * @return the bytes of the datagram, or the errno negated
+	 */
+	int recvmsg(int fd, byte[] data, byte[] control, int flags, int[] received);
+
 	/** {@code epoll_create1(flags)}: the descriptor or the errno negated. */
 	int epollCreate(int flags);
 
@@ -88,6 +106,26 @@ interface NativeCalls {
 	 * once spawned.
 	 */
 	SpawnCall spawnCall();
+
+	/**
+	 * Where {@link #recvmsg} lays a message out in its native block: the message header,
+	 * its iovec, the control messages, then the data.
+	 */
+	final class MessageBlock {
+
+		static final long IOVEC = 64;
+
+		static final long CONTROL = 128;
+
+		/** The most control bytes a receive takes. */
+		static final int MAX_CONTROL = 128;
+
+		static final long DATA = CONTROL + MAX_CONTROL;
+
+		private MessageBlock() {
+		}
+
+	}
 
 	/**
 	 * Native {@code struct epoll_event}s, read and written by one thread at a time. Each

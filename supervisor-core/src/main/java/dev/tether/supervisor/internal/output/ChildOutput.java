@@ -41,6 +41,9 @@ public final class ChildOutput implements CapturedOutput {
 
 	private @Nullable String failure;
 
+	// Why volatile: set by the launcher for a new process, read and cleared by the pump.
+	private volatile @Nullable LineWatch watch;
+
 	/**
 	 * @param child the child's name
 	 * @param settings where its output goes
@@ -114,6 +117,14 @@ public final class ChildOutput implements CapturedOutput {
 		}
 	}
 
+	/**
+	 * Matches the lines written from now on against {@code watch} until one matches
+	 * ({@code null}: none).
+	 */
+	public void watch(@Nullable LineWatch watch) {
+		this.watch = watch;
+	}
+
 	void received(int count) {
 		this.bytes.add(count);
 	}
@@ -152,6 +163,10 @@ public final class ChildOutput implements CapturedOutput {
 	 */
 	synchronized void write(Stream stream, ByteBuffer complete, int count) {
 		this.lines.add(count);
+		LineWatch current = this.watch;
+		if (current != null && current.scan(complete)) {
+			this.watch = null;
+		}
 		if (this.loggerSink != null) {
 			this.loggerSink.log(stream, complete);
 		}

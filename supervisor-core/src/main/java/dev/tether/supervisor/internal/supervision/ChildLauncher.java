@@ -1,12 +1,15 @@
 package dev.tether.supervisor.internal.supervision;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -20,7 +23,10 @@ import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.ProcStat;
+import dev.tether.supervisor.internal.notify.NotifyChannel;
+import dev.tether.supervisor.internal.notify.NotifyPoller;
 import dev.tether.supervisor.internal.output.ChildOutput;
+import dev.tether.supervisor.internal.output.LineWatch;
 import dev.tether.supervisor.internal.ports.PortGuard;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.spawn.CommandSettings;
@@ -33,7 +39,7 @@ import dev.tether.supervisor.internal.spawn.Spawner;
  * environment, keeps the sinks of its output, and spawns it with its exit routed back to
  * the supervisor.
  */
-final class ChildLauncher {
+final class ChildLauncher implements AutoCloseable {
 
 	private static final Path DEV_NULL = Path.of("/dev/null");
 
@@ -53,7 +59,13 @@ final class ChildLauncher {
 
 	private final @Nullable String bootId;
 
-	ChildLauncher(Spawner spawner, IdentityProbe probe, Owner owner, Path logDirectory) {
+	private final NotifyPoller notify;
+
+	// Why kept: a child's socket lives until its next process gets one, or it is removed.
+	private final Map<String, NotifyChannel> channels = new ConcurrentHashMap<>();
+
+	ChildLauncher(Spawner spawner, IdentityProbe probe, Owner owner, Path logDirectory, NotifyPoller notify) {
+		this.notify = notify;
 		this.spawner = spawner;
 		this.probe = probe;
 		this.ports = new PortGuard(probe);
@@ -81,9 +93,19 @@ final class ChildLauncher {
 	 */
 	void spawn(SupervisedChild child, Reaper.ExitListener onExit, long nowNanos) {
 		ChildSpec spec = child.spec();
-		Map<String, String> environment = ChildMarkers.stamp(System.getenv(), spec.environment(), this.owner,
-				spec.kind(), spec.name());
+		NotifyChannel channel;
+		try {
+			channel = spec.selfReport().socket() ? this.notify.open(spec.name()) : null;
+		}
+		catch (IOException ex) {
+			child.launchFailed("its notify socket could not be opened: " + ex.getMessage(), null);
+			return;
+		}
+		Map<String, String> environment = environment(spec, channel);
 		ChildOutput output = output(spec);
+		Pattern logLine = spec.selfReport().logLinePattern();
+		LineWatch watch = (logLine != null) ? new LineWatch(logLine) : null;
+		output.watch(watch);
 		// Why /dev/null: with the file off, output that cannot be captured (no pump here)
 		// has nowhere else to go.
 		Path log = (output.file() != null) ? output.file() : DEV_NULL;
@@ -94,14 +116,42 @@ final class ChildLauncher {
 					null, spec.containDescendants(), output, spec.stdio(), settings(spec.resources())), onExit);
 		}
 		catch (SpawnException ex) {
+			if (channel != null) {
+				this.notify.close(channel);
+			}
 			child.launchFailed(ex.getMessage(), Duration.ofNanos(System.nanoTime() - started));
 			return;
 		}
+		if (channel != null) {
+			this.notify.attach(channel, spawned.pid(), spawned.shepherd());
+		}
+		replaceChannel(spec.name(), channel);
 		if (spawned.stdio() != null) {
 			replaceStdio(spec.name(), spawned.stdio());
 		}
 		Long startTime = this.probe.stat(spawned.pid()).map(ProcStat::startTime).orElse(null);
-		child.launched(spawned, startTime, this.bootId, nowNanos);
+		child.launched(spawned, startTime, this.bootId, channel, watch, nowNanos);
+	}
+
+	private Map<String, String> environment(ChildSpec spec, @Nullable NotifyChannel channel) {
+		Map<String, String> environment = ChildMarkers.stamp(System.getenv(), spec.environment(), this.owner,
+				spec.kind(), spec.name());
+		if (channel == null) {
+			return environment;
+		}
+		Map<String, String> notified = new LinkedHashMap<>(environment);
+		// Why: a watchdog of the JVM's own (under systemd) is not the child's.
+		notified.remove("WATCHDOG_USEC");
+		notified.remove("WATCHDOG_PID");
+		notified.putAll(channel.environment(spec.selfReport().watchdog()));
+		return notified;
+	}
+
+	private void replaceChannel(String name, @Nullable NotifyChannel current) {
+		NotifyChannel previous = (current != null) ? this.channels.put(name, current) : this.channels.remove(name);
+		if (previous != null) {
+			this.notify.close(previous);
+		}
 	}
 
 	/** What the launcher sets on the command: its limits and OOM score. */
@@ -141,10 +191,17 @@ final class ChildLauncher {
 	void forget(String name) {
 		this.outputs.remove(name);
 		replaceStdio(name, null);
+		replaceChannel(name, null);
 	}
 
 	@Nullable String bootId() {
 		return this.bootId;
+	}
+
+	/** Closes the notify sockets: nothing a child says is heard any more. */
+	@Override
+	public void close() {
+		this.notify.close();
 	}
 
 }

@@ -10,7 +10,9 @@ import dev.tether.supervisor.internal.identity.ExpectedIdentity;
 import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.ProcessSignaller;
 import dev.tether.supervisor.internal.identity.Verdict;
+import dev.tether.supervisor.internal.notify.NotifyChannel;
 import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.internal.output.LineWatch;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.internal.spawn.Shepherd;
@@ -33,9 +35,14 @@ import dev.tether.supervisor.internal.stop.StopTarget;
  * @param bootId the boot id it was recorded under, when readable
  * @param startedAt when it was spawned
  * @param startedNanos the supervisor clock's reading then
+ * @param notifyChannel its notify socket (see {@link dev.tether.supervisor.SelfReport}),
+ * or {@code null} without one
+ * @param lineWatch the watch of its output for {@code readiness.log-line}, or
+ * {@code null} without one
  */
 record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, boolean shepherd,
-		@Nullable Long startTime, @Nullable String bootId, Instant startedAt, long startedNanos) {
+		@Nullable Long startTime, @Nullable String bootId, Instant startedAt, long startedNanos,
+		@Nullable NotifyChannel notifyChannel, @Nullable LineWatch lineWatch) {
 
 	/**
 	 * An orphan of a previous run, taken over: its age is counted from the spawn its
@@ -45,7 +52,17 @@ record ChildProcess(long pid, @Nullable ProcessHandle handle, boolean adopted, b
 		Instant spawnedAt = (adoption.row().spawnedAt() != null) ? adoption.row().spawnedAt() : Instant.now();
 		long uptimeNanos = Math.max(0, Duration.between(spawnedAt, Instant.now()).toNanos());
 		return new ChildProcess(adoption.identity().pid(), null, true, false, adoption.identity().startTime(),
-				adoption.identity().bootId(), spawnedAt, nowNanos - uptimeNanos);
+				adoption.identity().bootId(), spawnedAt, nowNanos - uptimeNanos, null, null);
+	}
+
+	/**
+	 * A reload was asked: with {@code readiness.notify}, it waits for the next
+	 * {@code READY=1}.
+	 */
+	void reloadAsked(ChildSpec spec, long nowNanos) {
+		if (this.notifyChannel != null && spec.selfReport().notifyReady()) {
+			this.notifyChannel.reloadAsked(nowNanos);
+		}
 	}
 
 	ExpectedIdentity identity(Owner owner, ChildSpec spec) {

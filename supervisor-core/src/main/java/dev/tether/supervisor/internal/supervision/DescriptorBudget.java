@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.DescriptorUse;
 import dev.tether.supervisor.internal.os.Posix;
 
@@ -74,11 +75,13 @@ final class DescriptorBudget {
 	 * Takes a child's share of the budget if it leaves the reserve whole.
 	 * @return why the start is refused, or {@code null} when it may go ahead
 	 */
-	synchronized @Nullable String admit() {
+	synchronized @Nullable String admit(ChildSpec spec) {
 		if (this.limit < 0) {
 			return null;
 		}
-		long left = this.limit - this.used - PER_CHILD;
+		// Why one more with a notify socket: the socket is the JVM's, one per process.
+		int cost = PER_CHILD + (spec.selfReport().socket() ? 1 : 0);
+		long left = this.limit - this.used - cost;
 		if (left < this.reserve) {
 			this.refusals++;
 			return String.format(Locale.ROOT,
@@ -86,7 +89,7 @@ final class DescriptorBudget {
 							+ "(limit %,d, %,d in use, %d per child); raise the limit or the reserve",
 					Math.max(0, left), this.reserve, this.limit, this.used, PER_CHILD);
 		}
-		this.used += PER_CHILD;
+		this.used += cost;
 		return null;
 	}
 

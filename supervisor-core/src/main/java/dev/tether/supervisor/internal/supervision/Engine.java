@@ -33,6 +33,7 @@ import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.ProcessSignaller;
 import dev.tether.supervisor.internal.identity.Verdict;
+import dev.tether.supervisor.internal.notify.NotifyPoller;
 import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.internal.ports.PortOwnership;
 import dev.tether.supervisor.internal.reaper.Reaper;
@@ -143,7 +144,11 @@ public final class Engine implements AutoCloseable {
 			}
 		});
 		this.outbox = new EventOutbox(settings.listeners(), this.children);
-		this.launcher = new ChildLauncher(this.spawner, this.probe, this.owner, settings.logDirectory());
+		// Why Engine.this: the stops are built below, and asked only once children run.
+		ChildNotifications notifications = new ChildNotifications(this.children,
+				(child, process) -> Engine.this.stops.target(child, process), this.outbox, this.clock);
+		this.launcher = new ChildLauncher(this.spawner, this.probe, this.owner, settings.logDirectory(),
+				new NotifyPoller(this.probe, this.clock, notifications));
 		this.orphans = new OrphanStops(this.owner, this.probe, this.signaller, this.launcher.bootId(), this::specOf,
 				() -> {
 					synchronized (this.children) {
@@ -162,7 +167,7 @@ public final class Engine implements AutoCloseable {
 		this.resources = new ResourceWatch(this.children, targets, this.clock);
 		this.ownership = new PortOwnership(this.probe);
 		this.checks = new TickChecks(this.children, this.probe, targets, this.launches, this.resources, this.ownership,
-				this.outbox, this.clock);
+				this.outbox, notifications, this.clock);
 
 		ChildSpec.checkDependencies(settings.children());
 		synchronized (this.children) {
@@ -410,6 +415,7 @@ public final class Engine implements AutoCloseable {
 				throw new IllegalStateException("child '" + name + "' was not reloaded: its process (pid "
 						+ process.pid() + ") is " + sent.name().toLowerCase(Locale.ROOT).replace('_', ' '));
 			}
+			process.reloadAsked(child.spec(), this.clock.getAsLong());
 			logger.info("Child '{}' (pid {}) asked to reload with signal {}", name, process.pid(),
 					child.spec().reloadSignal());
 			return child.snapshot(this.clock.getAsLong());
@@ -492,6 +498,7 @@ public final class Engine implements AutoCloseable {
 			this.registry.close();
 			this.spawner.close();
 			this.checks.close();
+			this.launcher.close();
 		}
 		finally {
 			this.closed.complete(null);

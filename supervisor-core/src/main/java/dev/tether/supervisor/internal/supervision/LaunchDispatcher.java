@@ -97,7 +97,7 @@ final class LaunchDispatcher {
 	}
 
 	private boolean admitted(SupervisedChild child) {
-		String refusal = this.descriptors.admit();
+		String refusal = this.descriptors.admit(child.spec());
 		if (refusal != null) {
 			child.refusedDescriptors(refusal);
 		}

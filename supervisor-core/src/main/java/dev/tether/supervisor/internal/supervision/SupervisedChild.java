@@ -18,7 +18,9 @@ import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.StopOutcome;
 import dev.tether.supervisor.internal.identity.ExpectedIdentity;
+import dev.tether.supervisor.internal.notify.NotifyChannel;
 import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.internal.output.LineWatch;
 import dev.tether.supervisor.internal.ports.PortGuard.PortClaim;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.internal.spawn.SpawnedChild;
@@ -165,14 +167,16 @@ final class SupervisedChild {
 		return this.launch;
 	}
 
-	void launched(SpawnedChild spawned, @Nullable Long startTime, @Nullable String bootId, long nowNanos) {
+	void launched(SpawnedChild spawned, @Nullable Long startTime, @Nullable String bootId,
+			@Nullable NotifyChannel notify, @Nullable LineWatch lineWatch, long nowNanos) {
 		this.children.assertHeld();
 		this.launch.drop();
 		this.startupTimedOut = false;
 		this.process = new ChildProcess(spawned.pid(), spawned.handle(), false, spawned.shepherd(), startTime, bootId,
-				Instant.now(), nowNanos);
+				Instant.now(), nowNanos, notify, lineWatch);
 		this.command = new ShepherdedCommand();
-		this.state = (this.spec.port() != null) ? ChildState.STARTING : ChildState.RUNNING;
+		boolean waits = this.spec.port() != null || this.spec.selfReport().readiness();
+		this.state = waits ? ChildState.STARTING : ChildState.RUNNING;
 		if (!spawned.shepherd()) {
 			logger.info("Child '{}' started as pid {}", name(), spawned.pid());
 		}
@@ -243,6 +247,14 @@ final class SupervisedChild {
 		this.lastError = "did not " + waitingFor + " within " + this.spec.startupTimeout();
 		logger.warn("Child '{}' {}; killing it", name(), this.lastError);
 		target.signal(Posix.SIGKILL);
+	}
+
+	/** {@code checked} reported an error of its own (notify protocol): its lastError. */
+	void reported(ChildProcess checked, String error) {
+		this.children.assertHeld();
+		if (this.process == checked) {
+			this.lastError = error;
+		}
 	}
 
 	/** Its probes' results and schedule, for the current process. */
@@ -467,7 +479,8 @@ final class SupervisedChild {
 				(current != null) ? current.startedAt() : null, uptime, this.budget.restarts(), this.spec.port(),
 				this.lastExit, this.lastError, current != null && current.adopted(),
 				(current != null && current.shepherd()) ? current.pid() : null, this.probes.readiness(current),
-				this.probes.liveness(current), this.spec.critical());
+				this.probes.liveness(current), this.spec.critical(),
+				(current != null && current.notifyChannel() != null) ? current.notifyChannel().status() : null);
 	}
 
 	/**

@@ -14,10 +14,11 @@ import dev.tether.supervisor.internal.ports.PortOwnership;
 /**
  * The part of each tick that reads the world outside the supervisor's lock: whether a
  * starting child's port accepts, whether an adopted process is still there, what the
- * shepherds are doing, whether a tree is above its max-memory. The tick first records,
- * under the children, each child with the process it had ({@link ChildrenAtTick}); the
- * checks then run without the children, and each result is applied under it to that same
- * process only, so a later process is never judged by an earlier check.
+ * shepherds are doing, whether a tree is above its max-memory, whether a notify wait ran
+ * out. The tick first records, under the children, each child with the process it had
+ * ({@link ChildrenAtTick}); the checks then run without the children, and each result is
+ * applied under it to that same process only, so a later process is never judged by an
+ * earlier check.
  */
 final class TickChecks {
 
@@ -37,8 +38,11 @@ final class TickChecks {
 
 	private final ResourceWatch resources;
 
+	private final ChildNotifications notifications;
+
 	TickChecks(ChildTable children, IdentityProbe probe, StopTargets targets, LaunchDispatcher launches,
-			ResourceWatch resources, PortOwnership ownership, EventOutbox outbox, LongSupplier clock) {
+			ResourceWatch resources, PortOwnership ownership, EventOutbox outbox, ChildNotifications notifications,
+			LongSupplier clock) {
 		this.children = children;
 		this.probe = probe;
 		this.targets = targets;
@@ -46,6 +50,7 @@ final class TickChecks {
 		this.shepherds = new ShepherdWatch(probe, children, targets, clock);
 		this.probes = new ProbeScheduler(children, targets, clock, ownership, outbox);
 		this.resources = resources;
+		this.notifications = notifications;
 		this.clock = clock;
 	}
 
@@ -57,6 +62,7 @@ final class TickChecks {
 		this.probes.readiness(seen.starting);
 		this.probes.liveness(seen.live);
 		this.probes.poll();
+		this.notifications.check(seen.notified);
 		applyEndOfAdopted(seen.adopted);
 		this.shepherds.watch(seen.shepherded);
 		this.resources.checkMemory(seen.memoryLimited);
@@ -96,6 +102,8 @@ final class TickChecks {
 
 		private final List<ResourceWatch.SampledTree> memoryLimited = new ArrayList<>();
 
+		private final Map<SupervisedChild, ChildProcess> notified = new LinkedHashMap<>();
+
 		/** Records {@code child} as it is now; call it holding the lock. */
 		void add(SupervisedChild child) {
 			ChildProcess process = child.process();
@@ -109,7 +117,12 @@ final class TickChecks {
 				this.shepherded.add(new ShepherdWatch.WatchedShepherd(child, process, child.command().known(process)));
 			}
 			ChildSpec spec = child.spec();
-			if (child.state() == ChildState.STARTING) {
+			if (process.notifyChannel() != null || process.lineWatch() != null) {
+				this.notified.put(child, process);
+			}
+			// Why not probed when it says itself that it is ready: its port would make it
+			// RUNNING before it says so.
+			if (child.state() == ChildState.STARTING && !spec.selfReport().readiness()) {
 				this.starting.put(child, process);
 			}
 			else if (child.state() == ChildState.RUNNING && spec.liveness().enabled()) {

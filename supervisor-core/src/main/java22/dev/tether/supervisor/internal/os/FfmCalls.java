@@ -16,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
@@ -112,6 +113,20 @@ final class FfmCalls implements NativeCalls {
 	private static final MethodHandle SETRLIMIT = errnoCall("setrlimit", JAVA_INT, JAVA_INT, ADDRESS);
 
 	private static final MethodHandle STRERROR = call("strerror", ADDRESS, JAVA_INT);
+
+	private static final MethodHandle SOCKET = errnoCall("socket", JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT);
+
+	private static final MethodHandle BIND = errnoCall("bind", JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT);
+
+	private static final MethodHandle SETSOCKOPT = errnoCall("setsockopt", JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
+			ADDRESS, JAVA_INT);
+
+	private static final MethodHandle RECVMSG = errnoCall("recvmsg", JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT);
+
+	// Why one per thread, kept: the notify poller receives every child's datagrams, a
+	// thousand a second from 500 watchdogs, with no allocation each. Laid out as in
+	// MessageBlock: the message header, its iovec, the control messages, the data.
+	private static final ThreadLocal<MemorySegment> MESSAGES = new ThreadLocal<>();
 
 	private static final MethodHandle EPOLL_CREATE1 = errnoCall("epoll_create1", JAVA_INT, JAVA_INT);
 
@@ -377,6 +392,79 @@ final class FfmCalls implements NativeCalls {
 			scratch.set(JAVA_LONG, OUT, soft);
 			scratch.set(JAVA_LONG, OUT + 8, hard);
 			return ((int) SETRLIMIT.invokeExact(scratch, resource, scratch.asSlice(OUT)) == 0) ? 0 : errno(scratch);
+		}
+		catch (Throwable ex) {
+			throw failed(ex);
+		}
+	}
+
+	@Override
+	public int socket(int domain, int type, int protocol) {
+		MemorySegment scratch = scratch();
+		try {
+			int fd = (int) SOCKET.invokeExact(scratch, domain, type, protocol);
+			return (fd >= 0) ? fd : -errno(scratch);
+		}
+		catch (Throwable ex) {
+			throw failed(ex);
+		}
+	}
+
+	@Override
+	public int bind(int fd, byte[] address) {
+		MemorySegment scratch = scratch();
+		try (Arena arena = Arena.ofConfined()) {
+			MemorySegment sockaddr = arena.allocate(address.length);
+			sockaddr.copyFrom(MemorySegment.ofArray(address));
+			return ((int) BIND.invokeExact(scratch, fd, sockaddr, address.length) == 0) ? 0 : errno(scratch);
+		}
+		catch (Throwable ex) {
+			throw failed(ex);
+		}
+	}
+
+	@Override
+	public int setsockopt(int fd, int level, int option, int value) {
+		MemorySegment scratch = scratch();
+		try {
+			scratch.set(JAVA_INT, OUT, value);
+			return ((int) SETSOCKOPT.invokeExact(scratch, fd, level, option, scratch.asSlice(OUT), Integer.BYTES) == 0)
+					? 0 : errno(scratch);
+		}
+		catch (Throwable ex) {
+			throw failed(ex);
+		}
+	}
+
+	@Override
+	public int recvmsg(int fd, byte[] data, byte[] control, int flags, int[] received) {
+		MemorySegment scratch = scratch();
+		MemorySegment block = MESSAGES.get();
+		if (block == null || block.byteSize() < MessageBlock.DATA + data.length) {
+			block = Arena.ofAuto().allocate(MessageBlock.DATA + data.length, 8);
+			MESSAGES.set(block);
+		}
+		MemorySegment iovec = block.asSlice(MessageBlock.IOVEC);
+		block.set(ADDRESS, 0, MemorySegment.NULL);
+		block.set(JAVA_INT, 8, 0);
+		block.set(ADDRESS, 16, iovec);
+		block.set(JAVA_LONG, 24, 1);
+		block.set(ADDRESS, 32, block.asSlice(MessageBlock.CONTROL));
+		block.set(JAVA_LONG, 40, control.length);
+		block.set(JAVA_INT, 48, 0);
+		iovec.set(ADDRESS, 0, block.asSlice(MessageBlock.DATA));
+		iovec.set(JAVA_LONG, 8, data.length);
+		try {
+			long read = (long) RECVMSG.invokeExact(scratch, fd, block, flags);
+			if (read < 0) {
+				return -errno(scratch);
+			}
+			int controlLength = (int) Math.min(block.get(JAVA_LONG, 40), control.length);
+			MemorySegment.copy(block, JAVA_BYTE, MessageBlock.CONTROL, control, 0, controlLength);
+			MemorySegment.copy(block, JAVA_BYTE, MessageBlock.DATA, data, 0, (int) Math.min(read, data.length));
+			received[0] = controlLength;
+			received[1] = block.get(JAVA_INT, 48);
+			return (int) read;
 		}
 		catch (Throwable ex) {
 			throw failed(ex);

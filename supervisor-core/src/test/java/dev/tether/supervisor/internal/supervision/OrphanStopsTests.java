@@ -72,7 +72,8 @@ class OrphanStopsTests {
 			await("the killed shepherd's command gone").atMost(DEADLINE)
 				.until(() -> !LiveProcesses.isAlive(readPid("old-command")));
 			assertThat(left).allMatch(LiveProcesses::isAlive);
-			orphans.exited("tree", new ChildProcess(killed, null, false, true, null, null, Instant.now(), 0), exit);
+			orphans.exited("tree",
+					new ChildProcess(killed, null, false, true, null, null, Instant.now(), 0, null, null), exit);
 			orphans.sweep();
 			await("what the killed shepherd left gone").atMost(DEADLINE)
 				.until(() -> left.stream().noneMatch(LiveProcesses::isAlive));

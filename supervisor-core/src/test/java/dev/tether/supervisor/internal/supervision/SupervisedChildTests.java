@@ -232,7 +232,8 @@ class SupervisedChildTests {
 		}
 		assertThat(child.launch().claim()).isTrue();
 		assertThat(child.launch().stillWanted()).isTrue();
-		child.launched(new SpawnedChild(PID, null, Duration.ofMillis(1), false), null, null, this.clock.getAsLong());
+		child.launched(new SpawnedChild(PID, null, Duration.ofMillis(1), false), null, null, null, null,
+				this.clock.getAsLong());
 		assertThat(child.state()).isEqualTo(ChildState.RUNNING);
 	}
 

@@ -21,6 +21,7 @@ import dev.tether.supervisor.ChildUsage;
 import dev.tether.supervisor.DescriptorUse;
 import dev.tether.supervisor.ExitCodes;
 import dev.tether.supervisor.ExitStatus;
+import dev.tether.supervisor.NotifyStatus;
 import dev.tether.supervisor.ProbeResult;
 import dev.tether.supervisor.ReconciliationReport;
 import dev.tether.supervisor.Signals;
@@ -69,6 +70,9 @@ public class ChildrenEndpoint {
 		this.supervisor.spec(child.name())
 			.flatMap(ExitCodesDescriptor::of)
 			.ifPresent((rules) -> details.put("exitCodes", rules));
+		if (child.notifyStatus() != null) {
+			details.put("notify", NotifyDescriptor.of(child.notifyStatus()));
+		}
 		return ChildDescriptor.of(child, details,
 				this.supervisor.usage(child.name()).map(ResourcesDescriptor::of).orElse(null));
 	}
@@ -94,6 +98,25 @@ public class ChildrenEndpoint {
 			exits.codes().stream().sorted().map(String::valueOf).forEach(names::add);
 			exits.signals().stream().sorted().map((signal) -> "SIG" + Signals.name(signal)).forEach(names::add);
 			return names;
+		}
+
+	}
+
+	/**
+	 * What a child's process said over its notify socket, shown in its details (its
+	 * {@code STATUS=} is the child's {@code statusText}).
+	 *
+	 * @param phase {@code STARTING}, {@code READY}, {@code RELOADING} or {@code STOPPING}
+	 * @param lastWatchdog when its last {@code WATCHDOG=1} came (ISO-8601), or
+	 * {@code null}
+	 * @param ignoredDatagrams datagrams dropped: from outside its tree or of another user
+	 */
+	public record NotifyDescriptor(String phase, @Nullable String lastWatchdog, long ignoredDatagrams) {
+
+		static NotifyDescriptor of(NotifyStatus status) {
+			return new NotifyDescriptor(status.phase().name(),
+					(status.lastWatchdog() != null) ? status.lastWatchdog().toString() : null,
+					status.ignoredDatagrams());
 		}
 
 	}
@@ -190,6 +213,8 @@ public class ChildrenEndpoint {
 	 * @param port its port, or {@code null}
 	 * @param lastExit its last exit, or {@code null}
 	 * @param lastError why its last start or stop failed, or {@code null}
+	 * @param statusText its last {@code STATUS=} over the notify protocol, or
+	 * {@code null}
 	 * @param critical whether its {@code FAILED} state turns the {@code supervisor}
 	 * health {@code DOWN}
 	 * @param readiness the last readiness check of its current process, or {@code null}
@@ -201,16 +226,16 @@ public class ChildrenEndpoint {
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record ChildDescriptor(String name, String kind, String state, @Nullable Long pid,
 			@Nullable Long shepherdPid, @Nullable String startedAt, long uptimeSeconds, int restarts,
-			@Nullable Integer port, @Nullable ExitDescriptor lastExit, @Nullable String lastError, boolean critical,
-			@Nullable ProbeDescriptor readiness, @Nullable ProbeDescriptor liveness, Map<String, Object> details,
-			@Nullable ResourcesDescriptor resources) {
+			@Nullable Integer port, @Nullable ExitDescriptor lastExit, @Nullable String lastError,
+			@Nullable String statusText, boolean critical, @Nullable ProbeDescriptor readiness,
+			@Nullable ProbeDescriptor liveness, Map<String, Object> details, @Nullable ResourcesDescriptor resources) {
 
 		static ChildDescriptor of(ChildSnapshot child, Map<String, Object> details,
 				@Nullable ResourcesDescriptor resources) {
 			return new ChildDescriptor(child.name(), child.kind().id(), child.state().name(), child.pid(),
 					child.shepherdPid(), (child.startedAt() != null) ? child.startedAt().toString() : null,
 					child.uptimeSeconds(), child.restarts(), child.port(), ExitDescriptor.of(child.lastExit()),
-					child.lastError(), child.critical(), ProbeDescriptor.of(child.readiness()),
+					child.lastError(), child.statusText(), child.critical(), ProbeDescriptor.of(child.readiness()),
 					ProbeDescriptor.of(child.liveness()), details, resources);
 		}
 

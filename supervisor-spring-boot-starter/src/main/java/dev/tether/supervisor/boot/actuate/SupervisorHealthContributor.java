@@ -100,6 +100,12 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 		if (child.lastExit() != null) {
 			builder.withDetail("lastExit", child.lastExit().toString());
 		}
+		if (child.notifyStatus() != null) {
+			builder.withDetail("notify", ChildrenEndpoint.NotifyDescriptor.of(child.notifyStatus()));
+			if (child.statusText() != null) {
+				builder.withDetail("statusText", child.statusText());
+			}
+		}
 		return builder.withDetails(details).build();
 	}
 

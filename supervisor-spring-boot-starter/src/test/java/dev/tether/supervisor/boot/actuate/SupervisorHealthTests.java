@@ -73,6 +73,31 @@ class SupervisorHealthTests {
 	}
 
 	@Test
+	void aNotifyChildsStatusTextAndPhaseAreInItsHealthAndTheEndpoint() {
+		String script = "import os, socket, time\n" + "a = os.environ['NOTIFY_SOCKET']\n"
+				+ "s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)\n"
+				+ "s.sendto(b'STATUS=serving\\nREADY=1', '\\0' + a[1:])\n" + "time.sleep(600)\n";
+		runner()
+			.withPropertyValues("supervisor.children.notified.command[0]=/usr/bin/python3",
+					"supervisor.children.notified.command[1]=-c", "supervisor.children.notified.command[2]=" + script,
+					"supervisor.children.notified.readiness.notify=true")
+			.run((context) -> {
+				Supervisor supervisor = context.getBean(Supervisor.class);
+				SupervisorHealthContributor health = context.getBean(SupervisorHealthContributor.class);
+				supervisor.start("notified");
+				await().atMost(Duration.ofSeconds(30))
+					.until(() -> supervisor.snapshot("notified").orElseThrow().state() == ChildState.RUNNING);
+				Health child = ((HealthIndicator) health.getContributor("notified")).health(true);
+				assertThat(child.getDetails()).containsEntry("statusText", "serving");
+				assertThat(child.getDetails().get("notify"))
+					.isEqualTo(new ChildrenEndpoint.NotifyDescriptor("READY", null, 0));
+				ChildrenEndpoint.ChildDescriptor described = new ChildrenEndpoint(supervisor).child("notified");
+				assertThat(described.statusText()).isEqualTo("serving");
+				assertThat(described.details()).containsKey("notify");
+			});
+	}
+
+	@Test
 	void registryThatCannotBeSavedIsShownInTheDetailsAndKeepsTheHealthUp() {
 		ObservedRegistry registry = new ObservedRegistry(FileChildRegistry.open(this.temp.resolve("registry")));
 		registry.failSaves(true);
