@@ -11,10 +11,14 @@ package dev.tether.supervisor;
  * start), or {@code -1} when unlimited or unknown: then nothing is refused
  * @param reserve descriptors a start must leave to the application
  * @param perChild what Tether counts for each child it supervises: its output pipe, its
- * pidfd, and one for its log file or a stderr captured apart
+ * pidfd and one for its log file or a stderr captured apart (3), and the {@code /proc}
+ * files the resource sampler keeps open while the child's tree is sampled (6: two of its
+ * shepherd's, four of its command's)
+ * @param sampled descriptors the resource sampler keeps open now (part of {@code used}),
+ * for every sampled tree; a tree with descendants keeps three more for each
  * @param refusals how many starts were refused for want of descriptors, in all
  */
-public record DescriptorUse(long used, long limit, long reserve, int perChild, long refusals) {
+public record DescriptorUse(long used, long limit, long reserve, int perChild, long sampled, long refusals) {
 
 	/**
 	 * How many more children fit in the budget now ({@link Long#MAX_VALUE} without a

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * An application in a JVM of its own under {@code prlimit --nofile=1100:1200}, with more
+ * An application in a JVM of its own under {@code prlimit --nofile=1100:1400}, with more
  * children than its descriptors allow: the soft limit is raised, the children beyond the
  * budget are refused with the numbers and not retried in a loop, the application keeps
  * answering HTTP, and a refused child starts once others stop; without
@@ -39,9 +39,9 @@ class DescriptorLimitTests {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(60);
 
-	// Why 60: with the default reserve of 1,024 under a hard limit of 1,200, the budget
-	// leaves a web application's JVM (100 to 250 descriptors of its own) room for 8 to
-	// 58 children.
+	// Why 60: with the default reserve of 1,024 under a hard limit of 1,400, the budget
+	// (9 descriptors per child) leaves a web application's JVM (30 to 250 descriptors of
+	// its own when its children start) room for 14 to 38 children.
 	private static final int CHILDREN = 60;
 
 	private final HttpClient http = HttpClient.newHttpClient();
@@ -75,7 +75,7 @@ class DescriptorLimitTests {
 			assertThat(running).hasSizeGreaterThanOrEqualTo(5);
 			assertThat(settled.path("components").path(refused.get(0)).path("details").path("lastError").asString())
 				.matches("starting it would leave the application [0-9,]+ descriptors, under the reserve of 1,024 "
-						+ "\\(limit 1,200, [0-9,]+ in use, 3 per child\\); raise the limit or the reserve");
+						+ "\\(limit 1,400, [0-9,]+ in use, 9 per child\\); raise the limit or the reserve");
 
 			// Why a window: a refused child retried in a loop would be refused again at
 			// each of the ten ticks a second.
@@ -95,9 +95,9 @@ class DescriptorLimitTests {
 			await("a refused child starts once five others stopped").atMost(DEADLINE)
 				.until(() -> names(get(base.resolve("health/supervisor")), "FAILED").size() < refused.size());
 			JsonNode descriptors = get(base.resolve("children")).path("descriptors");
-			assertThat(descriptors.path("limit").asLong()).as("the soft limit raised to the hard one").isEqualTo(1200);
+			assertThat(descriptors.path("limit").asLong()).as("the soft limit raised to the hard one").isEqualTo(1400);
 			assertThat(descriptors.path("reserve").asLong()).isEqualTo(1024);
-			assertThat(descriptors.path("perChild").asInt()).isEqualTo(3);
+			assertThat(descriptors.path("perChild").asInt()).isEqualTo(9);
 			jvm.terminate();
 			assertThat(jvm.awaitExit(DEADLINE)).isTrue();
 		}
@@ -111,13 +111,13 @@ class DescriptorLimitTests {
 			assertThat(jvm.awaitExit(DEADLINE)).isTrue();
 			assertThat(jvm.process().exitValue()).isNotZero();
 			assertThat(read(this.temp.resolve("out.log")) + read(log)).contains("Property: supervisor.children")
-				.containsPattern(CHILDREN + " children to start at 3 descriptors each need 180, but the limit of 1,200 "
+				.containsPattern(CHILDREN + " children to start at 9 descriptors each need 540, but the limit of 1,400 "
 						+ "less the [0-9,]+ in use and the reserve of 1,024 leaves room for [0-9]+");
 		}
 	}
 
 	private List<String> limited(String... arguments) {
-		List<String> command = new ArrayList<>(List.of("prlimit", "--nofile=1100:1200", "--"));
+		List<String> command = new ArrayList<>(List.of("prlimit", "--nofile=1100:1400", "--"));
 		List<String> app = new ArrayList<>(List.of(Integer.toString(CHILDREN), this.temp.toString()));
 		app.addAll(List.of(arguments));
 		command.addAll(JavaCommand.main(DescriptorLimitApp.class, app.toArray(String[]::new)));

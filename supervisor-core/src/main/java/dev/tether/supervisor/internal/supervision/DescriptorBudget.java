@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.tether.supervisor.DescriptorUse;
 import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.internal.resources.TreeSampler;
 
 /**
  * The descriptors a supervisor may still spend on children: the soft
@@ -30,11 +31,18 @@ import dev.tether.supervisor.internal.os.Posix;
 final class DescriptorBudget {
 
 	/**
-	 * What the JVM holds per child. Why 3: measured, a child holds 2.04 of them (its
-	 * output pipe and its pidfd, over 50 {@code sleep} children); the third covers its
-	 * log file while a line is written and a stderr captured apart.
+	 * What a running child holds. Why 3: measured, it holds 2.04 of them (its output pipe
+	 * and its pidfd, over 50 {@code sleep} children); the third covers its log file while
+	 * a line is written and a stderr captured apart.
 	 */
-	static final int PER_CHILD = 3;
+	private static final int SPAWNED = 3;
+
+	/**
+	 * What the JVM holds per child: {@link #SPAWNED} while it runs, and
+	 * {@link TreeSampler#KEPT_PER_CHILD} more while its tree is sampled (a metrics
+	 * scrape, the endpoint, {@code max-memory}).
+	 */
+	static final int PER_CHILD = SPAWNED + TreeSampler.KEPT_PER_CHILD;
 
 	private static final Logger logger = LoggerFactory.getLogger(DescriptorBudget.class);
 
@@ -96,7 +104,8 @@ final class DescriptorBudget {
 	}
 
 	synchronized DescriptorUse use() {
-		return new DescriptorUse(this.used, this.limit, this.reserve, PER_CHILD, this.refusals);
+		return new DescriptorUse(this.used, this.limit, this.reserve, PER_CHILD, TreeSampler.keptDescriptors(),
+				this.refusals);
 	}
 
 	private static long count() {

@@ -163,15 +163,18 @@ public class ChildrenEndpoint {
 	 * @param limit the soft {@code RLIMIT_NOFILE}, or {@code -1} when unlimited or
 	 * unknown
 	 * @param reserve what a start must leave to the application
-	 * @param perChild what each child costs
+	 * @param perChild what each child costs: 3 while it runs (pipe, pidfd, log file) and
+	 * 6 {@code /proc} files the resource sampler keeps open while its tree is sampled
+	 * @param sampled what the resource sampler keeps open now (part of {@code used})
 	 * @param room how many more children fit
 	 * @param refusals starts refused for want of descriptors
 	 */
-	public record DescriptorsDescriptor(long used, long limit, long reserve, int perChild, long room, long refusals) {
+	public record DescriptorsDescriptor(long used, long limit, long reserve, int perChild, long sampled, long room,
+			long refusals) {
 
 		static DescriptorsDescriptor of(DescriptorUse use) {
-			return new DescriptorsDescriptor(use.used(), use.limit(), use.reserve(), use.perChild(), use.room(),
-					use.refusals());
+			return new DescriptorsDescriptor(use.used(), use.limit(), use.reserve(), use.perChild(), use.sampled(),
+					use.room(), use.refusals());
 		}
 
 	}

@@ -1,0 +1,300 @@
+package dev.tether.supervisor.boot;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.tether.supervisor.testsupport.JavaCommand;
+import dev.tether.supervisor.testsupport.OtherUser;
+import dev.tether.supervisor.testsupport.SecondJvm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * An application in a JVM of its own whose children run into a limit that counts
+ * processes, lowered once the application is ready: its user's {@code RLIMIT_NPROC}
+ * ({@code prlimit --pid}; the JVM runs as another uid, since root is exempt), or
+ * {@code pid_max} (written inside the private pid namespace the JVM runs in, which on
+ * Linux 6.14 and later has one of its own). Every child is started through the endpoint:
+ * those the kernel makes no process for are {@code FAILED} with the limit and its
+ * numbers, started once each and not again while nothing ends, the application keeps
+ * answering HTTP, and a refused child starts once another stops.
+ * <p>
+ * Why children without a shepherd: a shepherd is a second process, whose own fork of the
+ * command may be the one refused; that start ends as a crash of the command (exit 125,
+ * {@code fork failed} in its log) and is restarted with backoff, while the spawn refused
+ * here is the one that fails the same way every time.
+ */
+@EnabledOnOs(OS.LINUX)
+class ProcessLimitTests {
+
+	private static final Duration DEADLINE = Duration.ofSeconds(60);
+
+	// Why this uid: no account of the machine, and used by no other test.
+	private static final int UID = 64144;
+
+	private static final Pattern FAILED_START = Pattern.compile("Child 'child-[0-9]+' could not be started");
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	private final JsonMapper json = JsonMapper.builder().build();
+
+	@TempDir
+	Path temp;
+
+	@Test
+	void childrenPastTheUsersProcessLimitAreRefusedOnceWhileTheApplicationAnswers() throws Exception {
+		OtherUser.assumeAvailable();
+		Path directory = Files.createDirectories(this.temp.resolve("app"));
+		Files.setAttribute(directory, "unix:uid", UID);
+		Files.setAttribute(directory, "unix:gid", UID);
+		// Why CAP_DAC_READ_SEARCH, kept as an ambient capability: the JVM reads its class
+		// path from root's Maven repository. It does not exempt from RLIMIT_NPROC (only
+		// CAP_SYS_RESOURCE and CAP_SYS_ADMIN do).
+		List<String> command = setpriv("--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search", "--");
+		command.addAll(app(60, directory));
+		Path log = this.temp.resolve("jvm.log");
+		try (SecondJvm jvm = SecondJvm
+			.start(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()))) {
+			URI base = ready(jvm, log);
+			// Why 20 more than now: the JVM's threads count too, and it may add a few.
+			long limit = tasks(UID) + 20;
+			// Why prlimit as that uid: another user's limits are changed only with
+			// CAP_SYS_RESOURCE, which root may lack (a container's bounding set).
+			run(setpriv("prlimit", "--pid", Long.toString(jvm.pid()), "--nproc=" + limit + ":" + limit)
+				.toArray(String[]::new));
+			exhaust(log, base, 60,
+					"cannot spawn /usr/bin/sleep: the process limit of uid " + UID + " is reached: it runs [0-9,]+ "
+							+ "processes and threads, and RLIMIT_NPROC allows it " + limit
+							+ "; raise the limit \\(ulimit -u, LimitNPROC=\\) or end processes of that user; it is "
+							+ "started again when a process of this supervisor's children ends");
+			jvm.terminate();
+			assertThat(jvm.awaitExit(DEADLINE)).isTrue();
+		}
+	}
+
+	@Test
+	void childrenPastPidMaxOfTheirNamespaceAreRefusedOnceWhileTheApplicationAnswers() throws Exception {
+		assumePidMaxPerNamespace();
+		Path directory = Files.createDirectories(this.temp.resolve("app"));
+		List<String> command = new ArrayList<>(List.of("unshare", "-p", "-f", "--mount-proc", "--kill-child"));
+		command.addAll(app(300, directory));
+		Path log = this.temp.resolve("jvm.log");
+		try (SecondJvm jvm = SecondJvm
+			.start(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()))) {
+			URI base = ready(jvm, log);
+			// Why 301, the least the kernel takes: pids 1 to 300, of which the JVM holds
+			// about a hundred; the rest is less than the 300 children.
+			// The JVM, PID 1 of its namespace, is the child of unshare.
+			ProcessHandle namespaced = jvm.process().children().findFirst().orElseThrow();
+			run("nsenter", "-t", Long.toString(namespaced.pid()), "-p", "-m", "sh", "-c",
+					"echo 301 > /proc/sys/kernel/pid_max");
+			exhaust(log, base, 300, "cannot spawn /usr/bin/sleep: no pid is free: pid_max of this pid namespace is "
+					+ "301 and [0-9,]+ pids are in use; raise kernel.pid_max or end processes; it is started again "
+					+ "when a process of this supervisor's children ends");
+			// Why the JVM itself: its end ends the namespace, and unshare with it.
+			namespaced.destroy();
+			assertThat(jvm.awaitExit(DEADLINE)).isTrue();
+		}
+	}
+
+	/**
+	 * Waits for the application's port in its output, then starts its first child, so
+	 * that the threads a first start adds (the spawner's, the reaper's) are there before
+	 * a limit is lowered.
+	 */
+	private URI ready(SecondJvm jvm, Path log) throws Exception {
+		Pattern ready = Pattern.compile("^PORT ([0-9]+)$", Pattern.MULTILINE);
+		String port = await("the application is ready").atMost(DEADLINE).until(() -> {
+			Matcher matcher = ready.matcher(read(log));
+			assertThat(jvm.process().isAlive()).as(() -> read(log)).isTrue();
+			return matcher.find() ? matcher.group(1) : null;
+		}, (found) -> found != null);
+		URI base = URI.create("http://localhost:" + port + "/actuator/");
+		start(base, "child-0");
+		await("child-0 runs").atMost(DEADLINE).until(() -> names(health(base), "RUNNING").contains("child-0"));
+		return base;
+	}
+
+	/**
+	 * Starts the children one by one, then checks the refusals, that they stay put, and
+	 * that stopping a running child lets one refused start.
+	 */
+	private void exhaust(Path log, URI base, int children, String refusal) throws Exception {
+		for (int i = 1; i < children; i++) {
+			start(base, "child-" + i);
+		}
+		JsonNode settled = await("every child runs or is refused").atMost(DEADLINE)
+			.until(() -> health(base),
+					(health) -> names(health, "RUNNING").size() + names(health, "FAILED").size() == children);
+		List<String> refused = names(settled, "FAILED");
+		List<String> running = names(settled, "RUNNING");
+		assertThat(refused).as(settled::toString).isNotEmpty();
+		assertThat(running).as(settled::toString).hasSizeGreaterThan(1);
+		assertThat(settled.path("components").path(refused.get(0)).path("details").path("lastError").asString())
+			.matches(refusal);
+		// Why a window: a refused child retried in a loop would be refused again at each
+		// of the ten ticks a second; none of ours ends meanwhile, so none is retried.
+		AtomicLong seen = new AtomicLong(-1);
+		await("no retry storm").during(Duration.ofSeconds(2))
+			.atMost(DEADLINE)
+			.until(() -> failedStarts(log) == seen.getAndSet(failedStarts(log)));
+		assertThat(seen.get()).isEqualTo(refused.size());
+
+		String stopped = running.get(running.size() - 1);
+		HttpResponse<String> response = control(base, stopped, "stop");
+		assertThat(response.statusCode()).isEqualTo(200);
+		await("a refused child starts once another stopped").atMost(DEADLINE)
+			.until(() -> names(health(base), "FAILED").size() < refused.size());
+		assertThat(failedStarts(log)).as("at most the one retry for the one end").isLessThanOrEqualTo(refused.size());
+	}
+
+	/** {@code setpriv} as {@link #UID}, then {@code arguments}. */
+	private static List<String> setpriv(String... arguments) {
+		List<String> command = new ArrayList<>(
+				List.of("setpriv", "--reuid=" + UID, "--regid=" + UID, "--clear-groups"));
+		command.addAll(List.of(arguments));
+		return command;
+	}
+
+	private static List<String> app(int children, Path directory) {
+		return JavaCommand.main(DescriptorLimitApp.class, Integer.toString(children), directory.toString(),
+				"--limit-test.autostart=false", "--limit-test.contain-descendants=false");
+	}
+
+	/** The lines of the JVM's output that say a child's start failed. */
+	private static long failedStarts(Path log) {
+		Matcher matcher = FAILED_START.matcher(read(log));
+		long count = 0;
+		while (matcher.find()) {
+			count++;
+		}
+		return count;
+	}
+
+	private void start(URI base, String name) throws Exception {
+		assertThat(control(base, name, "start").statusCode()).isEqualTo(200);
+	}
+
+	private HttpResponse<String> control(URI base, String name, String action) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(base.resolve("children/" + name))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString("{\"action\":\"" + action + "\"}"))
+			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private JsonNode health(URI base) throws Exception {
+		return this.json.readTree(
+				this.http
+					.send(HttpRequest.newBuilder(base.resolve("health/supervisor")).build(),
+							HttpResponse.BodyHandlers.ofString())
+					.body());
+	}
+
+	private static List<String> names(JsonNode health, String state) {
+		return health.path("components")
+			.properties()
+			.stream()
+			.filter((child) -> child.getValue().path("details").path("state").asString().equals(state))
+			.map(Map.Entry::getKey)
+			.toList();
+	}
+
+	/**
+	 * The processes and threads of {@code uid} now, as {@code RLIMIT_NPROC} counts them.
+	 */
+	private static long tasks(int uid) throws IOException {
+		long tasks = 0;
+		try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+			for (Path process : processes) {
+				List<String> status;
+				try {
+					status = Files.readAllLines(process.resolve("status"));
+				}
+				catch (IOException ex) {
+					continue;
+				}
+				boolean ours = status.stream().anyMatch((line) -> line.matches("Uid:\\s+" + uid + "\\s.*"));
+				tasks += ours ? status.stream()
+					.filter((line) -> line.startsWith("Threads:"))
+					.mapToLong((line) -> Long.parseLong(line.substring(8).trim()))
+					.sum() : 0;
+			}
+		}
+		return tasks;
+	}
+
+	/**
+	 * Skips, saying why, unless this kernel gives a new pid namespace a {@code pid_max}
+	 * of its own (Linux 6.14 and later): writing the host's would take pids from every
+	 * process of the machine. Checked by writing one in a namespace and reading the
+	 * host's back.
+	 */
+	private static void assumePidMaxPerNamespace() throws Exception {
+		Path hostFile = Path.of("/proc/sys/kernel/pid_max");
+		String host = Files.readString(hostFile).trim();
+		String inside;
+		String why = "";
+		try {
+			// Why one below the host's, read back in the namespace and outside: were the
+			// file the host's after all, the host would lose a single pid, never more.
+			String lower = Long.toString(Long.parseLong(host) - 1);
+			inside = run("unshare", "-p", "-f", "--mount-proc", "sh", "-c",
+					"echo " + lower + " > /proc/sys/kernel/pid_max && cat /proc/sys/kernel/pid_max");
+			if (!Files.readString(hostFile).trim().equals(host)) {
+				Files.writeString(hostFile, host);
+				inside = "";
+			}
+		}
+		catch (IOException | AssertionError ex) {
+			inside = "";
+			why = ": " + ex.getMessage();
+		}
+		if (inside.isEmpty()) {
+			System.out.println("Skipped: pid_max is host-wide on this kernel (" + System.getProperty("os.version")
+					+ ", or no pid namespace could be made here); lowering it would starve every process of the "
+					+ "machine, so the pid_max refusal is not tested" + why);
+			Assumptions.abort("pid_max is not per pid namespace here");
+		}
+	}
+
+	/** Runs a command to its end; its output, or an assertion error naming it. */
+	private static String run(String... command) throws Exception {
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+		String output = new String(process.getInputStream().readAllBytes());
+		assertThat(process.waitFor()).as(String.join(" ", command) + ": " + output).isZero();
+		return output.trim();
+	}
+
+	private static String read(Path file) {
+		try {
+			return Files.exists(file) ? Files.readString(file) : "";
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+}
