@@ -1,6 +1,8 @@
 package dev.tether.supervisor.internal.resources;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +30,8 @@ public final class TaskLimits {
 	private static final Path PROC = Path.of("/proc");
 
 	private static final Path CGROUPS = Path.of("/sys/fs/cgroup");
+
+	private static final int MAX_READ = 16384;
 
 	private TaskLimits() {
 	}
@@ -155,8 +159,10 @@ public final class TaskLimits {
 	}
 
 	private static String read(Path file) {
-		try {
-			return Files.readString(file);
+		// Why one read of a buffer: a sysctl file read from an offset past 0 reads empty,
+		// and Files.readString of a file of size 0 reads its first byte alone first.
+		try (InputStream in = Files.newInputStream(file)) {
+			return new String(in.readNBytes(MAX_READ), StandardCharsets.US_ASCII);
 		}
 		catch (IOException | RuntimeException ex) {
 			return "";

@@ -25,8 +25,9 @@ import dev.tether.supervisor.internal.resources.TreeSampler;
  * start between counts: a count lists every descriptor of the process (about a
  * millisecond for ten thousand), too much for each of a thousand starts in a row but
  * nothing once per tick; the estimate only errs high until the next count (a stop or a
- * removal frees its descriptors at the next tick). Guarded by its own monitor, taken
- * under the supervisor's lock and never the reverse.
+ * removal frees its descriptors at the next tick). A count adds, for every child with a
+ * process, what the resource sampler would keep of it and does not keep yet. Guarded by
+ * its own monitor, taken under the supervisor's lock and never the reverse.
  */
 final class DescriptorBudget {
 
@@ -52,6 +53,8 @@ final class DescriptorBudget {
 
 	private final long reserve;
 
+	private final ChildTable children;
+
 	private long used;
 
 	private long refusals;
@@ -60,7 +63,8 @@ final class DescriptorBudget {
 	 * @param reserve descriptors to leave to the application, or {@code null} for the
 	 * default: the larger of 1,024 and a tenth of the limit
 	 */
-	DescriptorBudget(@Nullable Long reserve) {
+	DescriptorBudget(@Nullable Long reserve, ChildTable children) {
+		this.children = children;
 		this.limit = Limit.SOFT;
 		this.reserve = (reserve != null) ? reserve : defaultReserve(this.limit);
 		this.used = count();
@@ -70,11 +74,20 @@ final class DescriptorBudget {
 		return Math.max(1024, (limit > 0) ? limit / 10 : 0);
 	}
 
-	/** Counts the open descriptors again; once per tick, holding no lock. */
+	/**
+	 * Counts the open descriptors again; once per tick, holding no lock. Why the
+	 * sampler's share of every child with a process is counted, sampled or not: the next
+	 * scrape samples them all at once, and must not open them in the reserve.
+	 */
 	void recount() {
 		long counted = count();
+		long sampled = TreeSampler.keptDescriptors();
+		long withProcess;
+		synchronized (this.children) {
+			withProcess = this.children.all().stream().filter((child) -> child.process() != null).count();
+		}
 		synchronized (this) {
-			this.used = counted;
+			this.used = counted - sampled + Math.max(sampled, withProcess * TreeSampler.KEPT_PER_CHILD);
 		}
 	}
 
