@@ -1,17 +1,9 @@
 package dev.tether.supervisor.boot;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -19,11 +11,12 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import dev.tether.supervisor.testsupport.JavaCommand;
 import dev.tether.supervisor.testsupport.SecondJvm;
 
+import static dev.tether.supervisor.boot.Actuator.names;
+import static dev.tether.supervisor.boot.Actuator.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -44,10 +37,6 @@ class DescriptorLimitTests {
 	// its own when its children start) room for 14 to 38 children.
 	private static final int CHILDREN = 60;
 
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	private final JsonMapper json = JsonMapper.builder().build();
-
 	@TempDir
 	Path temp;
 
@@ -59,13 +48,13 @@ class DescriptorLimitTests {
 				.redirectError(log.toFile()))) {
 			String port = jvm.readUntilCount("PORT", 1);
 			assertThat(port).as(() -> read(log)).isNotNull();
-			URI base = URI.create("http://localhost:" + port + "/actuator/");
+			Actuator actuator = new Actuator(port);
 			// Why the health and metrics endpoints until the end: the children endpoint
 			// samples each child's tree, and the /proc files a sample keeps open (up to a
 			// quarter of the limit, for two minutes) are the application's descriptors
 			// too.
 			JsonNode settled = await("starts and refusals settle").atMost(DEADLINE)
-				.until(() -> get(base.resolve("health/supervisor")),
+				.until(() -> actuator.get("health/supervisor"),
 						(health) -> health.path("components")
 							.valueStream()
 							.noneMatch((child) -> child.path("details").path("state").asString().equals("STARTING")));
@@ -82,19 +71,15 @@ class DescriptorLimitTests {
 			AtomicLong seen = new AtomicLong(-1);
 			await("no retry storm").during(Duration.ofSeconds(2))
 				.atMost(DEADLINE)
-				.until(() -> refusals(base) == seen.getAndSet(refusals(base)));
+				.until(() -> refusals(actuator) == seen.getAndSet(refusals(actuator)));
 			assertThat(seen.get()).isBetween((long) refused.size(), 2L * refused.size());
 
 			for (String name : running.subList(0, 5)) {
-				HttpResponse<String> stopped = send(HttpRequest.newBuilder(base.resolve("children/" + name))
-					.header("Content-Type", "application/json")
-					.POST(HttpRequest.BodyPublishers.ofString("{\"action\":\"stop\"}"))
-					.build());
-				assertThat(stopped.statusCode()).isEqualTo(200);
+				assertThat(actuator.control(name, "stop")).isEqualTo(200);
 			}
 			await("a refused child starts once five others stopped").atMost(DEADLINE)
-				.until(() -> names(get(base.resolve("health/supervisor")), "FAILED").size() < refused.size());
-			JsonNode descriptors = get(base.resolve("children")).path("descriptors");
+				.until(() -> names(actuator.get("health/supervisor"), "FAILED").size() < refused.size());
+			JsonNode descriptors = actuator.get("children").path("descriptors");
 			assertThat(descriptors.path("limit").asLong()).as("the soft limit raised to the hard one").isEqualTo(1400);
 			assertThat(descriptors.path("reserve").asLong()).isEqualTo(1024);
 			assertThat(descriptors.path("perChild").asInt()).isEqualTo(9);
@@ -124,37 +109,12 @@ class DescriptorLimitTests {
 		return command;
 	}
 
-	private long refusals(URI base) throws Exception {
-		return get(base.resolve("metrics/supervisor.descriptors.refusals")).path("measurements")
+	private static long refusals(Actuator actuator) throws Exception {
+		return actuator.get("metrics/supervisor.descriptors.refusals")
+			.path("measurements")
 			.path(0)
 			.path("value")
 			.asLong();
-	}
-
-	private static List<String> names(JsonNode health, String state) {
-		return health.path("components")
-			.properties()
-			.stream()
-			.filter((child) -> child.getValue().path("details").path("state").asString().equals(state))
-			.map(Map.Entry::getKey)
-			.toList();
-	}
-
-	private JsonNode get(URI uri) throws Exception {
-		return this.json.readTree(send(HttpRequest.newBuilder(uri).build()).body());
-	}
-
-	private HttpResponse<String> send(HttpRequest request) throws Exception {
-		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
-	}
-
-	private static String read(Path file) {
-		try {
-			return Files.exists(file) ? Files.readString(file) : "";
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 }

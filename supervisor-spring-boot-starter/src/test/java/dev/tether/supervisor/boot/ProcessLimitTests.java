@@ -1,18 +1,12 @@
 package dev.tether.supervisor.boot;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,12 +17,13 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import dev.tether.supervisor.testsupport.JavaCommand;
 import dev.tether.supervisor.testsupport.OtherUser;
 import dev.tether.supervisor.testsupport.SecondJvm;
 
+import static dev.tether.supervisor.boot.Actuator.names;
+import static dev.tether.supervisor.boot.Actuator.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -61,10 +56,6 @@ class ProcessLimitTests {
 
 	private static final Pattern FAILED_START = Pattern.compile("Child 'child-[0-9]+' could not be started");
 
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	private final JsonMapper json = JsonMapper.builder().build();
-
 	@TempDir
 	Path temp;
 
@@ -82,15 +73,16 @@ class ProcessLimitTests {
 		Path log = this.temp.resolve("jvm.log");
 		try (SecondJvm jvm = SecondJvm
 			.start(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()))) {
-			URI base = ready(jvm, log);
+			Actuator actuator = ready(jvm, log);
 			// Why 20 more than now: the JVM's threads count too, and it may add a few.
 			long limit = tasks(UID) + 20;
 			// Why prlimit as that uid: another user's limits are changed only with
 			// CAP_SYS_RESOURCE, which root may lack (a container's bounding set).
 			String pid = Long.toString(jvm.pid());
-			String hard = run("prlimit", "--pid", pid, "--nproc", "--raw", "--noheadings", "--output=HARD");
+			String hard = run(setpriv("prlimit", "--pid", pid, "--nproc", "--raw", "--noheadings", "--output=HARD")
+				.toArray(String[]::new));
 			run(setpriv("prlimit", "--pid", pid, "--nproc=" + limit + ":" + hard).toArray(String[]::new));
-			exhaust(log, base, 60,
+			exhaust(log, actuator, 60,
 					"cannot spawn /usr/bin/sleep: the process limit of uid " + UID + " is reached: it runs [0-9,]+ "
 							+ "processes and threads, and RLIMIT_NPROC allows it " + limit
 							+ "; raise the limit \\(ulimit -u, LimitNPROC=\\) or end processes of that user; it is "
@@ -109,19 +101,21 @@ class ProcessLimitTests {
 		assumePidMaxPerNamespace();
 		Path directory = Files.createDirectories(this.temp.resolve("app"));
 		List<String> command = new ArrayList<>(List.of("unshare", "-p", "-f", "--mount-proc", "--kill-child"));
-		command.addAll(app(340, directory));
+		command.addAll(app(150, directory));
 		Path log = this.temp.resolve("jvm.log");
 		try (SecondJvm jvm = SecondJvm
 			.start(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()))) {
-			URI base = ready(jvm, log);
+			Actuator actuator = ready(jvm, log);
 			// The JVM, PID 1 of its namespace, is the child of unshare.
 			ProcessHandle namespaced = jvm.process().children().findFirst().orElseThrow();
-			// Why 301, the least the kernel takes, and the next pid from 1 again: pids 1
-			// to 300, of which the JVM holds some; fewer than the 340 children.
+			// Why 400 and the next pid from 301: pids 301 to 399 are free, fewer than the
+			// 150 children. Why not from 1: once the kernel's counter passes 300 it hands
+			// out pids from 300 up only, so that a pid below that an end frees is never
+			// given again, and nothing would start after a stop.
 			run("nsenter", "-t", Long.toString(namespaced.pid()), "-p", "-m", "sh", "-c",
-					"echo 301 > " + PID_MAX + " && echo 1 > /proc/sys/kernel/ns_last_pid");
-			exhaust(log, base, 340, "cannot spawn /usr/bin/sleep: no pid is free: pid_max of this pid namespace is "
-					+ "301 and [0-9,]+ pids are in use; raise kernel.pid_max or end processes; it is started again "
+					"echo 400 > " + PID_MAX + " && echo 300 > /proc/sys/kernel/ns_last_pid");
+			exhaust(log, actuator, 150, "cannot spawn /usr/bin/sleep: no pid is free: pid_max of this pid namespace is "
+					+ "400 and [0-9,]+ pids are in use; raise kernel.pid_max or end processes; it is started again "
 					+ "when a process of this supervisor's children ends");
 			// Why SIGKILL to the JVM itself: its end ends the namespace and every child
 			// in
@@ -138,29 +132,30 @@ class ProcessLimitTests {
 	 * that the threads a first start adds (the spawner's, the reaper's) are there before
 	 * a limit is lowered.
 	 */
-	private URI ready(SecondJvm jvm, Path log) throws Exception {
+	private static Actuator ready(SecondJvm jvm, Path log) throws Exception {
 		Pattern ready = Pattern.compile("^PORT ([0-9]+)$", Pattern.MULTILINE);
 		String port = await("the application is ready").atMost(DEADLINE).until(() -> {
 			Matcher matcher = ready.matcher(read(log));
 			assertThat(jvm.process().isAlive()).as(() -> read(log)).isTrue();
 			return matcher.find() ? matcher.group(1) : null;
 		}, (found) -> found != null);
-		URI base = URI.create("http://localhost:" + port + "/actuator/");
-		start(base, "child-0");
-		await("child-0 runs").atMost(DEADLINE).until(() -> names(health(base), "RUNNING").contains("child-0"));
-		return base;
+		Actuator actuator = new Actuator(port);
+		assertThat(actuator.control("child-0", "start")).isEqualTo(200);
+		await("child-0 runs").atMost(DEADLINE)
+			.until(() -> names(actuator.get("health/supervisor"), "RUNNING").contains("child-0"));
+		return actuator;
 	}
 
 	/**
 	 * Starts the children one by one, then checks the refusals, that they stay put, and
 	 * that stopping a running child lets one refused start.
 	 */
-	private void exhaust(Path log, URI base, int children, String refusal) throws Exception {
+	private static void exhaust(Path log, Actuator actuator, int children, String refusal) throws Exception {
 		for (int i = 1; i < children; i++) {
-			start(base, "child-" + i);
+			assertThat(actuator.control("child-" + i, "start")).isEqualTo(200);
 		}
 		JsonNode settled = await("every child runs or is refused").atMost(DEADLINE)
-			.until(() -> health(base),
+			.until(() -> actuator.get("health/supervisor"),
 					(health) -> names(health, "RUNNING").size() + names(health, "FAILED").size() == children);
 		List<String> refused = names(settled, "FAILED");
 		List<String> running = names(settled, "RUNNING");
@@ -179,10 +174,10 @@ class ProcessLimitTests {
 		// Why five: the JVM's own threads compete for what an end frees (it keeps trying
 		// to start some while at the limit).
 		for (String name : running.subList(running.size() - STOPPED, running.size())) {
-			assertThat(control(base, name, "stop").statusCode()).isEqualTo(200);
+			assertThat(actuator.control(name, "stop")).isEqualTo(200);
 		}
 		await("a refused child starts once others stopped").atMost(DEADLINE)
-			.until(() -> names(health(base), "FAILED").size() < refused.size());
+			.until(() -> names(actuator.get("health/supervisor"), "FAILED").size() < refused.size());
 		assertThat(failedStarts(log)).as("at most one retry for each end")
 			.isLessThanOrEqualTo(refused.size() + STOPPED);
 	}
@@ -208,34 +203,6 @@ class ProcessLimitTests {
 			count++;
 		}
 		return count;
-	}
-
-	private void start(URI base, String name) throws Exception {
-		assertThat(control(base, name, "start").statusCode()).isEqualTo(200);
-	}
-
-	private HttpResponse<String> control(URI base, String name, String action) throws Exception {
-		return this.http.send(HttpRequest.newBuilder(base.resolve("children/" + name))
-			.header("Content-Type", "application/json")
-			.POST(HttpRequest.BodyPublishers.ofString("{\"action\":\"" + action + "\"}"))
-			.build(), HttpResponse.BodyHandlers.ofString());
-	}
-
-	private JsonNode health(URI base) throws Exception {
-		return this.json.readTree(
-				this.http
-					.send(HttpRequest.newBuilder(base.resolve("health/supervisor")).build(),
-							HttpResponse.BodyHandlers.ofString())
-					.body());
-	}
-
-	private static List<String> names(JsonNode health, String state) {
-		return health.path("components")
-			.properties()
-			.stream()
-			.filter((child) -> child.getValue().path("details").path("state").asString().equals(state))
-			.map(Map.Entry::getKey)
-			.toList();
 	}
 
 	/**
@@ -303,15 +270,6 @@ class ProcessLimitTests {
 		String output = new String(process.getInputStream().readAllBytes());
 		assertThat(process.waitFor()).as(String.join(" ", command) + ": " + output).isZero();
 		return output.trim();
-	}
-
-	private static String read(Path file) {
-		try {
-			return Files.exists(file) ? Files.readString(file) : "";
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 }
