@@ -6,7 +6,8 @@ package dev.tether.supervisor;
  * JDK, the web server, a database pool and the logging need their own).
  *
  * @param used descriptors the process has open, as last counted ({@code /proc/self/fd},
- * once per tick) plus those of the children started since
+ * once per tick), with the resource sampler's 6 for every child that has a process
+ * whether its tree was sampled yet or not, plus those of the children started since
  * @param limit the soft {@code RLIMIT_NOFILE} in force (raised to the hard limit at
  * start), or {@code -1} when unlimited or unknown: then nothing is refused
  * @param reserve descriptors a start must leave to the application

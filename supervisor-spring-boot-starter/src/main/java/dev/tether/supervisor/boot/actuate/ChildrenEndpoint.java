@@ -159,7 +159,8 @@ public class ChildrenEndpoint {
 	/**
 	 * The application's descriptors and the budget children are started within.
 	 *
-	 * @param used open now (counted once per tick, plus the children started since)
+	 * @param used open now (counted once per tick, with the sampler's share of every
+	 * child counted whether sampled yet or not, plus the children started since)
 	 * @param limit the soft {@code RLIMIT_NOFILE}, or {@code -1} when unlimited or
 	 * unknown
 	 * @param reserve what a start must leave to the application
