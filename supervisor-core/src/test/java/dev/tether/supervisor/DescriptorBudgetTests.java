@@ -1,9 +1,12 @@
 package dev.tether.supervisor;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -29,6 +32,8 @@ class DescriptorBudgetTests {
 	private static final Duration DEADLINE = Duration.ofSeconds(30);
 
 	private static final int CHILDREN = 8;
+
+	private static final int COUNTED = 20;
 
 	@TempDir
 	Path temp;
@@ -94,6 +99,45 @@ class DescriptorBudgetTests {
 					.stream()
 					.filter((child) -> child.state() == ChildState.FAILED)
 					.count() < CHILDREN - running);
+		}
+	}
+
+	@Test
+	void whatAChildCostsOnceItsTreeIsSampledIsWhatTheBudgetCounts() throws Exception {
+		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), List.of())) {
+			Supervisor supervisor = test.supervisor();
+			// Why one child first: what the first start and the first sample open once
+			// (the reaper's epoll, the pump's threads, the log directory) is not a
+			// child's.
+			startAndSample(supervisor, "first");
+			long before = openDescriptors();
+			for (int i = 0; i < COUNTED; i++) {
+				startAndSample(supervisor, "counted-" + i);
+			}
+			double perChild = (openDescriptors() - before) / (double) COUNTED;
+			System.out.printf("descriptors per sampled child, over %d sleep children: %.2f (the budget counts %d)%n",
+					COUNTED, perChild, supervisor.descriptors().perChild());
+			// Why not equal: the budget counts a third descriptor per child for its log
+			// file while a line is written, which a silent sleep never opens.
+			assertThat(perChild).isBetween(supervisor.descriptors().perChild() - 1.5,
+					(double) supervisor.descriptors().perChild());
+			assertThat(supervisor.descriptors().sampled()).isGreaterThanOrEqualTo(6L * (COUNTED + 1));
+		}
+	}
+
+	private static void startAndSample(Supervisor supervisor, String name) {
+		supervisor.add(ChildSpec.builder(name, List.of("sleep", "600")).build());
+		// Why a command that has descriptors: its tree is then sampled through its
+		// shepherd down to it, every file the sampler keeps opened.
+		await(name + " sampled down to its command").atMost(DEADLINE)
+			.until(() -> supervisor.usage(name)
+				.filter((usage) -> usage.processes() == 1 && usage.openDescriptors() != null)
+				.isPresent());
+	}
+
+	private static long openDescriptors() throws IOException {
+		try (Stream<Path> open = Files.list(Path.of("/proc/self/fd"))) {
+			return open.count() - 1;
 		}
 	}
 

@@ -83,7 +83,7 @@ class DescriptorBudgetAutoConfigurationTests {
 					.analyze(context.getStartupFailure());
 				assertThat(analysis).isNotNull();
 				assertThat(analysis.getDescription()).contains("Property: supervisor.children\n")
-					.containsPattern("2 children to start at 3 descriptors each need 6, but the limit of [0-9,]+ "
+					.containsPattern("2 children to start at 9 descriptors each need 18, but the limit of [0-9,]+ "
 							+ "less the [0-9,]+ in use and the reserve of 100,000,000 leaves room for 0")
 					.contains("supervisor.descriptor-budget=start-what-fits");
 			});

@@ -9,10 +9,12 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Run in a JVM of its own, under a lowered {@code RLIMIT_NOFILE}: a web application with
- * {@code <children>} autostarted {@code sleep} children, the children endpoint writable.
- * Prints {@code PORT <port>} once ready, then runs until it is stopped; further arguments
- * are passed to Spring ({@code --supervisor.descriptor-budget=start-what-fits}).
+ * Run in a JVM of its own, under a lowered limit: a web application with
+ * {@code <children>} {@code sleep} children, the children endpoint writable. Prints
+ * {@code PORT <port>} once ready, then runs until it is stopped; further arguments are
+ * passed to Spring ({@code --supervisor.descriptor-budget=start-what-fits};
+ * {@code --limit-test.autostart=false} and {@code --limit-test.contain-descendants=false}
+ * set those of every child).
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
@@ -24,6 +26,8 @@ public class DescriptorLimitApp {
 		StringBuilder yaml = new StringBuilder("supervisor:\n  children:\n");
 		for (int i = 0; i < children; i++) {
 			yaml.append("    child-%d:\n      command: [\"sleep\", \"600\"]\n      stop-timeout: 5s\n".formatted(i));
+			yaml.append("      autostart: ${limit-test.autostart:true}\n");
+			yaml.append("      contain-descendants: ${limit-test.contain-descendants:true}\n");
 		}
 		Path config = Files.writeString(directory.resolve("children.yml"), yaml);
 		String[] arguments = new String[args.length - 2 + 8];

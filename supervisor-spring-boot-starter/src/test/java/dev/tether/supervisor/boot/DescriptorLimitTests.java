@@ -1,17 +1,9 @@
 package dev.tether.supervisor.boot;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -19,16 +11,17 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import dev.tether.supervisor.testsupport.JavaCommand;
 import dev.tether.supervisor.testsupport.SecondJvm;
 
+import static dev.tether.supervisor.boot.Actuator.names;
+import static dev.tether.supervisor.boot.Actuator.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * An application in a JVM of its own under {@code prlimit --nofile=1100:1200}, with more
+ * An application in a JVM of its own under {@code prlimit --nofile=1100:1400}, with more
  * children than its descriptors allow: the soft limit is raised, the children beyond the
  * budget are refused with the numbers and not retried in a loop, the application keeps
  * answering HTTP, and a refused child starts once others stop; without
@@ -39,14 +32,10 @@ class DescriptorLimitTests {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(60);
 
-	// Why 60: with the default reserve of 1,024 under a hard limit of 1,200, the budget
-	// leaves a web application's JVM (100 to 250 descriptors of its own) room for 8 to
-	// 58 children.
+	// Why 60: with the default reserve of 1,024 under a hard limit of 1,400, the budget
+	// (9 descriptors per child) leaves a web application's JVM (30 to 250 descriptors of
+	// its own when its children start) room for 14 to 38 children.
 	private static final int CHILDREN = 60;
-
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	private final JsonMapper json = JsonMapper.builder().build();
 
 	@TempDir
 	Path temp;
@@ -59,13 +48,13 @@ class DescriptorLimitTests {
 				.redirectError(log.toFile()))) {
 			String port = jvm.readUntilCount("PORT", 1);
 			assertThat(port).as(() -> read(log)).isNotNull();
-			URI base = URI.create("http://localhost:" + port + "/actuator/");
+			Actuator actuator = new Actuator(port);
 			// Why the health and metrics endpoints until the end: the children endpoint
 			// samples each child's tree, and the /proc files a sample keeps open (up to a
 			// quarter of the limit, for two minutes) are the application's descriptors
 			// too.
 			JsonNode settled = await("starts and refusals settle").atMost(DEADLINE)
-				.until(() -> get(base.resolve("health/supervisor")),
+				.until(() -> actuator.get("health/supervisor"),
 						(health) -> health.path("components")
 							.valueStream()
 							.noneMatch((child) -> child.path("details").path("state").asString().equals("STARTING")));
@@ -75,29 +64,25 @@ class DescriptorLimitTests {
 			assertThat(running).hasSizeGreaterThanOrEqualTo(5);
 			assertThat(settled.path("components").path(refused.get(0)).path("details").path("lastError").asString())
 				.matches("starting it would leave the application [0-9,]+ descriptors, under the reserve of 1,024 "
-						+ "\\(limit 1,200, [0-9,]+ in use, 3 per child\\); raise the limit or the reserve");
+						+ "\\(limit 1,400, [0-9,]+ in use, 9 per child\\); raise the limit or the reserve");
 
 			// Why a window: a refused child retried in a loop would be refused again at
 			// each of the ten ticks a second.
 			AtomicLong seen = new AtomicLong(-1);
 			await("no retry storm").during(Duration.ofSeconds(2))
 				.atMost(DEADLINE)
-				.until(() -> refusals(base) == seen.getAndSet(refusals(base)));
+				.until(() -> refusals(actuator) == seen.getAndSet(refusals(actuator)));
 			assertThat(seen.get()).isBetween((long) refused.size(), 2L * refused.size());
 
 			for (String name : running.subList(0, 5)) {
-				HttpResponse<String> stopped = send(HttpRequest.newBuilder(base.resolve("children/" + name))
-					.header("Content-Type", "application/json")
-					.POST(HttpRequest.BodyPublishers.ofString("{\"action\":\"stop\"}"))
-					.build());
-				assertThat(stopped.statusCode()).isEqualTo(200);
+				assertThat(actuator.control(name, "stop")).isEqualTo(200);
 			}
 			await("a refused child starts once five others stopped").atMost(DEADLINE)
-				.until(() -> names(get(base.resolve("health/supervisor")), "FAILED").size() < refused.size());
-			JsonNode descriptors = get(base.resolve("children")).path("descriptors");
-			assertThat(descriptors.path("limit").asLong()).as("the soft limit raised to the hard one").isEqualTo(1200);
+				.until(() -> names(actuator.get("health/supervisor"), "FAILED").size() < refused.size());
+			JsonNode descriptors = actuator.get("children").path("descriptors");
+			assertThat(descriptors.path("limit").asLong()).as("the soft limit raised to the hard one").isEqualTo(1400);
 			assertThat(descriptors.path("reserve").asLong()).isEqualTo(1024);
-			assertThat(descriptors.path("perChild").asInt()).isEqualTo(3);
+			assertThat(descriptors.path("perChild").asInt()).isEqualTo(9);
 			jvm.terminate();
 			assertThat(jvm.awaitExit(DEADLINE)).isTrue();
 		}
@@ -111,50 +96,25 @@ class DescriptorLimitTests {
 			assertThat(jvm.awaitExit(DEADLINE)).isTrue();
 			assertThat(jvm.process().exitValue()).isNotZero();
 			assertThat(read(this.temp.resolve("out.log")) + read(log)).contains("Property: supervisor.children")
-				.containsPattern(CHILDREN + " children to start at 3 descriptors each need 180, but the limit of 1,200 "
+				.containsPattern(CHILDREN + " children to start at 9 descriptors each need 540, but the limit of 1,400 "
 						+ "less the [0-9,]+ in use and the reserve of 1,024 leaves room for [0-9]+");
 		}
 	}
 
 	private List<String> limited(String... arguments) {
-		List<String> command = new ArrayList<>(List.of("prlimit", "--nofile=1100:1200", "--"));
+		List<String> command = new ArrayList<>(List.of("prlimit", "--nofile=1100:1400", "--"));
 		List<String> app = new ArrayList<>(List.of(Integer.toString(CHILDREN), this.temp.toString()));
 		app.addAll(List.of(arguments));
 		command.addAll(JavaCommand.main(DescriptorLimitApp.class, app.toArray(String[]::new)));
 		return command;
 	}
 
-	private long refusals(URI base) throws Exception {
-		return get(base.resolve("metrics/supervisor.descriptors.refusals")).path("measurements")
+	private static long refusals(Actuator actuator) throws Exception {
+		return actuator.get("metrics/supervisor.descriptors.refusals")
+			.path("measurements")
 			.path(0)
 			.path("value")
 			.asLong();
-	}
-
-	private static List<String> names(JsonNode health, String state) {
-		return health.path("components")
-			.properties()
-			.stream()
-			.filter((child) -> child.getValue().path("details").path("state").asString().equals(state))
-			.map(Map.Entry::getKey)
-			.toList();
-	}
-
-	private JsonNode get(URI uri) throws Exception {
-		return this.json.readTree(send(HttpRequest.newBuilder(uri).build()).body());
-	}
-
-	private HttpResponse<String> send(HttpRequest request) throws Exception {
-		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
-	}
-
-	private static String read(Path file) {
-		try {
-			return Files.exists(file) ? Files.readString(file) : "";
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 }

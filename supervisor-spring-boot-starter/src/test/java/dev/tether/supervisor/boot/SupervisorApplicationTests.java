@@ -65,7 +65,7 @@ class SupervisorApplicationTests extends RunningApplication {
 				"parentDeathSignal", "descendants", "identityVerification", "nativeBackend", "spawn", "reconciliation",
 				"descriptors", "children");
 		assertThat(body.get("descriptors").propertyNames()).containsExactlyInAnyOrder("used", "limit", "reserve",
-				"perChild", "room", "refusals");
+				"perChild", "sampled", "room", "refusals");
 		assertThat(body.get("nativeBackend").asString()).isEqualTo((Runtime.version().feature() >= 22) ? "ffm" : "jnr");
 		assertThat(body.get("spawn").propertyNames()).containsExactlyInAnyOrder("method", "workingDirectory",
 				"closeDescriptors");

@@ -110,7 +110,7 @@ public final class PosixSpawn {
 						+ append.file() + " is a FIFO or a device, which is never opened as a log");
 			}
 			if (error != 0) {
-				throw new NativeSpawnException("posix_spawnp " + executable, posix.describe(error));
+				throw new NativeSpawnException("posix_spawnp " + executable, error, posix.describe(error));
 			}
 			return pid[0];
 		}

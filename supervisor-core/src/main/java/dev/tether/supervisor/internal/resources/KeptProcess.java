@@ -90,6 +90,11 @@ final class KeptProcess implements AutoCloseable {
 		}
 	}
 
+	/** The files every {@link KeptProcess} of this JVM holds now. */
+	static long kept() {
+		return KEPT.get();
+	}
+
 	long pid() {
 		return this.pid;
 	}

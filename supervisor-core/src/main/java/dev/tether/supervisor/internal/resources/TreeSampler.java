@@ -42,6 +42,13 @@ public final class TreeSampler implements AutoCloseable {
 
 	private static final long PAGE_SIZE = ThisProcess.pageSize();
 
+	/**
+	 * The files kept for a child whose command has no descendants: its shepherd's
+	 * {@code stat} and {@code children}, its command's {@code stat}, {@code statm},
+	 * {@code children} and {@code fd}; without a shepherd, two fewer.
+	 */
+	public static final int KEPT_PER_CHILD = 6;
+
 	private final ProcReader reader = new ProcReader();
 
 	private final Map<Long, KeptProcess> kept = new HashMap<>();
@@ -99,6 +106,14 @@ public final class TreeSampler implements AutoCloseable {
 		finally {
 			releaseUnseen();
 		}
+	}
+
+	/**
+	 * The descriptors every sampler of this JVM keeps open now, within a quarter of the
+	 * soft limit of open files.
+	 */
+	public static long keptDescriptors() {
+		return KeptProcess.kept();
 	}
 
 	/** Closes every file it keeps; a later sample opens them again. */

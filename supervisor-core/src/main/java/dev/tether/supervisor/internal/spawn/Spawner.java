@@ -29,6 +29,7 @@ import dev.tether.supervisor.internal.os.PosixSpawn;
 import dev.tether.supervisor.internal.output.ChildOutput;
 import dev.tether.supervisor.internal.output.OutputPump;
 import dev.tether.supervisor.internal.reaper.Reaper;
+import dev.tether.supervisor.internal.resources.TaskLimits;
 
 /**
  * Spawns children, every one of them from a single long-lived platform thread.
@@ -200,6 +201,9 @@ public final class Spawner implements AutoCloseable {
 		}
 		catch (ExecutionException ex) {
 			Throwable cause = ex.getCause();
+			if (cause instanceof ForkRefusedException refused) {
+				throw new ForkRefusedException(refused.getMessage(), refused);
+			}
 			if (cause instanceof SpawnException spawn) {
 				throw new SpawnException(spawn.getMessage(), spawn);
 			}
@@ -367,6 +371,10 @@ public final class Spawner implements AutoCloseable {
 							env, stdin, output, byLauncher ? null : workingDirectory), this::deliver);
 			}
 			catch (NativeSpawnException ex) {
+				if (ex.errno() == Posix.EAGAIN) {
+					throw new ForkRefusedException("cannot spawn " + this.executable + ": " + TaskLimits.whyRefused(),
+							ex);
+				}
 				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);
 			}
 		}

@@ -30,6 +30,7 @@ import dev.tether.supervisor.internal.output.LineWatch;
 import dev.tether.supervisor.internal.ports.PortGuard;
 import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.spawn.CommandSettings;
+import dev.tether.supervisor.internal.spawn.ForkRefusedException;
 import dev.tether.supervisor.internal.spawn.SpawnRequest;
 import dev.tether.supervisor.internal.spawn.SpawnedChild;
 import dev.tether.supervisor.internal.spawn.Spawner;
@@ -114,6 +115,11 @@ final class ChildLauncher implements AutoCloseable {
 		try {
 			spawned = this.spawner.spawn(new SpawnRequest(spec.command(), environment, spec.workingDirectory(), log,
 					null, spec.containDescendants(), output, spec.stdio(), settings(spec.resources())), onExit);
+		}
+		catch (ForkRefusedException ex) {
+			child.refused(Refusal.PROCESSES,
+					ex.getMessage() + "; it is started again when a process of this supervisor's children ends");
+			return;
 		}
 		catch (SpawnException ex) {
 			if (channel != null) {

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.DescriptorUse;
 import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.internal.resources.TreeSampler;
 
 /**
  * The descriptors a supervisor may still spend on children: the soft
@@ -25,17 +26,25 @@ import dev.tether.supervisor.internal.os.Posix;
  * start between counts: a count lists every descriptor of the process (about a
  * millisecond for ten thousand), too much for each of a thousand starts in a row but
  * nothing once per tick; the estimate only errs high until the next count (a stop or a
- * removal frees its descriptors at the next tick). Guarded by its own monitor, taken
- * under the supervisor's lock and never the reverse.
+ * removal frees its descriptors at the next tick). A count adds, for every child with a
+ * process, what the resource sampler would keep of it and does not keep yet. Guarded by
+ * its own monitor, taken under the supervisor's lock and never the reverse.
  */
 final class DescriptorBudget {
 
 	/**
-	 * What the JVM holds per child. Why 3: measured, a child holds 2.04 of them (its
-	 * output pipe and its pidfd, over 50 {@code sleep} children); the third covers its
-	 * log file while a line is written and a stderr captured apart.
+	 * What a running child holds. Why 3: measured, it holds 2.04 of them (its output pipe
+	 * and its pidfd, over 50 {@code sleep} children); the third covers its log file while
+	 * a line is written and a stderr captured apart.
 	 */
-	static final int PER_CHILD = 3;
+	private static final int SPAWNED = 3;
+
+	/**
+	 * What the JVM holds per child: {@link #SPAWNED} while it runs, and
+	 * {@link TreeSampler#KEPT_PER_CHILD} more while its tree is sampled (a metrics
+	 * scrape, the endpoint, {@code max-memory}).
+	 */
+	static final int PER_CHILD = SPAWNED + TreeSampler.KEPT_PER_CHILD;
 
 	private static final Logger logger = LoggerFactory.getLogger(DescriptorBudget.class);
 
@@ -45,6 +54,8 @@ final class DescriptorBudget {
 
 	private final long reserve;
 
+	private final ChildTable children;
+
 	private long used;
 
 	private long refusals;
@@ -53,7 +64,8 @@ final class DescriptorBudget {
 	 * @param reserve descriptors to leave to the application, or {@code null} for the
 	 * default: the larger of 1,024 and a tenth of the limit
 	 */
-	DescriptorBudget(@Nullable Long reserve) {
+	DescriptorBudget(@Nullable Long reserve, ChildTable children) {
+		this.children = children;
 		this.limit = Limit.SOFT;
 		this.reserve = (reserve != null) ? reserve : defaultReserve(this.limit);
 		this.used = count();
@@ -63,11 +75,20 @@ final class DescriptorBudget {
 		return Math.max(1024, (limit > 0) ? limit / 10 : 0);
 	}
 
-	/** Counts the open descriptors again; once per tick, holding no lock. */
+	/**
+	 * Counts the open descriptors again; once per tick, holding no lock. Why the
+	 * sampler's share of every child with a process is counted, sampled or not: the next
+	 * scrape samples them all at once, and must not open them in the reserve.
+	 */
 	void recount() {
 		long counted = count();
+		long sampled = TreeSampler.keptDescriptors();
+		long withProcess;
+		synchronized (this.children) {
+			withProcess = this.children.all().stream().filter((child) -> child.process() != null).count();
+		}
 		synchronized (this) {
-			this.used = counted;
+			this.used = counted - sampled + Math.max(sampled, withProcess * TreeSampler.KEPT_PER_CHILD);
 		}
 	}
 
@@ -99,7 +120,8 @@ final class DescriptorBudget {
 	}
 
 	synchronized DescriptorUse use() {
-		return new DescriptorUse(this.used, this.limit, this.reserve, PER_CHILD, this.refusals);
+		return new DescriptorUse(this.used, this.limit, this.reserve, PER_CHILD, TreeSampler.keptDescriptors(),
+				this.refusals);
 	}
 
 	private static long count() {

@@ -160,7 +160,7 @@ public final class Engine implements AutoCloseable {
 		this.stops = new StopCoordinator(this.children, this.reaper, this.signaller, this.owner, this.orphans,
 				this.outbox, this.clock);
 		StopTargets targets = this.stops::target;
-		this.descriptors = new DescriptorBudget(settings.descriptorReserve());
+		this.descriptors = new DescriptorBudget(settings.descriptorReserve(), this.children);
 		this.launches = new LaunchDispatcher(this.children, this.launcher, this.orphans, this.saver, this.outbox,
 				this.clock, new DependentRestarts(this.children, targets, this.clock), this.descriptors);
 		this.reconfiguration = new Reconfiguration(this.children, this.stops, this.launcher, this::newChild);

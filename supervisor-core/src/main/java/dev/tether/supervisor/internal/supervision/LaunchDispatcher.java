@@ -36,6 +36,11 @@ final class LaunchDispatcher {
 
 	private final KillCauses kills = new KillCauses();
 
+	// Why counted: a child refused for want of processes is retried once for each
+	// process of ours that ended since the last tick, and so never in a loop. Guarded by
+	// the supervisor's lock.
+	private int ended;
+
 	LaunchDispatcher(ChildTable children, ChildLauncher launcher, OrphanStops orphans, RegistrySaver saver,
 			EventOutbox outbox, LongSupplier clock, DependentRestarts dependents, DescriptorBudget descriptors) {
 		this.children = children;
@@ -99,25 +104,28 @@ final class LaunchDispatcher {
 	private boolean admitted(SupervisedChild child) {
 		String refusal = this.descriptors.admit(child.spec());
 		if (refusal != null) {
-			child.refusedDescriptors(refusal);
+			child.refused(Refusal.DESCRIPTORS, refusal);
 		}
 		return refusal == null;
 	}
 
 	/**
-	 * Descriptors were counted again: children refused for want of them are started
-	 * again, as many as now fit, so a refused child is retried when descriptors free up
-	 * and never in a loop.
+	 * Starts again, as many as now fit, the children refused for want of room: those
+	 * refused for descriptors once these were counted free, those refused for processes
+	 * one for each process of ours that ended since the last call. A refused child is
+	 * retried when room frees up, never in a loop. Once per tick.
 	 */
 	void retryRefused() {
 		long room = this.descriptors.use().room();
 		synchronized (this.children) {
+			int freed = this.ended;
+			this.ended = 0;
 			for (SupervisedChild child : this.children.all()) {
-				if (room <= 0) {
-					break;
-				}
-				if (child.retryRefused()) {
+				if (room > 0 && child.retryRefused(Refusal.DESCRIPTORS)) {
 					room--;
+				}
+				else if (freed > 0 && child.retryRefused(Refusal.PROCESSES)) {
+					freed--;
 				}
 			}
 		}
@@ -130,6 +138,7 @@ final class LaunchDispatcher {
 	void adoptedGone(SupervisedChild child, ChildProcess process) {
 		synchronized (this.children) {
 			if (child.adoptedGone(process, this.clock.getAsLong(), random())) {
+				this.ended++;
 				this.orphans.groupExited(process.pid());
 				this.dependents.ended(child);
 			}
@@ -141,6 +150,7 @@ final class LaunchDispatcher {
 			ChildProcess process = child.process();
 			if (process != null && process.pid() == pid) {
 				child.exited(pid, this.kills.explain(child, process, status), this.clock.getAsLong(), random());
+				this.ended++;
 				if (process.handle() == null) {
 					this.orphans.exited(child.name(), process, status);
 				}

@@ -76,7 +76,7 @@ final class SupervisedChild {
 
 	private boolean removed;
 
-	private boolean refusedDescriptors;
+	private @Nullable Refusal refused;
 
 	SupervisedChild(ChildSpec spec, EventOutbox outbox, LongSupplier clock, ChildTable children) {
 		this.spec = spec;
@@ -124,25 +124,25 @@ final class SupervisedChild {
 		}
 		this.budget.reset();
 		this.lastError = null;
-		this.refusedDescriptors = false;
+		this.refused = null;
 		wantLaunch();
 		return true;
 	}
 
 	/**
-	 * Its start was refused for want of descriptors: {@code FAILED}, and not retried
-	 * until descriptors free up ({@link #retryRefused()}).
+	 * Its start was refused for want of room ({@link Refusal}): {@code FAILED}, and not
+	 * retried until room frees up ({@link #retryRefused}).
 	 */
-	void refusedDescriptors(String error) {
+	void refused(Refusal why, String error) {
 		this.children.assertHeld();
 		launchFailed(error, null);
-		this.refusedDescriptors = true;
+		this.refused = why;
 	}
 
-	/** Starts it again if its last start was refused for want of descriptors. */
-	boolean retryRefused() {
+	/** Starts it again if its last start was refused for {@code why}. */
+	boolean retryRefused(Refusal why) {
 		this.children.assertHeld();
-		return this.refusedDescriptors && this.state == ChildState.FAILED && !this.removed && requestStart();
+		return this.refused == why && this.state == ChildState.FAILED && !this.removed && requestStart();
 	}
 
 	/** The backoff has passed: the restart is due. */

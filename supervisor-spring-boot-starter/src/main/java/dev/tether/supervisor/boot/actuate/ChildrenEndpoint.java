@@ -182,19 +182,23 @@ public class ChildrenEndpoint {
 	/**
 	 * The application's descriptors and the budget children are started within.
 	 *
-	 * @param used open now (counted once per tick, plus the children started since)
+	 * @param used open now (counted once per tick, with the sampler's share of every
+	 * child counted whether sampled yet or not, plus the children started since)
 	 * @param limit the soft {@code RLIMIT_NOFILE}, or {@code -1} when unlimited or
 	 * unknown
 	 * @param reserve what a start must leave to the application
-	 * @param perChild what each child costs
+	 * @param perChild what each child costs: 3 while it runs (pipe, pidfd, log file) and
+	 * 6 {@code /proc} files the resource sampler keeps open while its tree is sampled
+	 * @param sampled what the resource sampler keeps open now (part of {@code used})
 	 * @param room how many more children fit
 	 * @param refusals starts refused for want of descriptors
 	 */
-	public record DescriptorsDescriptor(long used, long limit, long reserve, int perChild, long room, long refusals) {
+	public record DescriptorsDescriptor(long used, long limit, long reserve, int perChild, long sampled, long room,
+			long refusals) {
 
 		static DescriptorsDescriptor of(DescriptorUse use) {
-			return new DescriptorsDescriptor(use.used(), use.limit(), use.reserve(), use.perChild(), use.room(),
-					use.refusals());
+			return new DescriptorsDescriptor(use.used(), use.limit(), use.reserve(), use.perChild(), use.sampled(),
+					use.room(), use.refusals());
 		}
 
 	}
