@@ -47,6 +47,36 @@ class ProbeAddressTests {
 		}
 	}
 
+	@Test
+	void aChildOnIpv6LoopbackAlonePassesItsProbesOnItsProbeAddress() throws Exception {
+		PythonListener.assumeAvailable();
+		assumeIpv6Loopback();
+		int port = Listen.unusedPort();
+		Path log = this.temp.resolve("jvm.log");
+		ProcessBuilder builder = new ProcessBuilder(
+				JavaCommand.main(ProbeAddressJvm.class, TestRun.installationId("probe-address"),
+						this.temp.resolve("state").toString(), Integer.toString(port), "::1"))
+			.redirectError(log.toFile());
+		try (SecondJvm jvm = SecondJvm.start(builder)) {
+			// Readiness (the port accepts on ::1, held by the child's tree, read from
+			// /proc/net/tcp6), then five liveness probes.
+			String results = jvm.readUntil("RESULTS").get("RESULTS");
+			assertThat(results).as(() -> "passed, failed, restarts, last detail; its log: " + read(log))
+				.isEqualTo("5 0 0 HTTP 200");
+			assertThat(jvm.awaitExit(Duration.ofSeconds(30))).as("stopped its child and exited").isTrue();
+		}
+	}
+
+	private static void assumeIpv6Loopback() {
+		try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("::1"))) {
+			socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			System.out.println("Skipped: this machine has no IPv6 loopback (" + ex.getMessage() + ")");
+			org.junit.jupiter.api.Assumptions.abort("no IPv6 loopback: " + ex.getMessage());
+		}
+	}
+
 	private static String read(Path log) {
 		try {
 			return Files.readString(log);
