@@ -1,5 +1,6 @@
 package dev.tether.supervisor;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.SecondJvm;
+import dev.tether.supervisor.testsupport.StopOnRequestJvm;
 import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TreeSupervisorJvm;
 
@@ -40,14 +42,11 @@ class NativeAccessDeniedTests {
 
 	@Test
 	void childrenAndTheirDescendantsDoNotOutliveAJvmDeniedNativeAccessKilledWithSigkill() throws Exception {
-		Path java = denyingJava();
 		String installation = TestRun.installationId("denied");
 		String marker = ChildMarkers.INSTALLATION_ENV + "=" + installation;
 		Path log = this.temp.resolve("jvm.log");
-		List<String> command = new ArrayList<>(List.of(java.toString(), "-Xshare:auto", "-XX:TieredStopAtLevel=1",
-				"--illegal-native-access=deny", "-cp", System.getProperty("java.class.path"),
-				TreeSupervisorJvm.class.getName(), installation, this.temp.resolve("state").toString(),
-				Integer.toString(CHILDREN), "true", TreeSupervisorJvm.TREE, "true"));
+		List<String> command = deniedJvm(TreeSupervisorJvm.class, installation, this.temp.resolve("state").toString(),
+				Integer.toString(CHILDREN), "true", TreeSupervisorJvm.TREE, "true");
 		try (SecondJvm jvm = SecondJvm.start(new ProcessBuilder(command).redirectError(log.toFile()))) {
 			// Why one key at a time: the JVM's log lines come on the same output.
 			assertThat(jvm.readUntilCount("BACKEND", 1)).as(() -> read(log)).isEqualTo("none");
@@ -65,6 +64,41 @@ class NativeAccessDeniedTests {
 			await("nothing marked left after kill -9").atMost(DEADLINE)
 				.until(() -> LiveProcesses.withEnvironmentEntry(marker).isEmpty());
 		}
+	}
+
+	@Test
+	void aStopEndsTheWholeTreeThroughTheJdksHandleAndAReloadThatWouldBeSentAsTermIsRefused() throws Exception {
+		String installation = TestRun.installationId("denied-stop");
+		String marker = ChildMarkers.INSTALLATION_ENV + "=" + installation;
+		Path log = this.temp.resolve("jvm.log");
+		List<String> command = deniedJvm(StopOnRequestJvm.class, installation, this.temp.resolve("state").toString());
+		try (SecondJvm jvm = SecondJvm.start(new ProcessBuilder(command).redirectError(log.toFile()))) {
+			assertThat(jvm.readUntilCount("RUNNING", 1)).as(() -> read(log)).isEqualTo("launcher");
+			await("the tree complete").atMost(DEADLINE)
+				.until(() -> LiveProcesses.withEnvironmentEntry(marker)
+					.stream()
+					.filter((pid) -> LiveProcesses.isRunning(pid, "sleep"))
+					.count() == 2);
+			jvm.process().getOutputStream().write("go\n".getBytes(StandardCharsets.UTF_8));
+			jvm.process().getOutputStream().flush();
+			assertThat(jvm.readUntilCount("RELOAD", 1)).isEqualTo("child 'tree' was not reloaded: without a native "
+					+ "backend only TERM and KILL can be sent to it, not signal 1");
+			// The shepherd forwards the TERM to its command's group, then ends the rest
+			// of the tree (the daemon in a session of its own) once the command exited.
+			assertThat(jvm.readUntilCount("STOPPED", 1)).isEqualTo("EXITED");
+			await("nothing marked left after the stop").atMost(DEADLINE)
+				.until(() -> LiveProcesses.withEnvironmentEntry(marker).isEmpty());
+			assertThat(jvm.awaitExit(DEADLINE)).isTrue();
+		}
+	}
+
+	/** A JVM denied native access, running a main class of this test class path. */
+	private static List<String> deniedJvm(Class<?> mainClass, String... arguments) {
+		List<String> command = new ArrayList<>(List.of(denyingJava().toString(), "-Xshare:auto",
+				"-XX:TieredStopAtLevel=1", "--illegal-native-access=deny", "-cp", System.getProperty("java.class.path"),
+				mainClass.getName()));
+		command.addAll(List.of(arguments));
+		return command;
 	}
 
 	/**
