@@ -53,8 +53,7 @@ class NativeAccessDeniedTests {
 			assertThat(jvm.readUntilCount("MECHANISM", 1)).isEqualTo("launcher shepherd");
 			jvm.readUntilCount("STARTED", 1);
 			// Each tree: its shepherd, the shell, a background sleep and a daemon sleep
-			// in
-			// a session of its own.
+			// in a session of its own.
 			await("every tree complete").atMost(DEADLINE)
 				.until(() -> LiveProcesses.withEnvironmentEntry(marker)
 					.stream()

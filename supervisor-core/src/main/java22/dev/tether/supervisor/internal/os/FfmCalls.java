@@ -38,8 +38,8 @@ final class FfmCalls implements NativeCalls {
 		}
 		Module module = FfmCalls.class.getModule();
 		if (!module.isNativeAccessEnabled()) {
-			// Why a restricted call of no effect first: only its outcome tells access that
-			// the JDK allows with a warning from access it denies
+			// Why a restricted call of no effect first: only its outcome tells access
+			// that the JDK allows with a warning from access it denies
 			// (--illegal-native-access=deny), which throws IllegalCallerException here,
 			// before anything is bound; NativeBackends words that case.
 			MemorySegment.NULL.reinterpret(0);
