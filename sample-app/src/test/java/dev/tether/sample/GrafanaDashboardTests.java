@@ -6,6 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -20,16 +21,20 @@ import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.boot.test.NoChildLeftRunning;
 import dev.tether.supervisor.boot.test.SupervisedChildren;
+import dev.tether.supervisor.testsupport.Listen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every metric that {@code docs/grafana/tether.json} queries is in the sample's
  * Prometheus scrape, so that a renamed meter breaks the build rather than the dashboard.
- * The greeter is killed first: the exit and restart counters appear at the first exit.
+ * The greeter is killed first: the exit and restart counters appear at the first exit. A
+ * child whose port nobody opens is added for the probe failures: its readiness fails at
+ * each tick.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @NoChildLeftRunning
@@ -55,20 +60,28 @@ class GrafanaDashboardTests {
 	void everyMetricTheDashboardQueriesIsScraped(SupervisedChildren children) throws Exception {
 		Set<String> queried = queriedMetrics(JsonMapper.builder().build().readTree(DASHBOARD.toFile()));
 		assertThat(queried).contains("supervisor_children", "supervisor_child_exits_total",
-				"supervisor_child_restarts_total", "supervisor_reap_tick_seconds_sum");
+				"supervisor_child_restarts_total", "supervisor_child_probe_failures_total",
+				"supervisor_reap_tick_seconds_sum");
 		long greeter = children.awaitState("greeter", ChildState.RUNNING).pid();
 		ProcessHandle.of(greeter).ifPresent(ProcessHandle::destroyForcibly);
 		Awaitility.await()
 			.atMost(Duration.ofSeconds(30))
 			.until(() -> children.awaitState("greeter", ChildState.RUNNING).pid() != greeter);
-		Set<String> missing = new TreeSet<>();
-		Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
-			missing.clear();
-			missing.addAll(queried);
-			missing.removeAll(scraped());
-			return missing.isEmpty();
-		});
-		assertThat(missing).isEmpty();
+		children.supervisor()
+			.add(ChildSpec.builder("unready", List.of("sleep", "600")).port(Listen.unusedPort()).build());
+		try {
+			Set<String> missing = new TreeSet<>();
+			Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
+				missing.clear();
+				missing.addAll(queried);
+				missing.removeAll(scraped());
+				return missing.isEmpty();
+			});
+			assertThat(missing).isEmpty();
+		}
+		finally {
+			children.supervisor().remove("unready");
+		}
 	}
 
 	private static Set<String> queriedMetrics(JsonNode dashboard) {

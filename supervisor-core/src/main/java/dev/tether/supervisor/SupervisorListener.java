@@ -9,4 +9,12 @@ public interface SupervisorListener {
 
 	void onEvent(ChildEvent event);
 
+	/**
+	 * A probe of a child failed. Called, like {@link #onEvent}, outside the supervisor's
+	 * lock, in order with the child's events. Does nothing unless overridden.
+	 * @param failure which probe of which child, and what it saw
+	 */
+	default void onProbeFailed(ProbeFailure failure) {
+	}
+
 }

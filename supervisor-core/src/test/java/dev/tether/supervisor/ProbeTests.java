@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.tether.supervisor.testsupport.HttpHealth;
 import dev.tether.supervisor.testsupport.Listen;
+import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,7 +26,8 @@ import static org.awaitility.Awaitility.await;
  * Readiness and liveness probes against real HTTP servers: a failing health path restarts
  * its child after the threshold, through the stop ladder and counted by the breaker; a
  * probe that hangs times out without holding up another child's probes or the tick;
- * {@code readiness.http-get} holds a child in {@code STARTING} until it answers.
+ * {@code readiness.http-get} holds a child in {@code STARTING} until it answers;
+ * listeners hear of each failed probe, before the events it leads to.
  */
 @EnabledOnOs(OS.LINUX)
 class ProbeTests {
@@ -141,6 +144,44 @@ class ProbeTests {
 						(child) -> child.state() == ChildState.RUNNING);
 			assertThat(ready.readiness().passed()).isTrue();
 			assertThat(ready.readiness().detail()).isEqualTo("HTTP 200");
+		}
+	}
+
+	@Test
+	void listenersHearEachFailedLivenessProbeBeforeTheRestartItLeadsTo() throws Exception {
+		int port = Listen.unusedPort();
+		Path failing = Files.createFile(this.temp.resolve("failing"));
+		ChildSpec spec = ChildSpec.builder("api", HttpHealth.command(port, failing))
+			.port(port)
+			.livenessHttpGet("/health")
+			.livenessPeriod(Duration.ofMillis(200))
+			.livenessFailureThreshold(2)
+			.restart(RestartPolicy.NEVER)
+			.build();
+		List<Object> heard = new CopyOnWriteArrayList<>();
+		SupervisorListener recorder = new SupervisorListener() {
+
+			@Override
+			public void onEvent(ChildEvent event) {
+				heard.add(event.type());
+			}
+
+			@Override
+			public void onProbeFailed(ProbeFailure failure) {
+				if (failure.probe() == ProbeFailure.Probe.LIVENESS) {
+					assertThat(failure.child()).isEqualTo("api");
+					assertThat(failure.kind()).isEqualTo(ChildKind.AGENT);
+					heard.add(failure.result().detail() + " " + failure.result().failures());
+				}
+			}
+
+		};
+		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), TestRun.installationId("supervisor"),
+				OrphanPolicy.STOP, List.of(spec), (builder) -> builder.listener(recorder))) {
+			test.supervisor().startAutostart();
+			await().atMost(DEADLINE).until(() -> heard.contains(ChildEvent.Type.EXITED));
+			assertThat(heard).containsExactly(ChildEvent.Type.STARTED, "HTTP 500 1", "HTTP 500 2",
+					ChildEvent.Type.EXITED);
 		}
 	}
 

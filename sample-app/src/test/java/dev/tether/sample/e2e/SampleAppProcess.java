@@ -55,7 +55,7 @@ final class SampleAppProcess implements AutoCloseable {
 	 * Starts the app with {@code config} as its only configuration file; returns at once.
 	 */
 	static SampleAppProcess start(Path config, Path log) throws IOException {
-		return start(List.of("--spring.config.location=file:" + config), log);
+		return start(List.of(), List.of("--spring.config.location=file:" + config), log);
 	}
 
 	/**
@@ -63,12 +63,24 @@ final class SampleAppProcess implements AutoCloseable {
 	 * jar), {@code properties} on top, and waits until it is ready.
 	 */
 	static SampleAppProcess startedAsShipped(List<String> properties, Path log) throws IOException {
-		return awaitReadyOrClose(start(properties, log));
+		return awaitReadyOrClose(start(List.of(), properties, log));
 	}
 
-	private static SampleAppProcess start(List<String> arguments, Path log) throws IOException {
+	/**
+	 * As {@link #startedAsShipped}, from the application context that the build generated
+	 * ahead of time ({@code spring-boot:process-aot}) rather than from its configuration
+	 * classes.
+	 */
+	static SampleAppProcess startedAheadOfTime(List<String> properties, Path log) throws IOException {
+		return awaitReadyOrClose(start(List.of("-Dspring.aot.enabled=true"), properties, log));
+	}
+
+	private static SampleAppProcess start(List<String> jvmOptions, List<String> arguments, Path log)
+			throws IOException {
 		long logStart = Files.exists(log) ? Files.size(log) : 0;
-		List<String> command = new ArrayList<>(JavaCommand.of("-jar", System.getProperty("sample.jar")));
+		List<String> options = new ArrayList<>(jvmOptions);
+		options.addAll(List.of("-jar", System.getProperty("sample.jar")));
+		List<String> command = new ArrayList<>(JavaCommand.of(options.toArray(String[]::new)));
 		command.addAll(arguments);
 		command.add("--server.port=0");
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)

@@ -158,7 +158,7 @@ public final class Engine implements AutoCloseable {
 		PortOwnership ownership = new PortOwnership(this.probe);
 		this.ports = new PortCheck(this.children, ownership);
 		this.checks = new TickChecks(this.children, this.probe, targets, this.launches, this.resources, ownership,
-				this.clock);
+				this.outbox, this.clock);
 
 		ChildSpec.checkDependencies(settings.children());
 		synchronized (this.children) {

@@ -7,11 +7,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.tether.supervisor.ChildEvent;
+import dev.tether.supervisor.ProbeFailure;
 import dev.tether.supervisor.SupervisorListener;
 
 /**
- * Events wait here between the transition that made them (under the supervisor's lock)
- * and their listeners.
+ * Events (and probe failures) wait here between the transition that made them (under the
+ * supervisor's lock) and their listeners.
  * <p>
  * Why a queue and a lock of its own: listeners are user code (Spring's event publisher,
  * meters) and must never run under the supervisor's lock; the dispatch lock keeps them in
@@ -21,7 +22,9 @@ final class EventOutbox {
 
 	private static final Logger logger = LoggerFactory.getLogger(EventOutbox.class);
 
-	private final ConcurrentLinkedQueue<ChildEvent> queue = new ConcurrentLinkedQueue<>();
+	// Why one queue of both: a probe failure and the events it leads to reach listeners
+	// in the order they happened.
+	private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
 
 	private final Object dispatchLock = new Object();
 
@@ -39,6 +42,10 @@ final class EventOutbox {
 		this.queue.add(event);
 	}
 
+	void add(ProbeFailure failure) {
+		this.queue.add(failure);
+	}
+
 	/**
 	 * Hands every queued event to the listeners. Call it without holding the supervisor's
 	 * lock.
@@ -46,20 +53,37 @@ final class EventOutbox {
 	void dispatch() {
 		this.children.assertNotHeld();
 		synchronized (this.dispatchLock) {
-			ChildEvent event;
-			while ((event = this.queue.poll()) != null) {
+			Object item;
+			while ((item = this.queue.poll()) != null) {
 				for (SupervisorListener listener : this.listeners) {
-					try {
-						listener.onEvent(event);
-					}
-					catch (Throwable ex) {
-						// Why every Throwable: this runs on the reaper's and the tick's
-						// threads, which must outlive any listener's failure.
-						logger.warn("Listener failed on {} of '{}'", event.type(), event.child().name(), ex);
-					}
+					deliver(listener, item);
 				}
 			}
 		}
+	}
+
+	private static void deliver(SupervisorListener listener, Object item) {
+		try {
+			if (item instanceof ChildEvent event) {
+				listener.onEvent(event);
+			}
+			else {
+				listener.onProbeFailed((ProbeFailure) item);
+			}
+		}
+		catch (Throwable ex) {
+			// Why every Throwable: this runs on the reaper's and the tick's threads,
+			// which must outlive any listener's failure.
+			logger.warn("Listener failed on {}", describe(item), ex);
+		}
+	}
+
+	private static String describe(Object item) {
+		if (item instanceof ChildEvent event) {
+			return event.type() + " of '" + event.child().name() + "'";
+		}
+		ProbeFailure failure = (ProbeFailure) item;
+		return "a failed " + failure.probe() + " probe of '" + failure.child() + "'";
 	}
 
 }

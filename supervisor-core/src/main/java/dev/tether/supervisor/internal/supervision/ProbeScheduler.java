@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.ProbeFailure;
 import dev.tether.supervisor.ProbeResult;
 import dev.tether.supervisor.ProbeSettings;
 import dev.tether.supervisor.internal.ports.PortOwnership;
@@ -27,7 +28,8 @@ import dev.tether.supervisor.internal.probes.ProbeClient.Outcome;
  * only. An answer counts only when the child's own tree holds the port
  * ({@link PortOwnership}): a port held by anything else fails the probe, naming its
  * holder. A liveness probe that fails {@code failure-threshold} times in a row restarts
- * the child through {@link SupervisedChild#checkFailed}.
+ * the child through {@link SupervisedChild#checkFailed}. Every failed result goes to the
+ * listeners as a {@link ProbeFailure}.
  */
 final class ProbeScheduler implements AutoCloseable {
 
@@ -43,6 +45,8 @@ final class ProbeScheduler implements AutoCloseable {
 
 	private final PortOwnership ownership;
 
+	private final EventOutbox outbox;
+
 	private final ProbeClient client = new ProbeClient();
 
 	// Why queued: answers come during a poll, and during a send (a connection refused at
@@ -50,11 +54,13 @@ final class ProbeScheduler implements AutoCloseable {
 	// then applied.
 	private final Queue<Answer> answers = new ConcurrentLinkedQueue<>();
 
-	ProbeScheduler(ChildTable children, StopTargets targets, LongSupplier clock, PortOwnership ownership) {
+	ProbeScheduler(ChildTable children, StopTargets targets, LongSupplier clock, PortOwnership ownership,
+			EventOutbox outbox) {
 		this.children = children;
 		this.targets = targets;
 		this.clock = clock;
 		this.ownership = ownership;
+		this.outbox = outbox;
 	}
 
 	/** Sends the due readiness probes of these starting children. */
@@ -138,7 +144,8 @@ final class ProbeScheduler implements AutoCloseable {
 			if (child.process() != process) {
 				return;
 			}
-			child.probes().record(process, false, outcome.passed(), outcome.detail());
+			ProbeResult result = child.probes().record(process, false, outcome.passed(), outcome.detail());
+			failed(child, ProbeFailure.Probe.READINESS, result);
 			String expected = (settings.httpGet() != null)
 					? "answer " + settings.describe(child.spec().port()) + " with 2xx or 3xx"
 					: "accept connections on port " + child.spec().port();
@@ -156,6 +163,7 @@ final class ProbeScheduler implements AutoCloseable {
 			if (result.passed()) {
 				return;
 			}
+			failed(child, ProbeFailure.Probe.LIVENESS, result);
 			String probe = settings.describe(child.spec().port());
 			if (result.failures() < settings.failureThreshold()) {
 				logger.info("Child '{}' failed its liveness probe ({}) {} of {} times: {}", child.name(), probe,
@@ -166,6 +174,12 @@ final class ProbeScheduler implements AutoCloseable {
 					process, "failed its liveness probe (" + probe + ") " + result.failures()
 							+ " times in a row; last: " + outcome.detail(),
 					this.targets.of(child, process), this.clock.getAsLong());
+		}
+	}
+
+	private void failed(SupervisedChild child, ProbeFailure.Probe probe, ProbeResult result) {
+		if (!result.passed()) {
+			this.outbox.add(new ProbeFailure(child.name(), child.spec().kind(), probe, result));
 		}
 	}
 

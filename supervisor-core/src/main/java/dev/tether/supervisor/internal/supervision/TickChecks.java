@@ -38,13 +38,13 @@ final class TickChecks {
 	private final ResourceWatch resources;
 
 	TickChecks(ChildTable children, IdentityProbe probe, StopTargets targets, LaunchDispatcher launches,
-			ResourceWatch resources, PortOwnership ownership, LongSupplier clock) {
+			ResourceWatch resources, PortOwnership ownership, EventOutbox outbox, LongSupplier clock) {
 		this.children = children;
 		this.probe = probe;
 		this.targets = targets;
 		this.launches = launches;
 		this.shepherds = new ShepherdWatch(probe, children, targets, clock);
-		this.probes = new ProbeScheduler(children, targets, clock, ownership);
+		this.probes = new ProbeScheduler(children, targets, clock, ownership, outbox);
 		this.resources = resources;
 		this.clock = clock;
 	}

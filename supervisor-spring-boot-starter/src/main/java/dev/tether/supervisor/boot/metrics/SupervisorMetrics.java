@@ -2,6 +2,7 @@ package dev.tether.supervisor.boot.metrics;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,6 +20,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import dev.tether.supervisor.ChildEvent;
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.ProbeFailure;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorListener;
 import dev.tether.supervisor.boot.SupervisorTickObserver;
@@ -27,7 +29,8 @@ import dev.tether.supervisor.output.CapturedOutput;
 /**
  * The supervisor's meters: {@code supervisor.children} (gauge by state),
  * {@code supervisor.child.starts}, {@code supervisor.child.restarts},
- * {@code supervisor.child.exits} (by outcome), {@code supervisor.child.output.bytes} and
+ * {@code supervisor.child.exits} (by outcome), {@code supervisor.child.probe.failures}
+ * (by probe: readiness, liveness), {@code supervisor.child.output.bytes} and
  * {@code supervisor.child.output.lines}, what each child's tree uses
  * ({@link ResourceMeters}), {@code supervisor.spawn} and {@code supervisor.reap.tick}.
  */
@@ -122,6 +125,17 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 			case REMOVED -> forget(meters, event.child().name());
 			case RESTARTING -> {
 			}
+		}
+	}
+
+	@Override
+	public void onProbeFailed(ProbeFailure failure) {
+		MeterRegistry meters = this.registry;
+		if (meters != null) {
+			meters
+				.counter("supervisor.child.probe.failures", "child", failure.child(), "kind", failure.kind().id(),
+						"probe", failure.probe().name().toLowerCase(Locale.ROOT))
+				.increment();
 		}
 	}
 

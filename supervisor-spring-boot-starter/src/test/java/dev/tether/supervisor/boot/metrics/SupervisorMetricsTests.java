@@ -1,10 +1,13 @@
 package dev.tether.supervisor.boot.metrics;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -22,6 +25,8 @@ import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.registry.FileChildRegistry;
 import dev.tether.supervisor.registry.RegistryRow;
+import dev.tether.supervisor.testsupport.HttpHealth;
+import dev.tether.supervisor.testsupport.Listen;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.Orphans;
 import dev.tether.supervisor.testsupport.TestRun;
@@ -77,6 +82,44 @@ class SupervisorMetricsTests {
 					.until(() -> meters.find("supervisor.child.starts").tag("child", "worker").counter() != null);
 				assertThat(meters.get("supervisor.child.restarts").tag("child", "worker").counter().count())
 					.isEqualTo(1.0);
+			});
+	}
+
+	@Test
+	void aFailingLivenessProbeIsCountedByChildAndProbe() throws Exception {
+		int port = Listen.unusedPort();
+		Path failing = Files.createFile(this.temp.resolve("failing"));
+		List<String> properties = new ArrayList<>(List.of("supervisor.state-directory=" + this.temp.resolve("state"),
+				"supervisor.installation-id=" + this.installation, "supervisor.tick-interval=50ms",
+				"supervisor.children.api.port=" + port, "supervisor.children.api.liveness.http-get=/health",
+				"supervisor.children.api.liveness.period=200ms", "supervisor.children.api.liveness.failure-threshold=2",
+				"supervisor.children.api.backoff.initial=100ms"));
+		List<String> command = HttpHealth.command(port, failing);
+		for (int i = 0; i < command.size(); i++) {
+			properties.add("supervisor.children.api.command[" + i + "]=" + command.get(i));
+		}
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(SupervisorAutoConfiguration.class, SupervisorMetricsAutoConfiguration.class))
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues(properties.toArray(String[]::new))
+			.run((context) -> {
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				context.getBean(SupervisorMetrics.class).bindTo(meters);
+				Supervisor supervisor = context.getBean(Supervisor.class);
+				supervisor.startAutostart();
+				// Why two: the threshold, so the failures that restarted the child were
+				// each counted.
+				await().atMost(Duration.ofSeconds(30)).until(() -> {
+					Counter failures = meters.find("supervisor.child.probe.failures")
+						.tags("child", "api", "kind", "agent", "probe", "liveness")
+						.counter();
+					return failures != null && failures.count() >= 2;
+				});
+				await().atMost(Duration.ofSeconds(30))
+					.until(() -> supervisor.snapshot("api").orElseThrow().restarts() >= 1);
+				assertThat(supervisor.snapshot("api").orElseThrow().lastError())
+					.startsWith("failed its liveness probe (GET /health on port " + port + ") 2 times in a row");
 			});
 	}
 
