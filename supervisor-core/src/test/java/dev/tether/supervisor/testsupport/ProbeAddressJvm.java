@@ -44,13 +44,7 @@ public final class ProbeAddressJvm {
 			.build();
 		ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
 		try (FileChildRegistry registry = FileChildRegistry.open(state);
-				Supervisor supervisor = Supervisor.builder()
-					.installationId(args[0])
-					.launcherDirectory(state.resolve("launcher"))
-					.registry(registry)
-					.logDirectory(state.resolve("logs"))
-					.child(web)
-					.build()) {
+				Supervisor supervisor = SecondJvm.supervisorIn(args[0], state, registry).child(web).build()) {
 			ticker.scheduleWithFixedDelay(supervisor::tick, 20, 20, TimeUnit.MILLISECONDS);
 			supervisor.start("web");
 			List<ProbeResult> results = new ArrayList<>();

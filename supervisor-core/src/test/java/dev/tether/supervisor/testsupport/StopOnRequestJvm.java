@@ -31,11 +31,7 @@ public final class StopOnRequestJvm {
 		Path state = Path.of(args[1]);
 		ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
 		try (FileChildRegistry registry = FileChildRegistry.open(state);
-				Supervisor supervisor = Supervisor.builder()
-					.installationId(args[0])
-					.launcherDirectory(state.resolve("launcher"))
-					.registry(registry)
-					.logDirectory(state.resolve("logs"))
+				Supervisor supervisor = SecondJvm.supervisorIn(args[0], state, registry)
 					.child(ChildSpec.builder("tree", List.of("sh", "-c", TreeSupervisorJvm.TREE))
 						.workingDirectory(state)
 						.build())
