@@ -68,6 +68,9 @@ import dev.tether.supervisor.output.LogSettings;
  * {@code EX_CONFIG}, on a bad configuration would otherwise loop until the breaker opens)
  * @param selfReport what it reports of itself: {@code readiness.notify} and
  * {@code liveness.watchdog} over systemd's notify protocol, {@code readiness.log-line}
+ * @param probeAddress the loopback address its port is probed on (readiness, liveness):
+ * {@value #DEFAULT_PROBE_ADDRESS} by default, or {@code ::1} for a child that listens
+ * only there
  * @throws InvalidChildSpecException naming the setting when a value is unusable; every
  * duration must be positive and at most {@link #MAX_DURATION}
  */
@@ -77,7 +80,10 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		int stopSignal, Duration stopTimeout, LogSettings log, boolean containDescendants, List<String> dependsOn,
 		ProbeSettings readiness, ProbeSettings liveness, boolean critical, boolean restartWithDependencies,
 		boolean stdio, ResourceLimits resources, ExitCodes successExitCodes, ExitCodes restartPreventExitCodes,
-		int reloadSignal, SelfReport selfReport) {
+		int reloadSignal, SelfReport selfReport, String probeAddress) {
+
+	/** The address a child's port is probed on unless it names another. */
+	public static final String DEFAULT_PROBE_ADDRESS = "127.0.0.1";
 
 	/**
 	 * The longest duration any setting accepts. Why: durations become nanosecond
@@ -145,6 +151,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		if (reloadSignal <= 0) {
 			throw new InvalidChildSpecException(name, "reload-signal", "must be a signal");
 		}
+		ChildSpecChecks.probeAddress(name, probeAddress);
 		if (stopSignal <= 0) {
 			throw new InvalidChildSpecException(name, "stop-signal", "must be a signal");
 		}
@@ -223,6 +230,8 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		private int stopSignal = 15;
 
 		private int reloadSignal = 1;
+
+		private String probeAddress = DEFAULT_PROBE_ADDRESS;
 
 		private Duration stopTimeout = Duration.ofSeconds(10);
 
@@ -339,6 +348,15 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 
 		public Builder stableAfter(Duration stableAfter) {
 			this.stableAfter = stableAfter;
+			return this;
+		}
+
+		/**
+		 * {@code probe-address}: the loopback address the port is probed on,
+		 * {@code 127.0.0.1} or {@code ::1}.
+		 */
+		public Builder probeAddress(String probeAddress) {
+			this.probeAddress = probeAddress;
 			return this;
 		}
 
@@ -521,7 +539,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 							this.logToLogger, this.logStderrLevel, this.logMaxLineLength),
 					this.containDescendants, this.dependsOn, this.readiness, this.liveness, this.critical,
 					this.restartWithDependencies, this.stdio, this.resources, this.successExitCodes,
-					this.restartPreventExitCodes, this.reloadSignal, this.selfReport);
+					this.restartPreventExitCodes, this.reloadSignal, this.selfReport, this.probeAddress);
 		}
 
 	}

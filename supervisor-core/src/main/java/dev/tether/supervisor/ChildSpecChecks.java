@@ -1,8 +1,11 @@
 package dev.tether.supervisor;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -13,6 +16,9 @@ import dev.tether.supervisor.output.LogSettings;
  * an {@link InvalidChildSpecException} that names the setting and the allowed values.
  */
 final class ChildSpecChecks {
+
+	private static final Pattern IPV4 = Pattern
+		.compile("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
 
 	private ChildSpecChecks() {
 	}
@@ -33,6 +39,27 @@ final class ChildSpecChecks {
 			throw new InvalidChildSpecException(name, "log.max-history",
 					"must be between 0 and " + ChildSpec.MAX_LOG_HISTORY + " (was " + log.maxHistory() + ")");
 		}
+	}
+
+	/**
+	 * A probe address must be a loopback address, written as one. Why written as one: a
+	 * name would be looked up, and could resolve anywhere.
+	 */
+	static void probeAddress(String name, String address) {
+		if (address != null && (IPV4.matcher(address).matches() || address.contains(":"))) {
+			try {
+				// Why no lookup here: an IPv4 literal of four octets, or anything with a
+				// colon (an IPv6 literal or an error), is parsed, never resolved.
+				if (InetAddress.getByName(address).isLoopbackAddress()) {
+					return;
+				}
+			}
+			catch (UnknownHostException ex) {
+				// Not an address at all: refused below.
+			}
+		}
+		throw new InvalidChildSpecException(name, "probe-address",
+				"must be a loopback IP address such as 127.0.0.1 (the default) or ::1 (was '" + address + "')");
 	}
 
 	static void bounded(String name, String setting, Duration value) {

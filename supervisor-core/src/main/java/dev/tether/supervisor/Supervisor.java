@@ -68,6 +68,17 @@ public final class Supervisor implements AutoCloseable {
 	}
 
 	/**
+	 * Why children are not tied to this JVM's life although a parent-death signal was
+	 * asked for ({@link #parentDeathMechanism()} is {@code NONE}: neither the launcher
+	 * nor {@code setpriv} runs here, or this is not Linux), so that they outlive a JVM
+	 * killed with SIGKILL; empty when they are tied to it, or when no signal was asked
+	 * for.
+	 */
+	public Optional<String> parentDeathWarning() {
+		return this.engine.parentDeathWarning();
+	}
+
+	/**
 	 * Whether identity can be verified here (else nothing of a previous run is ever
 	 * signalled).
 	 */

@@ -16,6 +16,22 @@ class ChildSpecTests {
 	}
 
 	@Test
+	void probeAddressIsALoopbackIpAddress() {
+		assertThat(builder().build().probeAddress()).isEqualTo("127.0.0.1");
+		assertThat(builder().probeAddress("::1").build().probeAddress()).isEqualTo("::1");
+		assertThat(builder().probeAddress("127.0.0.2").build().probeAddress()).isEqualTo("127.0.0.2");
+		for (String refused : new String[] { "10.0.0.1", "0.0.0.0", "::", "localhost", "127.0.0.256", "fe80::1", "" }) {
+			assertThatExceptionOfType(InvalidChildSpecException.class)
+				.isThrownBy(() -> builder().probeAddress(refused).build())
+				.satisfies((ex) -> {
+					assertThat(ex.setting()).isEqualTo("probe-address");
+					assertThat(ex.reason()).isEqualTo("must be a loopback IP address such as 127.0.0.1 (the default) "
+							+ "or ::1 (was '" + refused + "')");
+				});
+		}
+	}
+
+	@Test
 	void durationsUpToTheBoundAreAccepted() {
 		ChildSpec spec = builder().stableAfter(ChildSpec.MAX_DURATION).stopTimeout(ChildSpec.MAX_DURATION).build();
 		assertThat(spec.stableAfter()).isEqualTo(Duration.ofDays(365));

@@ -19,11 +19,12 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A second JVM, started with whatever network preferences its test gives it, running a
- * {@link Supervisor} over one Python HTTP server on 127.0.0.1 with a liveness probe every
- * 200 ms. Once five probes have ended (or the child was restarted), prints
+ * {@link Supervisor} over one Python HTTP server on 127.0.0.1 (or the address it is
+ * given, probed there) with a liveness probe every 200 ms. Once five probes have ended
+ * (or the child was restarted), prints
  * {@code RESULTS <passed> <failed> <restarts> <last detail>}, stops the child and exits.
  * <p>
- * Arguments: {@code <installation-id> <state-directory> <port>}.
+ * Arguments: {@code <installation-id> <state-directory> <port> [<address>]}.
  */
 public final class ProbeAddressJvm {
 
@@ -33,21 +34,17 @@ public final class ProbeAddressJvm {
 	public static void main(String[] args) throws Exception {
 		Path state = Path.of(args[1]);
 		int port = Integer.parseInt(args[2]);
-		ChildSpec web = ChildSpec.builder("web", PythonListener.httpServer(port))
+		String address = (args.length > 3) ? args[3] : ChildSpec.DEFAULT_PROBE_ADDRESS;
+		ChildSpec web = ChildSpec.builder("web", PythonListener.httpServer(address, port))
 			.port(port)
+			.probeAddress(address)
 			.livenessHttpGet("/")
 			.livenessPeriod(Duration.ofMillis(200))
 			.livenessFailureThreshold(2)
 			.build();
 		ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
 		try (FileChildRegistry registry = FileChildRegistry.open(state);
-				Supervisor supervisor = Supervisor.builder()
-					.installationId(args[0])
-					.launcherDirectory(state.resolve("launcher"))
-					.registry(registry)
-					.logDirectory(state.resolve("logs"))
-					.child(web)
-					.build()) {
+				Supervisor supervisor = SecondJvm.supervisorIn(args[0], state, registry).child(web).build()) {
 			ticker.scheduleWithFixedDelay(supervisor::tick, 20, 20, TimeUnit.MILLISECONDS);
 			supervisor.start("web");
 			List<ProbeResult> results = new ArrayList<>();

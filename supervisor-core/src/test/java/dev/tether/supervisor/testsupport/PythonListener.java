@@ -74,7 +74,15 @@ public final class PythonListener implements AutoCloseable {
 	 * The command of an HTTP server on {@code port} that answers 200 to {@code GET /}.
 	 */
 	public static List<String> httpServer(int port) {
-		return List.of(PYTHON.toString(), "-m", "http.server", "--bind", "127.0.0.1", Integer.toString(port));
+		return httpServer("127.0.0.1", port);
+	}
+
+	/**
+	 * The command of an HTTP server on {@code address} alone ({@code ::1}: IPv6 only),
+	 * port {@code port}, that answers 200 to {@code GET /}.
+	 */
+	public static List<String> httpServer(String address, int port) {
+		return List.of(PYTHON.toString(), "-m", "http.server", "--bind", address, Integer.toString(port));
 	}
 
 	/**

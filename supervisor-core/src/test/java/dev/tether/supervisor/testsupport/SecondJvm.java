@@ -10,6 +10,10 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.SupervisorBuilder;
+import dev.tether.supervisor.registry.ChildRegistry;
+
 /**
  * A JVM a test starts and may kill: its process, the {@code KEY value} lines it prints,
  * SIGTERM, SIGKILL.
@@ -33,6 +37,18 @@ public final class SecondJvm implements AutoCloseable {
 	/** Any JVM command line. */
 	public static SecondJvm start(ProcessBuilder builder) throws IOException {
 		return new SecondJvm(builder.start());
+	}
+
+	/**
+	 * The builder of a supervisor in a second JVM's main: its launcher, registry and
+	 * child logs under {@code state}.
+	 */
+	public static SupervisorBuilder supervisorIn(String installationId, Path state, ChildRegistry registry) {
+		return Supervisor.builder()
+			.installationId(installationId)
+			.launcherDirectory(state.resolve("launcher"))
+			.registry(registry)
+			.logDirectory(state.resolve("logs"));
 	}
 
 	public long pid() {

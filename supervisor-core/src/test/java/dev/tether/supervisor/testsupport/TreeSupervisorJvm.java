@@ -16,8 +16,10 @@ import dev.tether.supervisor.registry.FileChildRegistry;
 /**
  * A second JVM running a real {@link Supervisor}, ticked every 20 ms (unless told not
  * to), over children that run one shell script (by default {@link #TREE}: each leaves a
- * background grandchild and a daemon in a session of its own). Prints {@code STARTED}
- * once every child is running, then waits to be killed.
+ * background grandchild and a daemon in a session of its own). Prints
+ * {@code BACKEND <native backend>},
+ * {@code MECHANISM <parent-death mechanism> <descendants>} and {@code STARTED} once every
+ * child is running, then waits to be killed.
  * <p>
  * Arguments:
  * {@code <installation-id> <state-directory> <children> [<contain-descendants> <script> [<tick>
@@ -70,6 +72,9 @@ public final class TreeSupervisorJvm {
 		if (addedAtRuntime) {
 			specs.forEach(supervisor::add);
 		}
+		System.out.println("BACKEND " + supervisor.nativeBackend());
+		System.out.println("MECHANISM " + supervisor.parentDeathMechanism().id() + " "
+				+ supervisor.parentDeathMechanism().descendants());
 		System.out.println("STARTED " + children);
 		System.out.flush();
 		new CountDownLatch(1).await();

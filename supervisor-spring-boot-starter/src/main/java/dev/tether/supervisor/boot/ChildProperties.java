@@ -379,6 +379,20 @@ public class ChildProperties {
 	 * Delays between restarts: initial * multiplier^n, at most max, spread by jitter
 	 * either way.
 	 */
+	/**
+	 * Loopback address the child's port is probed on (readiness, liveness): 127.0.0.1, or
+	 * ::1 for a child that listens only there. Only a loopback IP address is accepted.
+	 */
+	private @Nullable String probeAddress;
+
+	public @Nullable String getProbeAddress() {
+		return this.probeAddress;
+	}
+
+	public void setProbeAddress(@Nullable String probeAddress) {
+		this.probeAddress = probeAddress;
+	}
+
 	public static class Backoff {
 
 		/**

@@ -94,6 +94,7 @@ final class ChildSpecFactory {
 			apply("autostart", ChildProperties::getAutostart, builder::autostart);
 			apply("port", ChildProperties::getPort, builder::port);
 			apply("startup-timeout", ChildProperties::getStartupTimeout, builder::startupTimeout);
+			apply("probe-address", ChildProperties::getProbeAddress, builder::probeAddress);
 			apply("restart", ChildProperties::getRestart, builder::restart);
 			apply("backoff.initial", (settings) -> settings.getBackoff().getInitial(), builder::backoffInitial);
 			apply("backoff.max", (settings) -> settings.getBackoff().getMax(), builder::backoffMax);

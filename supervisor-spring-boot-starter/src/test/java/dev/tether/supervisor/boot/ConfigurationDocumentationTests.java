@@ -66,6 +66,7 @@ class ConfigurationDocumentationTests {
 		builderDefaults.put("kind", spec.kind());
 		builderDefaults.put("autostart", spec.autostart());
 		builderDefaults.put("startup-timeout", spec.startupTimeout());
+		builderDefaults.put("probe-address", spec.probeAddress());
 		builderDefaults.put("restart", spec.restart());
 		builderDefaults.put("backoff.initial", spec.backoff().initial());
 		builderDefaults.put("backoff.max", spec.backoff().max());

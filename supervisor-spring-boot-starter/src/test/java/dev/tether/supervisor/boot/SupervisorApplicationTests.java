@@ -62,8 +62,9 @@ class SupervisorApplicationTests extends RunningApplication {
 		assertThat(response.statusCode()).isEqualTo(200);
 		JsonNode body = readJson(response.body());
 		assertThat(body.propertyNames()).containsExactlyInAnyOrder("installationId", "parentDeathMechanism",
-				"parentDeathSignal", "descendants", "identityVerification", "nativeBackend", "spawn", "reconciliation",
-				"descriptors", "children");
+				"parentDeathSignal", "descendants", "identityVerification", "nativeBackend", "parentDeathWarning",
+				"spawn", "reconciliation", "descriptors", "children");
+		assertThat(body.get("parentDeathWarning").isNull()).isTrue();
 		assertThat(body.get("descriptors").propertyNames()).containsExactlyInAnyOrder("used", "limit", "reserve",
 				"perChild", "sampled", "room", "refusals");
 		assertThat(body.get("nativeBackend").asString()).isEqualTo((Runtime.version().feature() >= 22) ? "ffm" : "jnr");

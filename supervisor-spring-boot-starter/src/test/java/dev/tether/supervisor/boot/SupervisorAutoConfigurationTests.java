@@ -51,6 +51,7 @@ import dev.tether.supervisor.testsupport.TestRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.tuple;
 
 class SupervisorAutoConfigurationTests {
 
@@ -459,6 +460,22 @@ class SupervisorAutoConfigurationTests {
 			});
 		assertFailureNames("supervisor.children.greeter.reload-signal", "supervisor.children.greeter.command=true",
 				"supervisor.children.greeter.reload-signal=GENTLY");
+	}
+
+	@Test
+	void theProbeAddressIsBoundFromTheChildOrTheDefaultsAndOnlyALoopbackAddressIsAccepted() {
+		runner()
+			.withPropertyValues("supervisor.defaults.probe-address=::1", "supervisor.children.v6.command=true",
+					"supervisor.children.v4.command=true", "supervisor.children.v4.probe-address=127.0.0.1")
+			.run((context) -> {
+				List<ChildSpec> specs = ChildSpecFactory.from(context.getBean(ConfiguredChildren.class), List.of());
+				assertThat(specs).extracting(ChildSpec::name, ChildSpec::probeAddress)
+					.containsExactlyInAnyOrder(tuple("v6", "::1"), tuple("v4", "127.0.0.1"));
+			});
+		assertFailure("supervisor.children.greeter.probe-address",
+				containing("must be a loopback IP address such as 127.0.0.1 (the default) or ::1 (was '192.168.1.2')"),
+				Map.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter.probe-address",
+						"192.168.1.2"));
 	}
 
 	@Test

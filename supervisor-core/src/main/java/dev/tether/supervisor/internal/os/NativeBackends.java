@@ -50,7 +50,9 @@ final class NativeBackends {
 			return new JnrCalls();
 		}
 		catch (LinkageError | RuntimeException ex) {
-			logger.warn("No native backend could bind libc ({}); children are spawned by ProcessBuilder",
+			logger.warn(
+					"No native backend could bind libc ({}); children are spawned by ProcessBuilder, through the "
+							+ "parent-death launcher where it runs (no native call of the JVM's is needed for it)",
 					ex.toString());
 			return null;
 		}
@@ -72,6 +74,12 @@ final class NativeBackends {
 			// surfaces wrapped, as the error of the class's initialisation or of its
 			// constructor.
 			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+			if (cause instanceof IllegalCallerException) {
+				// Why its own words: access is not about to be blocked, it already is.
+				logger.warn("Native access is denied to Tether (--illegal-native-access=deny, or a grant that leaves "
+						+ "it out), so the FFM backend cannot bind libc ({}); trying jnr", cause.toString());
+				return null;
+			}
 			logger.warn("The FFM backend could not bind libc ({}); trying jnr", cause.toString());
 			return null;
 		}

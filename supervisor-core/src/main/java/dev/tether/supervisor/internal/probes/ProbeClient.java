@@ -2,6 +2,7 @@ package dev.tether.supervisor.internal.probes;
 
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -11,8 +12,10 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
@@ -21,19 +24,16 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Probes ports on 127.0.0.1 without a thread: {@link #send} opens a non-blocking
- * connection, and each {@link #poll} moves every probe in flight on as far as it can go
- * without waiting (connected, request written, status line read), and fails those past
- * their timeout. The caller polls on its own schedule (the supervision tick); a result
- * comes with the first poll after the answer. Why not the JDK's HTTP client: it cost
- * about a millisecond of CPU and eight threads for 500 probes a second; this costs a few
- * system calls a probe, and no thread at all.
+ * Probes ports on a loopback address (127.0.0.1, or {@code ::1} where a child names it)
+ * without a thread: {@link #send} opens a non-blocking connection, and each {@link #poll}
+ * moves every probe in flight on as far as it can go without waiting (connected, request
+ * written, status line read), and fails those past their timeout. The caller polls on its
+ * own schedule (the supervision tick); a result comes with the first poll after the
+ * answer. Why not the JDK's HTTP client: it cost about a millisecond of CPU and eight
+ * threads for 500 probes a second; this costs a few system calls a probe, and no thread
+ * at all.
  */
 public final class ProbeClient implements AutoCloseable {
-
-	// Why this address, not the JVM's loopback: with java.net.preferIPv6Addresses that is
-	// ::1, where a child listening on 127.0.0.1 (as the docs tell it to) refuses.
-	private static final InetAddress LOOPBACK = new InetSocketAddress("127.0.0.1", 0).getAddress();
 
 	private static final Pattern STATUS_LINE = Pattern.compile("^HTTP/\\d(?:\\.\\d)? (\\d{3})");
 
@@ -41,6 +41,9 @@ public final class ProbeClient implements AutoCloseable {
 	private static final int ANSWER_BYTES = 512;
 
 	private final Set<Probe> inFlight = new HashSet<>();
+
+	/** Each probe address, parsed once. Guarded by this. */
+	private final Map<String, InetAddress> addresses = new HashMap<>();
 
 	private @Nullable Selector selector;
 
@@ -50,14 +53,18 @@ public final class ProbeClient implements AutoCloseable {
 	 * Sends a probe of {@code port}: a {@code GET} of {@code path} (passing on a 2xx or
 	 * 3xx status; redirects are not followed), or, with no path, a TCP connection.
 	 * {@code result} is called once, by a later {@link #poll} (or by this call, when the
-	 * connection is refused at once), holding no lock of this client.
+	 * connection is refused or made at once), holding no lock of this client.
+	 * @param address the loopback address the child listens on, as an IP address (a
+	 * child's {@code probe-address}, checked to be one): {@code 127.0.0.1} or {@code ::1}
 	 */
-	public void send(int port, @Nullable String path, Duration timeout, long nowNanos, Consumer<Outcome> result) {
+	public void send(String address, int port, @Nullable String path, Duration timeout, long nowNanos,
+			Consumer<Outcome> result) {
 		Outcome immediate;
 		try {
 			SocketChannel channel = SocketChannel.open();
 			synchronized (this) {
-				immediate = start(new Probe(channel, port, path, nowNanos + timeout.toNanos(), timeout, result));
+				immediate = start(new Probe(channel, address(address), port, path, nowNanos + timeout.toNanos(),
+						timeout, result));
 			}
 		}
 		catch (IOException ex) {
@@ -66,6 +73,18 @@ public final class ProbeClient implements AutoCloseable {
 		if (immediate != null) {
 			result.accept(immediate);
 		}
+	}
+
+	/** Parses an IP address once. Must hold this. */
+	private InetAddress address(String literal) throws IOException {
+		InetAddress address = this.addresses.get(literal);
+		if (address == null) {
+			// Why no lookup: the address was checked to be an IP address, which is
+			// parsed, never resolved.
+			address = InetAddress.getByName(literal);
+			this.addresses.put(literal, address);
+		}
+		return address;
 	}
 
 	private @Nullable Outcome start(Probe probe) {
@@ -78,7 +97,16 @@ public final class ProbeClient implements AutoCloseable {
 			}
 			SocketChannel channel = probe.channel;
 			channel.configureBlocking(false);
-			boolean connected = channel.connect(new InetSocketAddress(LOOPBACK, probe.port));
+			// Why finishConnect at once: on loopback the handshake is done within the
+			// connect call, even where the call says it is in progress.
+			boolean connected = channel.connect(new InetSocketAddress(probe.address, probe.port))
+					|| channel.finishConnect();
+			if (connected && probe.path == null) {
+				// Why not registered: a connection made at once is the whole TCP probe,
+				// and a channel never registered is closed at once, where a registered
+				// one waits for the selector to let it go.
+				return finish(probe, passed(probe));
+			}
 			channel.register(this.selector, connected ? 0 : SelectionKey.OP_CONNECT, probe);
 			this.inFlight.add(probe);
 			return connected ? advance(probe, true) : null;
@@ -131,13 +159,13 @@ public final class ProbeClient implements AutoCloseable {
 				return null;
 			}
 			if (probe.path == null) {
-				return finish(probe, new Outcome(true, "port " + probe.port + " accepts connections"));
+				return finish(probe, passed(probe));
 			}
 			if (connecting) {
 				// Why one write: a request of a few dozen bytes always fits an empty
 				// socket buffer.
-				channel.write(ByteBuffer.wrap(("GET " + probe.path + " HTTP/1.1\r\nHost: " + LOOPBACK.getHostAddress()
-						+ ":" + probe.port + "\r\nUser-Agent: tether-probe\r\nConnection: close\r\n\r\n")
+				channel.write(ByteBuffer.wrap(("GET " + probe.path + " HTTP/1.1\r\nHost: " + host(probe)
+						+ "\r\nUser-Agent: tether-probe\r\nConnection: close\r\n\r\n")
 					.getBytes(StandardCharsets.US_ASCII)));
 				channel.keyFor(this.selector).interestOps(SelectionKey.OP_READ);
 				return null;
@@ -147,6 +175,16 @@ public final class ProbeClient implements AutoCloseable {
 		catch (IOException ex) {
 			return finish(probe, new Outcome(false, describe(ex)));
 		}
+	}
+
+	private static Outcome passed(Probe probe) {
+		return new Outcome(true, "port " + probe.port + " accepts connections");
+	}
+
+	/** The {@code Host} header's value: an IPv6 address in brackets, then the port. */
+	private static String host(Probe probe) {
+		String address = probe.address.getHostAddress();
+		return ((probe.address instanceof Inet6Address) ? "[" + address + "]" : address) + ":" + probe.port;
 	}
 
 	private @Nullable Outcome read(Probe probe) throws IOException {
@@ -222,6 +260,8 @@ public final class ProbeClient implements AutoCloseable {
 
 		private final SocketChannel channel;
 
+		private final InetAddress address;
+
 		private final int port;
 
 		private final @Nullable String path;
@@ -234,9 +274,10 @@ public final class ProbeClient implements AutoCloseable {
 
 		private final ByteBuffer answer = ByteBuffer.allocate(ANSWER_BYTES);
 
-		Probe(SocketChannel channel, int port, @Nullable String path, long deadline, Duration timeout,
-				Consumer<Outcome> result) {
+		Probe(SocketChannel channel, InetAddress address, int port, @Nullable String path, long deadline,
+				Duration timeout, Consumer<Outcome> result) {
 			this.channel = channel;
+			this.address = address;
 			this.port = port;
 			this.path = path;
 			this.deadline = deadline;

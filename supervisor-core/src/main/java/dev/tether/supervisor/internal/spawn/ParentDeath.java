@@ -46,10 +46,13 @@ final class ParentDeath {
 
 	private final long supervisorPid = ProcessHandle.current().pid();
 
-	private ParentDeath(ParentDeathMechanism mechanism, int signal, Path program) {
+	private final @Nullable String warning;
+
+	private ParentDeath(ParentDeathMechanism mechanism, int signal, Path program, @Nullable String warning) {
 		this.mechanism = mechanism;
 		this.signal = signal;
 		this.program = program;
+		this.warning = warning;
 	}
 
 	/**
@@ -60,14 +63,17 @@ final class ParentDeath {
 	 * made under it)
 	 */
 	static ParentDeath resolve(int signal, Set<ParentDeathMechanism> allowed, Path launcherDirectory) {
-		if (signal == 0 || !Posix.isLinux()) {
-			return new ParentDeath(ParentDeathMechanism.NONE, 0, null);
+		if (signal == 0) {
+			return new ParentDeath(ParentDeathMechanism.NONE, 0, null, null);
+		}
+		if (!Posix.isLinux()) {
+			return none("there is no parent-death signal on " + System.getProperty("os.name"));
 		}
 		if (allowed.contains(ParentDeathMechanism.LAUNCHER)) {
 			try {
 				Path launcher = extractLauncher(launcherDirectory);
 				if (launcher != null && runs(List.of(launcher.toString(), "--self-test"))) {
-					return new ParentDeath(ParentDeathMechanism.LAUNCHER, signal, launcher);
+					return new ParentDeath(ParentDeathMechanism.LAUNCHER, signal, launcher, null);
 				}
 				logger.warn("The parent-death launcher cannot run here ({}); trying setpriv",
 						(launcher != null) ? launcher : "none packaged for " + platform());
@@ -81,15 +87,31 @@ final class ParentDeath {
 			Path setpriv = findOnPath("setpriv");
 			if (setpriv != null && runs(List.of(setpriv.toString(), "--pdeathsig", Posix.signalName(signal), "--",
 					"/bin/sh", "-c", "exit 0"))) {
-				return new ParentDeath(ParentDeathMechanism.SETPRIV, signal, setpriv);
+				return new ParentDeath(ParentDeathMechanism.SETPRIV, signal, setpriv, null);
 			}
 		}
-		logger.warn("No parent-death signal is available: children will outlive a JVM that is killed with SIGKILL");
-		return new ParentDeath(ParentDeathMechanism.NONE, 0, null);
+		return none("neither the parent-death launcher nor setpriv --pdeathsig runs here"
+				+ (Posix.get().isAvailable() ? "" : " (and no native backend could bind libc)"));
+	}
+
+	/** No mechanism although a signal was asked for: said at WARN, once. */
+	private static ParentDeath none(String why) {
+		String warning = why + ": children and their descendants outlive this JVM if it is killed with SIGKILL "
+				+ "(until the next start stops them as orphans)";
+		logger.warn("No parent-death signal is in force: {}", warning);
+		return new ParentDeath(ParentDeathMechanism.NONE, 0, null, warning);
 	}
 
 	ParentDeathMechanism mechanism() {
 		return this.mechanism;
+	}
+
+	/**
+	 * Why children are not tied to this JVM's life although a parent-death signal was
+	 * asked for, or {@code null} when they are (or none was asked for).
+	 */
+	@Nullable String warning() {
+		return this.warning;
 	}
 
 	/** The launcher or {@code setpriv} binary in use, or {@code null}. */

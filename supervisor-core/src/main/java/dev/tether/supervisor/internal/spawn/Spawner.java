@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -81,7 +82,9 @@ public final class Spawner implements AutoCloseable {
 	Spawner(int parentDeathSignal, Set<ParentDeathMechanism> allowed, Path launcherDirectory, Reaper reaper,
 			ThreadFactory threadFactory) {
 		this.nativeSpawn = Posix.get().isAvailable();
-		this.parentDeath = ParentDeath.resolve(this.nativeSpawn ? parentDeathSignal : 0, allowed, launcherDirectory);
+		// Why the signal even without native calls: the launcher is a program, started by
+		// ProcessBuilder as well as by posix_spawnp, and it arms the signal itself.
+		this.parentDeath = ParentDeath.resolve(parentDeathSignal, allowed, launcherDirectory);
 		this.workingDirectoryChange = WorkingDirectoryChange.choose(PosixSpawn.hasChdirAction(),
 				this.parentDeath.mechanism());
 		this.reaper = reaper;
@@ -103,9 +106,18 @@ public final class Spawner implements AutoCloseable {
 									+ "posix_spawn_file_actions_addclosefrom_np)");
 		}
 		else {
-			logger.info("Children are spawned with ProcessBuilder; parent-death signal: {}",
-					this.parentDeath.mechanism().id());
+			logger.info("Children are spawned with ProcessBuilder (no native backend); parent-death signal: {}; "
+					+ "descendants contained by: {}; signals to them: TERM and KILL only, through the JDK's handle of "
+					+ "each child", this.parentDeath.mechanism().id(), shepherds() ? "shepherd" : "nothing");
 		}
+	}
+
+	/**
+	 * Why children are not tied to this JVM's life although a parent-death signal was
+	 * asked for (they outlive a JVM killed with SIGKILL); empty when they are.
+	 */
+	public Optional<String> parentDeathWarning() {
+		return Optional.ofNullable(this.parentDeath.warning());
 	}
 
 	/** How children are spawned here, as probed at start. */
@@ -408,8 +420,18 @@ public final class Spawner implements AutoCloseable {
 		}
 
 		private SpawnedChild spawnWithProcessBuilder() throws SpawnException {
-			List<String> command = new ArrayList<>(this.request.command());
-			command.set(0, this.executable.toString());
+			// Why the launcher here too: it needs no native call of the JVM's, so a JVM
+			// denied native access still ties its children to its life, and still
+			// shepherds their descendants.
+			boolean shepherd = this.request.containDescendants() && shepherds();
+			List<String> command = shepherd
+					? Spawner.this.parentDeath.shepherdArgv(this.executable, this.request.command(), null,
+							this.request.settings(), 0)
+					: Spawner.this.parentDeath.argv(this.executable, this.request.command(), null,
+							this.request.settings());
+			if (Spawner.this.parentDeath.mechanism() == ParentDeathMechanism.NONE) {
+				command.set(0, this.executable.toString());
+			}
 			ProcessBuilder builder = new ProcessBuilder(command)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.request.logFile().toFile()))
 				.redirectErrorStream(true)
@@ -429,7 +451,7 @@ public final class Spawner implements AutoCloseable {
 				long pid = process.pid();
 				process.onExit().thenAccept((ended) -> deliver(pid, ExitStatus.exited(ended.exitValue())));
 				return new SpawnedChild(pid, process.toHandle(), Duration.ofNanos(System.nanoTime() - this.queued),
-						false, this.request.stdio() ? StdioPipes.of(process) : null);
+						shepherd, this.request.stdio() ? StdioPipes.of(process) : null);
 			}
 			catch (IOException ex) {
 				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);

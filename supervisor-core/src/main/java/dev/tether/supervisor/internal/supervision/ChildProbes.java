@@ -2,6 +2,7 @@ package dev.tether.supervisor.internal.supervision;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.ThreadLocalRandom;
 
 import org.jspecify.annotations.Nullable;
 
@@ -47,7 +48,8 @@ final class ChildProbes {
 
 	/**
 	 * Whether a probe of {@code current} is due; if so it is in flight until its result.
-	 * Liveness begins one period after the child was first seen {@code RUNNING}.
+	 * Liveness begins at a random point of the first period after the child was first
+	 * seen {@code RUNNING}.
 	 * @param live whether this is its liveness probe (else its readiness)
 	 */
 	boolean claim(ChildProcess current, boolean live, long nowNanos, Duration period) {
@@ -57,7 +59,10 @@ final class ChildProbes {
 		}
 		if (live && !this.live) {
 			this.live = true;
-			this.nextProbeNanos = nowNanos + period.toNanos();
+			// Why a random point: children started together (1,000 at application start)
+			// would otherwise be probed in the same tick, period after period, and that
+			// tick would do a whole period's probing at once.
+			this.nextProbeNanos = nowNanos + 1 + ThreadLocalRandom.current().nextLong(Math.max(1, period.toNanos()));
 			return false;
 		}
 		if (nowNanos - this.nextProbeNanos < 0) {

@@ -1,9 +1,7 @@
 package dev.tether.supervisor.internal.supervision;
 
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
@@ -12,12 +10,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
-import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.ChildStdio;
 import dev.tether.supervisor.ChildUsage;
 import dev.tether.supervisor.DescriptorUse;
@@ -32,7 +27,6 @@ import dev.tether.supervisor.UpdateReport;
 import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.ProcessSignaller;
-import dev.tether.supervisor.internal.identity.Verdict;
 import dev.tether.supervisor.internal.notify.NotifyPoller;
 import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.internal.ports.PortOwnership;
@@ -79,8 +73,6 @@ import dev.tether.supervisor.registry.ChildRegistry;
  */
 public final class Engine implements AutoCloseable {
 
-	private static final Logger logger = LoggerFactory.getLogger(Engine.class);
-
 	// The parts: processes, identity, exits, the registry.
 
 	private final Owner owner;
@@ -121,7 +113,9 @@ public final class Engine implements AutoCloseable {
 
 	private final TickChecks checks;
 
-	private final PortOwnership ownership;
+	private final PortCheck ports;
+
+	private final Reloads reloads;
 
 	private final DescriptorBudget descriptors;
 
@@ -160,13 +154,15 @@ public final class Engine implements AutoCloseable {
 		this.stops = new StopCoordinator(this.children, this.reaper, this.signaller, this.owner, this.orphans,
 				this.outbox, this.clock);
 		StopTargets targets = this.stops::target;
+		this.reloads = new Reloads(this.children, targets, this.clock);
 		this.descriptors = new DescriptorBudget(settings.descriptorReserve(), this.children);
 		this.launches = new LaunchDispatcher(this.children, this.launcher, this.orphans, this.saver, this.outbox,
 				this.clock, new DependentRestarts(this.children, targets, this.clock), this.descriptors);
 		this.reconfiguration = new Reconfiguration(this.children, this.stops, this.launcher, this::newChild);
 		this.resources = new ResourceWatch(this.children, targets, this.clock);
-		this.ownership = new PortOwnership(this.probe);
-		this.checks = new TickChecks(this.children, this.probe, targets, this.launches, this.resources, this.ownership,
+		PortOwnership ownership = new PortOwnership(this.probe);
+		this.ports = new PortCheck(this.children, ownership);
+		this.checks = new TickChecks(this.children, this.probe, targets, this.launches, this.resources, ownership,
 				this.outbox, notifications, this.clock);
 
 		ChildSpec.checkDependencies(settings.children());
@@ -193,6 +189,11 @@ public final class Engine implements AutoCloseable {
 	/** As {@link dev.tether.supervisor.Supervisor#spawnFeatures}. */
 	public SpawnFeatures spawnFeatures() {
 		return this.spawner.features();
+	}
+
+	/** As {@link dev.tether.supervisor.Supervisor#parentDeathWarning}. */
+	public Optional<String> parentDeathWarning() {
+		return this.spawner.parentDeathWarning();
 	}
 
 	/** As {@link dev.tether.supervisor.Supervisor#nativeBackend}. */
@@ -303,28 +304,7 @@ public final class Engine implements AutoCloseable {
 
 	/** As {@link dev.tether.supervisor.Supervisor#checkPort}. */
 	public Optional<ProbeResult> checkPort(String name) {
-		Integer port;
-		ChildProcess process;
-		synchronized (this.children) {
-			SupervisedChild child = this.children.find(name);
-			if (child == null) {
-				return Optional.empty();
-			}
-			port = child.spec().port();
-			process = child.process();
-		}
-		String refusal;
-		if (port == null) {
-			refusal = "child '" + name + "' has no port";
-		}
-		else if (process == null) {
-			refusal = "child '" + name + "' has no process";
-		}
-		else {
-			refusal = this.ownership.checks().notHeld(port, process, process.pid()).orElse(null);
-		}
-		return Optional.of((refusal != null) ? new ProbeResult(false, refusal, Instant.now(), 1)
-				: new ProbeResult(true, "port " + port + " is held by the child's own process tree", Instant.now(), 0));
+		return this.ports.check(name);
 	}
 
 	/** As {@link dev.tether.supervisor.Supervisor#output}. */
@@ -403,23 +383,7 @@ public final class Engine implements AutoCloseable {
 
 	/** As {@link dev.tether.supervisor.Supervisor#reload}. */
 	public ChildSnapshot reload(String name) {
-		synchronized (this.children) {
-			SupervisedChild child = this.children.require(name);
-			ChildProcess process = child.process();
-			if (child.state() != ChildState.RUNNING || process == null) {
-				throw new IllegalStateException(
-						"child '" + name + "' is " + child.state() + ": only a RUNNING child is reloaded");
-			}
-			Verdict sent = this.stops.target(child, process).signal(child.spec().reloadSignal());
-			if (sent != Verdict.OURS) {
-				throw new IllegalStateException("child '" + name + "' was not reloaded: its process (pid "
-						+ process.pid() + ") is " + sent.name().toLowerCase(Locale.ROOT).replace('_', ' '));
-			}
-			process.reloadAsked(child.spec(), this.clock.getAsLong());
-			logger.info("Child '{}' (pid {}) asked to reload with signal {}", name, process.pid(),
-					child.spec().reloadSignal());
-			return child.snapshot(this.clock.getAsLong());
-		}
+		return this.reloads.reload(name);
 	}
 
 	/** As {@link dev.tether.supervisor.Supervisor#restart}. */

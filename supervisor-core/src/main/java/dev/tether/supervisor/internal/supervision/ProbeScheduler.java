@@ -100,7 +100,8 @@ final class ProbeScheduler implements AutoCloseable {
 	}
 
 	private void send(SupervisedChild child, ChildProcess process, boolean live, ProbeSettings settings) {
-		this.client.send(child.spec().port(), settings.httpGet(), settings.timeout(), this.clock.getAsLong(),
+		this.client.send(child.spec().probeAddress(), child.spec().port(), settings.httpGet(), settings.timeout(),
+				this.clock.getAsLong(),
 				(outcome) -> this.answers.add(new Answer(child, process, live, settings, outcome)));
 	}
 

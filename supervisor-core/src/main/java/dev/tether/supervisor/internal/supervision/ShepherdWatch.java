@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 
 import dev.tether.supervisor.internal.identity.IdentityProbe;
@@ -64,7 +65,10 @@ final class ShepherdWatch {
 			SupervisedChild child = seen.child();
 			ChildProcess process = seen.process();
 			boolean commandKnown = seen.commandKnown();
-			long due = this.nextStateChecks.getOrDefault(process.pid(), now);
+			Long known = this.nextStateChecks.get(process.pid());
+			// Why a new shepherd's first check at a random point of the period: shepherds
+			// started together would otherwise be read in the same tick, every period.
+			long due = (known != null) ? known : now + ThreadLocalRandom.current().nextLong(STATE_PERIOD.toNanos());
 			boolean checkState = now - due >= 0;
 			nextChecks.put(process.pid(), checkState ? now + STATE_PERIOD.toNanos() : due);
 			if (commandKnown && !checkState) {

@@ -37,10 +37,13 @@ final class FfmCalls implements NativeCalls {
 		if (ADDRESS.byteSize() != Long.BYTES) {
 			throw new UnsupportedOperationException("the FFM backend needs a 64-bit JVM");
 		}
-		// Why before any binding: the JDK's own warning comes with the first restricted
-		// call, and this line says what to do about it in Tether's words.
 		Module module = FfmCalls.class.getModule();
 		if (!module.isNativeAccessEnabled()) {
+			// Why a restricted call of no effect first: only its outcome tells access
+			// that the JDK allows with a warning from access it denies
+			// (--illegal-native-access=deny), which throws IllegalCallerException here,
+			// before anything is bound; NativeBackends words that case.
+			MemorySegment.NULL.reinterpret(0);
 			String name = module.isNamed() ? module.getName() : "ALL-UNNAMED";
 			logger.warn("Native access is not enabled for Tether, so the JDK warns about it and will block it in a "
 					+ "future release: start the JVM with --enable-native-access={}, or add 'Enable-Native-Access: {}' "

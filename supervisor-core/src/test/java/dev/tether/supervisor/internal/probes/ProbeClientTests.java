@@ -62,7 +62,7 @@ class ProbeClientTests {
 		try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
 				ServerSocket listening = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
 			CompletableFuture<Outcome> hung = new CompletableFuture<>();
-			this.client.send(silent.getLocalPort(), "/health", Duration.ofMillis(500), System.nanoTime(),
+			this.client.send("127.0.0.1", silent.getLocalPort(), "/health", Duration.ofMillis(500), System.nanoTime(),
 					hung::complete);
 			assertThat(probe(listening.getLocalPort(), null, Duration.ofSeconds(5)).passed()).isTrue();
 			assertThat(hung).as("still waiting for its answer").isNotDone();
@@ -100,7 +100,7 @@ class ProbeClientTests {
 	/** Sends a probe, then polls as the tick would until its outcome comes. */
 	private Outcome probe(int port, String path, Duration timeout) throws Exception {
 		CompletableFuture<Outcome> outcome = new CompletableFuture<>();
-		this.client.send(port, path, timeout, System.nanoTime(), outcome::complete);
+		this.client.send("127.0.0.1", port, path, timeout, System.nanoTime(), outcome::complete);
 		await().atMost(DEADLINE).pollInterval(Duration.ofMillis(10)).until(() -> {
 			this.client.poll(System.nanoTime());
 			return outcome.isDone();

@@ -59,6 +59,21 @@ class SpawnerTests {
 	@Test
 	void usesTheLauncherWhereItRuns() {
 		assertThat(this.spawns.spawner().parentDeathMechanism()).isEqualTo(ParentDeathMechanism.LAUNCHER);
+		assertThat(this.spawns.spawner().parentDeathWarning()).isEmpty();
+	}
+
+	@Test
+	void saysWhyChildrenOutliveTheJvmWhereNoMechanismRunsAndNothingWhereNoneWasAskedFor() {
+		try (Spawner none = new Spawner(15, EnumSet.noneOf(ParentDeathMechanism.class), this.temp.resolve("none"))) {
+			assertThat(none.parentDeathMechanism()).isEqualTo(ParentDeathMechanism.NONE);
+			assertThat(none.parentDeathWarning()).hasValue("neither the parent-death launcher nor setpriv --pdeathsig "
+					+ "runs here: children and their descendants outlive this JVM if it is killed with SIGKILL (until "
+					+ "the next start stops them as orphans)");
+		}
+		try (Spawner unasked = new Spawner(0, this.temp.resolve("unasked"))) {
+			assertThat(unasked.parentDeathMechanism()).isEqualTo(ParentDeathMechanism.NONE);
+			assertThat(unasked.parentDeathWarning()).isEmpty();
+		}
 	}
 
 	@Test

@@ -54,7 +54,8 @@ public class ChildrenEndpoint {
 		String parentDeath = this.supervisor.parentDeathMechanism().id();
 		return new ChildrenDescriptor(this.supervisor.installationId(), parentDeath, parentDeath,
 				this.supervisor.parentDeathMechanism().descendants(), this.supervisor.identityVerification(),
-				this.supervisor.nativeBackend(), this.supervisor.spawnFeatures(),
+				this.supervisor.nativeBackend(), this.supervisor.parentDeathWarning().orElse(null),
+				this.supervisor.spawnFeatures(),
 				this.supervisor.lastReconciliation().map(ReconciliationDescriptor::of).orElse(null),
 				DescriptorsDescriptor.of(this.supervisor.descriptors()),
 				this.supervisor.snapshots().stream().map(this::describe).toList());
@@ -166,6 +167,9 @@ public class ChildrenEndpoint {
 	 * @param identityVerification whether identity can be verified here
 	 * @param nativeBackend how libc is called: {@code ffm} (JDK 22+), {@code jnr} (JDK 17
 	 * to 21) or {@code none}
+	 * @param parentDeathWarning why children outlive this JVM if it is killed with
+	 * SIGKILL although a parent-death signal was asked for (no launcher, no
+	 * {@code setpriv}, not Linux), or {@code null} when they do not
 	 * @param spawn how children are spawned here (method, working directory, descriptors)
 	 * @param reconciliation the last reconciliation, or {@code null}
 	 * @param descriptors the application's descriptors and the budget kept within them
@@ -174,8 +178,8 @@ public class ChildrenEndpoint {
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record ChildrenDescriptor(String installationId, String parentDeathMechanism,
 			@Deprecated(since = "0.4.0", forRemoval = true) String parentDeathSignal, String descendants,
-			boolean identityVerification, String nativeBackend, SpawnFeatures spawn,
-			@Nullable ReconciliationDescriptor reconciliation, DescriptorsDescriptor descriptors,
+			boolean identityVerification, String nativeBackend, @Nullable String parentDeathWarning,
+			SpawnFeatures spawn, @Nullable ReconciliationDescriptor reconciliation, DescriptorsDescriptor descriptors,
 			List<ChildDescriptor> children) {
 	}
 

@@ -14,6 +14,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.ProbeResult;
 import dev.tether.supervisor.Supervisor;
 
@@ -40,6 +41,13 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 	 */
 	public static final String REGISTRY = "_registry";
 
+	/**
+	 * The component that says why children outlive a JVM killed with SIGKILL, present
+	 * only while that is so ({@link Supervisor#parentDeathWarning()}): {@code UP}, since
+	 * the children are supervised, with the reason in its {@code warning} detail.
+	 */
+	public static final String PARENT_DEATH = "_parentDeath";
+
 	private final Supervisor supervisor;
 
 	private final List<ChildDetailsContributor> contributors;
@@ -58,6 +66,11 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 		if (REGISTRY.equals(name)) {
 			return registryIndicator();
 		}
+		if (PARENT_DEATH.equals(name)) {
+			return this.supervisor.parentDeathWarning()
+				.map(SupervisorHealthContributor::parentDeathIndicator)
+				.orElse(null);
+		}
 		return this.supervisor.snapshot(name).map((child) -> indicator(name)).orElse(null);
 	}
 
@@ -66,6 +79,8 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 		Map<String, HealthContributor> contributors = new LinkedHashMap<>();
 		this.supervisor.snapshots().forEach((child) -> contributors.put(child.name(), indicator(child.name())));
 		contributors.put(REGISTRY, registryIndicator());
+		this.supervisor.parentDeathWarning()
+			.ifPresent((warning) -> contributors.put(PARENT_DEATH, parentDeathIndicator(warning)));
 		return contributors.entrySet()
 			.stream()
 			.map((entry) -> new HealthContributors.Entry(entry.getKey(), entry.getValue()));
@@ -81,6 +96,13 @@ public class SupervisorHealthContributor implements CompositeHealthContributor {
 		return () -> this.supervisor.registryProblem()
 			.map((problem) -> Health.up().withDetail("problem", problem).build())
 			.orElseGet(() -> Health.up().build());
+	}
+
+	private static HealthIndicator parentDeathIndicator(String warning) {
+		return () -> Health.up()
+			.withDetail("mechanism", ParentDeathMechanism.NONE.id())
+			.withDetail("warning", warning)
+			.build();
 	}
 
 	static Health health(ChildSnapshot child, Map<String, Object> details) {
