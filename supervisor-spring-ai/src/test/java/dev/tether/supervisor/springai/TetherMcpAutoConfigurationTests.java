@@ -43,7 +43,33 @@ class TetherMcpAutoConfigurationTests {
 		runner().run((context) -> assertThat(context).hasNotFailed()
 			.hasSingleBean(McpChildren.class)
 			.hasBean("tetherMcpConnections")
-			.hasBean("tetherMcpChildSpecCustomizer"));
+			.hasBean("tetherMcpChildSpecCustomizer")
+			.doesNotHaveBean("tetherMcpOptionalToolCallbacks"));
+	}
+
+	@Test
+	void anOptionalServerWithoutSpringAisSynchronousClientFailsStartupNamingTheProperty() {
+		runner()
+			.withPropertyValues("supervisor.children.plain.mcp.transport=stdio",
+					"supervisor.children.plain.mcp.required=false")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(SpringAiStdioTests.messages(context.getStartupFailure()))
+					.contains("supervisor.children.plain.mcp.required is false, which needs Spring AI's synchronous "
+							+ "MCP client");
+			});
+	}
+
+	@Test
+	void aNonPositivePingFailsStartupNamingTheProperty() {
+		runner()
+			.withPropertyValues("supervisor.children.plain.mcp.transport=stdio",
+					"supervisor.children.plain.mcp.ping=0s")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(SpringAiStdioTests.messages(context.getStartupFailure()))
+					.contains("supervisor.children.plain.mcp.ping must be a positive period");
+			});
 	}
 
 	@Test
