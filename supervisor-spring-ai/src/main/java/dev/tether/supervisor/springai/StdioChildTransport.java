@@ -141,7 +141,8 @@ final class StdioChildTransport extends ChildTransport {
 		Connection(ChildStdio stdio, Instant process, Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
 			this.stdio = stdio;
 			this.process = process;
-			this.stray = new StrayLines(name());
+			this.stray = new StrayLines(name(), (line) -> StdioChildTransport.this.supervisor.output(name())
+				.ifPresent((output) -> output.writeStdoutLine(line)));
 			this.handler = handler;
 			this.reader = new Thread(this::read, "tether-mcp-" + name());
 			// Why a daemon: a connection must never keep the JVM alive; the child dies

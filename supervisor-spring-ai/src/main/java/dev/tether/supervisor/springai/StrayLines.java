@@ -1,17 +1,19 @@
 package dev.tether.supervisor.springai;
 
 import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The lines a stdio MCP server writes to its stdout that are not JSON-RPC, said in the
- * application's log escaped (no control character reaches a terminal), cut to
- * {@link #SHOWN} characters, and at most {@link #PER_WINDOW} a window of
- * {@link #WINDOW_NANOS}; the lines beyond are counted, and the count said with the next
- * line shown. Why: a server's stdout is untrusted text, and a server that prints to it in
- * a loop must not flood the log.
+ * The lines a stdio MCP server writes to its stdout that are not JSON-RPC: each goes to
+ * the child's output sinks (its file, its logger) as a line of its stdout, cut as any
+ * other; and they are said in the application's log escaped (no control character reaches
+ * a terminal), cut to {@link #SHOWN} characters, and at most {@link #PER_WINDOW} a window
+ * of {@link #WINDOW_NANOS}; the lines beyond are counted, and the count said with the
+ * next line shown. Why: a server's stdout is untrusted text, and a server that prints to
+ * it in a loop must not flood the log.
  */
 final class StrayLines {
 
@@ -25,18 +27,22 @@ final class StrayLines {
 
 	private final String name;
 
+	private final Consumer<byte[]> sinks;
+
 	private long windowStart = System.nanoTime();
 
 	private int shownInWindow;
 
 	private long dropped;
 
-	StrayLines(String name) {
+	StrayLines(String name, Consumer<byte[]> sinks) {
 		this.name = name;
+		this.sinks = sinks;
 	}
 
 	/** Called by the one thread that reads the server's stdout. */
 	void received(byte[] line) {
+		this.sinks.accept(line);
 		long now = System.nanoTime();
 		if (now - this.windowStart >= WINDOW_NANOS) {
 			this.windowStart = now;

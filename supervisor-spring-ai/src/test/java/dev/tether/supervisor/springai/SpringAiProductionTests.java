@@ -126,6 +126,9 @@ class SpringAiProductionTests {
 				assertThat(output).contains("\\u001b[1A\\u001b[2K FORGED admin login ok 0")
 					.doesNotContain("\u001b[1A")
 					.doesNotContain("FORGED admin login ok 5");
+				Path log = Objects.requireNonNull(supervisor.output("odd").orElseThrow().file());
+				await("every stray line is in the server's log").atMost(DEADLINE)
+					.until(() -> Files.readString(log).contains("FORGED admin login ok 49"));
 
 				for (String tool : List.of("hangup", "flood")) {
 					ChildSnapshot before = supervisor.snapshot("odd").orElseThrow();
