@@ -49,26 +49,26 @@ class TetherMcpAutoConfigurationTests {
 
 	@Test
 	void anOptionalServerWithoutSpringAisSynchronousClientFailsStartupNamingTheProperty() {
-		runner()
-			.withPropertyValues("supervisor.children.plain.mcp.transport=stdio",
-					"supervisor.children.plain.mcp.required=false")
-			.run((context) -> {
-				assertThat(context).hasFailed();
-				assertThat(SpringAiStdioTests.messages(context.getStartupFailure()))
-					.contains("supervisor.children.plain.mcp.required is false, which needs Spring AI's synchronous "
-							+ "MCP client");
-			});
+		assertStartupFails(
+				"supervisor.children.plain.mcp.required is false, which needs Spring AI's synchronous MCP " + "client",
+				"supervisor.children.plain.mcp.required=false");
 	}
 
 	@Test
 	void aNonPositivePingFailsStartupNamingTheProperty() {
-		runner()
-			.withPropertyValues("supervisor.children.plain.mcp.transport=stdio",
-					"supervisor.children.plain.mcp.ping=0s")
+		assertStartupFails("supervisor.children.plain.mcp.ping must be a positive period",
+				"supervisor.children.plain.mcp.ping=0s");
+	}
+
+	/**
+	 * A stdio MCP child {@code plain} with {@code properties} fails startup saying so.
+	 */
+	private void assertStartupFails(String message, String... properties) {
+		runner().withPropertyValues("supervisor.children.plain.mcp.transport=stdio")
+			.withPropertyValues(properties)
 			.run((context) -> {
 				assertThat(context).hasFailed();
-				assertThat(SpringAiStdioTests.messages(context.getStartupFailure()))
-					.contains("supervisor.children.plain.mcp.ping must be a positive period");
+				assertThat(SpringAiStdioTests.messages(context.getStartupFailure())).contains(message);
 			});
 	}
 
