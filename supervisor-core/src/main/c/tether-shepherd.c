@@ -16,6 +16,8 @@
  *   (exit 125 if they cannot be, 127 if exec fails).
  * - Every other signal (TERM, INT, HUP, QUIT, USR1, USR2, CONT, ...) is forwarded to the command's group while
  *   the supervisor lives; SIGCHLD is the shepherd's own.
+ * - Once the command runs, the shepherd's own standard input and output are /dev/null: it holds no end of the
+ *   command's stdin and stdout, so that the supervisor sees the end of a stdout the command closes.
  * - With --hold-output, descriptors 3 up to 3 + <count> - 1 (count 1 or 2) are the read ends of the command's output
  *   pipes: the shepherd keeps them open without reading, and the command does not get them. Why: once the supervisor
  *   is dead nothing reads the pipes, and a command that writes while it ends would die of SIGPIPE at that write
@@ -284,6 +286,17 @@ int shepherd_main(int argc, char **argv, char **envp) {
         return 125;
     }
     shepherd.command = shepherd.command_group = (int) started;
+    /* Why: the command has its own copies of standard input and output. Were the shepherd to keep its own, it would
+     * hold the write end of the command's stdout pipe, and the supervisor would never see the end of a stdout that the
+     * command closed while it runs on (an MCP server over stdio whose session is over); and the read end of its stdin,
+     * so that a write to a command that closed its stdin would fill the pipe instead of failing. /dev/null takes their
+     * place; standard error stays, for the shepherd's own messages. */
+    long null_fd = sys_open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null_fd >= 0) {
+        sys_dup3((int) null_fd, 0);
+        sys_dup3((int) null_fd, 1);
+        sys_close((int) null_fd);
+    }
     int ending = 0;
     int killing = 0;
     sys_timespec deadline = { 0, 0 };

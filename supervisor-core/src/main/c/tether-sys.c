@@ -136,6 +136,10 @@ long sys_close(int fd) {
     return sys6(__NR_close, fd, 0, 0, 0, 0, 0);
 }
 
+long sys_dup3(int old_fd, int new_fd) {
+    return sys6(__NR_dup3, old_fd, new_fd, 0, 0, 0, 0);
+}
+
 long sys_close_from(int first) {
 #ifdef __NR_close_range
     return sys6(__NR_close_range, first, ~0U, 0, 0, 0, 0);

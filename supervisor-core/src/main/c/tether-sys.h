@@ -60,6 +60,8 @@ long sys_open(const char *path, int flags);
 long sys_read(int fd, void *buf, unsigned long count);
 long sys_close(int fd);
 long sys_close_from(int first);
+/* Makes new_fd a copy of old_fd (dup3 without flags: new_fd is not close-on-exec). */
+long sys_dup3(int old_fd, int new_fd);
 long sys_getdents(int fd, void *buf, unsigned long count);
 long sys_chdir(const char *path);
 long sys_execve(const char *path, char **argv, char **envp);

@@ -1,5 +1,6 @@
 package dev.tether.supervisor;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -265,6 +266,23 @@ public final class Supervisor implements AutoCloseable {
 	 */
 	public ChildSnapshot reload(String name) {
 		return this.engine.reload(name);
+	}
+
+	/**
+	 * Restarts a {@code RUNNING} child whose process something outside the supervisor
+	 * found broken (an MCP session whose server broke the protocol), as a failed liveness
+	 * probe does: stopped through the stop ladder, its end counted by the restart policy
+	 * and the breaker, {@code reason} in its lastError and events.
+	 * @param name the child
+	 * @param startedAt the start of the process found broken
+	 * ({@link ChildSnapshot#startedAt()}): a newer process is left alone
+	 * @param reason what was wrong, for lastError and the log
+	 * @return whether that process was stopped; {@code false} when the child is not
+	 * {@code RUNNING} or runs another process
+	 * @throws IllegalArgumentException when no child has that name
+	 */
+	public boolean restartFailed(String name, Instant startedAt, String reason) {
+		return this.engine.restartFailed(name, startedAt, reason);
 	}
 
 	/** Stops, then starts, a child. */

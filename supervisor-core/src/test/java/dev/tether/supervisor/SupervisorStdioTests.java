@@ -90,6 +90,54 @@ class SupervisorStdioTests {
 	}
 
 	@Test
+	void aStdioChildThatClosesItsStdoutAndRunsOnIsSeenAtOnce() throws Exception {
+		ChildSpec spec = ChildSpec.builder("closer", List.of("sh", "-c", "echo hello; exec 1>&-; exec sleep 600"))
+			.stdio(true)
+			.build();
+		try (TestSupervisor test = new TestSupervisor(this.state, List.of(spec))) {
+			test.supervisor().startAutostart();
+			ChildStdio stdio = test.supervisor().stdio("closer").orElseThrow();
+			BufferedReader replies = new BufferedReader(new InputStreamReader(stdio.stdout(), StandardCharsets.UTF_8));
+			assertThat(replies.readLine()).isEqualTo("hello");
+			// Why a bound: before, the shepherd held the pipe's write end, and this read
+			// waited as long as the child ran.
+			String end = CompletableFuture.supplyAsync(() -> {
+				try {
+					return replies.readLine();
+				}
+				catch (java.io.IOException ex) {
+					throw new java.io.UncheckedIOException(ex);
+				}
+			}).get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+			assertThat(end).as("end of stdout").isNull();
+			assertThat(test.supervisor().snapshot("closer").orElseThrow().state()).isEqualTo(ChildState.RUNNING);
+		}
+	}
+
+	@Test
+	void aRunningChildFoundBrokenIsRestartedThroughTheStopLadderWithTheReason() throws Exception {
+		ChildSpec spec = ChildSpec.builder("broken", List.of("sleep", "600"))
+			.restart(RestartPolicy.ALWAYS)
+			.backoffInitial(Duration.ofMillis(20))
+			.build();
+		try (TestSupervisor test = new TestSupervisor(this.state, List.of(spec))) {
+			test.supervisor().startAutostart();
+			ChildSnapshot before = await().atMost(DEADLINE)
+				.until(() -> test.supervisor().snapshot("broken").orElseThrow(),
+						(child) -> child.state() == ChildState.RUNNING && child.pid() != null);
+			assertThat(test.supervisor().restartFailed("broken", before.startedAt().minusSeconds(1), "older"))
+				.as("another process than the one running")
+				.isFalse();
+			assertThat(test.supervisor().restartFailed("broken", before.startedAt(), "its session broke")).isTrue();
+			ChildSnapshot after = await().atMost(DEADLINE)
+				.until(() -> test.supervisor().snapshot("broken").orElseThrow(),
+						(child) -> child.state() == ChildState.RUNNING && child.startedAt() != null
+								&& child.startedAt().isAfter(before.startedAt()));
+			assertThat(after.lastError()).contains("its session broke");
+		}
+	}
+
+	@Test
 	void aChildWithoutStdioHasNoPipes() throws Exception {
 		ChildSpec spec = ChildSpec.builder("plain", List.of("sleep", "600")).build();
 		try (TestSupervisor test = new TestSupervisor(this.state, List.of(spec))) {

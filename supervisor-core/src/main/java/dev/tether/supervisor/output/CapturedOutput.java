@@ -32,6 +32,15 @@ public interface CapturedOutput {
 	long lines();
 
 	/**
+	 * Writes a line the child wrote where its output is not captured (a stray line on the
+	 * stdout of a stdio child, whose stdout is a channel to the application) to its
+	 * sinks, as a line of its stdout: cut to {@link LogSettings#maxLineLength()}, escaped
+	 * by the logger as any other line.
+	 * @param line the line, without its line break
+	 */
+	void writeStdoutLine(byte[] line);
+
+	/**
 	 * Reads the last lines of the child's log file and of its rotated files, oldest
 	 * first, under the rules its writer keeps (no link followed, regular files only).
 	 * @param lines how many lines at most

@@ -1,8 +1,12 @@
 package dev.tether.supervisor.springai;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -10,6 +14,8 @@ import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import io.modelcontextprotocol.spec.McpTransportException;
 import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
 import org.jspecify.annotations.Nullable;
@@ -33,6 +39,10 @@ abstract class ChildTransport implements McpClientTransport {
 
 	private static final Logger logger = LoggerFactory.getLogger(ChildTransport.class);
 
+	private static final int OUTPUT_LINES = 5;
+
+	private static final int OUTPUT_BYTES = 2048;
+
 	private final String name;
 
 	private final Supervisor supervisor;
@@ -49,6 +59,12 @@ abstract class ChildTransport implements McpClientTransport {
 	 * first connection.
 	 */
 	private volatile @Nullable Instant connected;
+
+	/**
+	 * The ids of the requests sent over the current session and not yet answered, with
+	 * when each was sent.
+	 */
+	private final Map<Object, Long> inFlight = new ConcurrentHashMap<>();
 
 	/** The process a new session was asked for, so that it is asked once. */
 	private volatile @Nullable Instant renewedFor;
@@ -92,7 +108,8 @@ abstract class ChildTransport implements McpClientTransport {
 				return Mono.error(down(child));
 			}
 			this.connected = child.startedAt();
-			return open(child, handler);
+			this.inFlight.clear();
+			return open(child, (message) -> handler.apply(message.doOnNext(this::answered)));
 		});
 	}
 
@@ -102,8 +119,30 @@ abstract class ChildTransport implements McpClientTransport {
 			ChildSnapshot child = snapshot();
 			boolean up = child.state() == ChildState.RUNNING && this.connected != null
 					&& this.connected.equals(child.startedAt()) && live();
-			return up ? send(message) : Mono.error(down(child));
+			if (up && message instanceof JSONRPCRequest request) {
+				this.inFlight.put(request.id(), System.nanoTime());
+			}
+			return up ? send(message).doOnError((ex) -> answered(message)) : Mono.error(down(child));
 		});
+	}
+
+	private void answered(JSONRPCMessage message) {
+		if (message instanceof JSONRPCResponse response) {
+			this.inFlight.remove(response.id());
+		}
+		else if (message instanceof JSONRPCRequest request) {
+			this.inFlight.remove(request.id());
+		}
+	}
+
+	/**
+	 * Whether a request sent over the current session waits for its answer, and was sent
+	 * less than {@code timeout} ago: an older one was given up by the client.
+	 */
+	final boolean busy(Duration timeout) {
+		long now = System.nanoTime();
+		this.inFlight.values().removeIf((sent) -> now - sent >= timeout.toNanos());
+		return !this.inFlight.isEmpty();
 	}
 
 	@Override
@@ -196,7 +235,41 @@ abstract class ChildTransport implements McpClientTransport {
 	final McpTransportException down(ChildSnapshot child) {
 		String error = (child.lastError() != null) ? " (" + child.lastError() + ")" : "";
 		return new McpTransportException("MCP server '" + this.name + "' (a supervised child) is " + child.state()
-				+ error + ": its session ends with its process, and calls fail until it is RUNNING again");
+				+ error + ": its session ends with its process, and calls fail until it is RUNNING again"
+				+ lastOutput());
+	}
+
+	/**
+	 * The last lines the child wrote to its log file (a stdio server's stderr), escaped,
+	 * after a line break; empty when there are none. Why: the reason a server does not
+	 * start ("cannot read /srv/config", "npm ERR! 404") is there, not in its exit status.
+	 */
+	private String lastOutput() {
+		byte[] lines;
+		try {
+			lines = this.supervisor.output(this.name).map((output) -> {
+				try {
+					return output.lastLines(OUTPUT_LINES, OUTPUT_BYTES);
+				}
+				catch (IOException ex) {
+					return new byte[0];
+				}
+			}).orElse(new byte[0]);
+		}
+		catch (RuntimeException ex) {
+			return "";
+		}
+		StringBuilder text = new StringBuilder();
+		int start = 0;
+		for (int i = 0; i <= lines.length; i++) {
+			if (i == lines.length || lines[i] == '\n') {
+				if (i > start) {
+					text.append("\n  ").append(StrayLines.escaped(Arrays.copyOfRange(lines, start, i)));
+				}
+				start = i + 1;
+			}
+		}
+		return text.isEmpty() ? "" : "; its last output:" + text;
 	}
 
 	/** Whether a session was ever connected to the child's current process. */

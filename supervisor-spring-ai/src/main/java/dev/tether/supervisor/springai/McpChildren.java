@@ -13,9 +13,12 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.ai.mcp.McpToolsChangedEvent;
 import org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTransport;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.SmartLifecycle;
 
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildState;
@@ -28,7 +31,13 @@ import dev.tether.supervisor.boot.actuate.ChildDetailsContributor;
  * asks for its connections, told of each tick, described in the endpoint and in health,
  * and disconnected when the context closes.
  */
-final class McpChildren implements ChildDetailsContributor, DisposableBean {
+final class McpChildren implements ChildDetailsContributor, SmartLifecycle, DisposableBean {
+
+	/**
+	 * One above the supervision's phase ({@code Integer.MAX_VALUE - 4096} in the
+	 * starter): stopped first, so that every session ends while its server still runs.
+	 */
+	static final int PHASE = Integer.MAX_VALUE - 4095;
 
 	private static final Logger logger = LoggerFactory.getLogger(McpChildren.class);
 
@@ -38,17 +47,36 @@ final class McpChildren implements ChildDetailsContributor, DisposableBean {
 
 	private final Map<String, ChildTransport> transports;
 
+	private final OptionalMcpServers optional;
+
 	private final ObjectProvider<List<McpSyncClient>> clients;
+
+	private final ApplicationEventPublisher events;
+
+	private final McpPings pings;
+
+	/** The process of each server whose tools Spring AI was told of. */
+	private final Map<String, Instant> toolsOf = new ConcurrentHashMap<>();
+
+	private volatile boolean running;
 
 	/** The tools each server offered, counted once per process (its start). */
 	private final Map<String, ToolCount> tools = new ConcurrentHashMap<>();
 
 	McpChildren(Supervisor supervisor, SupervisorStartup startup, Map<String, ChildTransport> transports,
-			ObjectProvider<List<McpSyncClient>> clients) {
+			OptionalMcpServers optional, McpPings pings, ObjectProvider<List<McpSyncClient>> clients,
+			ApplicationEventPublisher events) {
 		this.supervisor = supervisor;
 		this.startup = startup;
 		this.transports = Map.copyOf(transports);
+		this.optional = optional;
 		this.clients = clients;
+		this.events = events;
+		this.pings = pings;
+	}
+
+	OptionalMcpServers optional() {
+		return this.optional;
 	}
 
 	/**
@@ -60,16 +88,50 @@ final class McpChildren implements ChildDetailsContributor, DisposableBean {
 	List<NamedClientMcpTransport> connections() {
 		List<NamedClientMcpTransport> connections = new ArrayList<>();
 		this.transports.forEach((name, transport) -> {
-			ChildSnapshot child = this.startup.start(name);
-			logger.info("MCP server '{}' over {} is {}", name, transport.type().id(), child.state());
-			connections.add(new NamedClientMcpTransport(name, transport));
+			this.startup.start(name);
+			// Why a fresh snapshot: the one the start returned may be older than the
+			// process's exit, which the tick has seen meanwhile.
+			ChildState state = this.supervisor.snapshot(name).map(ChildSnapshot::state).orElse(ChildState.STOPPED);
+			boolean required = this.optional.client(name) == null;
+			logger.info("MCP server '{}' over {} ({}) is {}", name, transport.type().id(),
+					required ? "required" : "optional", state);
+			if (required) {
+				connections.add(new NamedClientMcpTransport(name, transport));
+			}
 		});
 		return connections;
 	}
 
 	/** After each tick: each transport sees its child. */
 	void ticked() {
-		this.transports.forEach((name, transport) -> this.supervisor.snapshot(name).ifPresent(transport::observed));
+		this.transports.forEach((name, transport) -> this.supervisor.snapshot(name).ifPresent((child) -> {
+			transport.observed(child);
+			this.optional.observed(child);
+			// Why only once the context runs: the clients are Spring AI's beans, which a
+			// look-up from the tick would otherwise create, on the tick's thread.
+			if (this.running) {
+				toolsMayHaveChanged(child);
+				if (this.pings.enabled(name)) {
+					this.pings.observed(child, transport, client(name));
+				}
+			}
+		}));
+	}
+
+	/**
+	 * A new process of a server may offer other tools (a new version, a renamed tool):
+	 * Spring AI's tool providers are told, as by the server's own
+	 * {@code notifications/tools/list_changed}, and list them again.
+	 */
+	private void toolsMayHaveChanged(ChildSnapshot child) {
+		Instant process = child.startedAt();
+		if (child.state() != ChildState.RUNNING || process == null) {
+			return;
+		}
+		Instant previous = this.toolsOf.put(child.name(), process);
+		if (previous != null && !previous.equals(process)) {
+			this.events.publishEvent(new McpToolsChangedEvent(child.name(), List.of()));
+		}
 	}
 
 	@Override
@@ -93,6 +155,10 @@ final class McpChildren implements ChildDetailsContributor, DisposableBean {
 	}
 
 	private @Nullable McpSyncClient client(String name) {
+		McpSyncClient optionalClient = this.optional.client(name);
+		if (optionalClient != null) {
+			return optionalClient;
+		}
 		List<McpSyncClient> all = this.clients.getIfAvailable(List::of);
 		return all.stream().filter((client) -> name.equals(client.getClientInfo().title())).findFirst().orElse(null);
 	}
@@ -111,6 +177,44 @@ final class McpChildren implements ChildDetailsContributor, DisposableBean {
 			logger.debug("Tools of MCP server '{}' could not be listed", child.name(), ex);
 			return null;
 		}
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+	}
+
+	/**
+	 * Closes every client's session while its server still runs (the supervision stops
+	 * the servers after this phase): an HTTP session ends with its server's answer, not
+	 * with a refused connection.
+	 */
+	@Override
+	public void stop() {
+		this.running = false;
+		List<McpSyncClient> all = new ArrayList<>(this.clients.getIfAvailable(List::of));
+		all.addAll(this.optional.clients());
+		for (McpSyncClient client : all) {
+			if (this.transports.containsKey(client.getClientInfo().title())) {
+				try {
+					client.closeGracefully();
+				}
+				catch (RuntimeException ex) {
+					logger.debug("MCP client '{}' did not close cleanly", client.getClientInfo().title(), ex);
+				}
+			}
+		}
+		destroy();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
 	}
 
 	/**

@@ -1,14 +1,15 @@
 package dev.tether.supervisor.springai;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -19,7 +20,9 @@ import io.modelcontextprotocol.spec.McpTransportException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.util.unit.DataSize;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildStdio;
@@ -39,11 +42,20 @@ final class StdioChildTransport extends ChildTransport {
 
 	private final McpJsonMapper json = McpJsonDefaults.getMapper();
 
+	/**
+	 * How long a process may run on after its stdout ended before it is restarted: its
+	 * exit, if it is exiting, is seen by then.
+	 */
+	private static final Duration EXIT_GRACE = Duration.ofSeconds(1);
+
+	private final int maxMessageSize;
+
 	private volatile @Nullable Connection connection;
 
-	StdioChildTransport(String name, Supervisor supervisor, Duration startupTimeout) {
+	StdioChildTransport(String name, Supervisor supervisor, Duration startupTimeout, DataSize maxMessageSize) {
 		super(name, supervisor, startupTimeout);
 		this.supervisor = supervisor;
+		this.maxMessageSize = (int) Math.min(Integer.MAX_VALUE - 8, maxMessageSize.toBytes());
 	}
 
 	@Override
@@ -70,7 +82,7 @@ final class StdioChildTransport extends ChildTransport {
 		if (current != null) {
 			current.close();
 		}
-		Connection opened = new Connection(stdio, handler);
+		Connection opened = new Connection(stdio, Objects.requireNonNull(child.startedAt()), handler);
 		this.connection = opened;
 		opened.start();
 		return Mono.empty();
@@ -109,6 +121,11 @@ final class StdioChildTransport extends ChildTransport {
 
 		private final Thread reader;
 
+		/** The start of the process whose pipes these are. */
+		private final Instant process;
+
+		private final StrayLines stray;
+
 		private volatile Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
 
 		private volatile boolean ended;
@@ -121,8 +138,11 @@ final class StdioChildTransport extends ChildTransport {
 		 */
 		private final Set<Object> pending = ConcurrentHashMap.newKeySet();
 
-		Connection(ChildStdio stdio, Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+		Connection(ChildStdio stdio, Instant process, Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
 			this.stdio = stdio;
+			this.process = process;
+			this.stray = new StrayLines(name(), (line) -> StdioChildTransport.this.supervisor.output(name())
+				.ifPresent((output) -> output.writeStdoutLine(line)));
 			this.handler = handler;
 			this.reader = new Thread(this::read, "tether-mcp-" + name());
 			// Why a daemon: a connection must never keep the JVM alive; the child dies
@@ -135,12 +155,18 @@ final class StdioChildTransport extends ChildTransport {
 		}
 
 		private void read() {
-			try (BufferedReader lines = new BufferedReader(
-					new InputStreamReader(this.stdio.stdout(), StandardCharsets.UTF_8))) {
-				String line;
-				while ((line = lines.readLine()) != null) {
+			String reason = "closed its stdout";
+			boolean broken = false;
+			try (BoundedLineReader lines = new BoundedLineReader(this.stdio.stdout(),
+					StdioChildTransport.this.maxMessageSize)) {
+				byte[] line;
+				while ((line = lines.next()) != null) {
 					deliver(line);
 				}
+			}
+			catch (BoundedLineReader.TooLongException ex) {
+				reason = "broke the protocol: it wrote " + ex.getMessage() + " (mcp.max-message-size)";
+				broken = true;
 			}
 			catch (IOException ex) {
 				if (!this.closing) {
@@ -150,30 +176,48 @@ final class StdioChildTransport extends ChildTransport {
 			finally {
 				this.ended = true;
 			}
-			if (!this.closing) {
-				logger.info("MCP server '{}' closed its stdout (its process ended); calls fail until it is RUNNING "
-						+ "again", name());
-			}
 			// Why answered here: a call waiting for a reply that can never come would
 			// wait for the client's request timeout; it fails now, naming the child.
 			for (Object id : List.copyOf(this.pending)) {
 				this.pending.remove(id);
 				handle(McpSchema.JSONRPCResponse.error(id,
 						new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR,
-								"MCP server '" + name() + "' (a supervised child) ended "
-										+ "before it answered; its session ends with its process")));
+								"MCP server '" + name() + "' (a supervised child) " + reason
+										+ " before it answered; its session ends with its process")));
+			}
+			if (!this.closing) {
+				ended(reason, broken);
 			}
 		}
 
-		private void deliver(String line) {
+		/**
+		 * The session is down: calls fail at once from now on, and a process that goes on
+		 * without its session is restarted through the stop ladder.
+		 */
+		private void ended(String reason, boolean broken) {
+			logger.info("MCP server '{}' {}; calls fail until it is RUNNING again", name(), reason);
+			// Why a delay for an end of stdout: the process's exit closes its stdout too,
+			// and is the supervisor's to see first (its exit status is the reason then);
+			// a process still running after it has closed its stdout for good.
+			Duration delay = broken ? Duration.ZERO : EXIT_GRACE;
+			Schedulers.boundedElastic().schedule(() -> {
+				if (StdioChildTransport.this.supervisor.restartFailed(name(), this.process,
+						"ended its MCP session: it " + reason)) {
+					logger.warn("MCP server '{}' is restarted: its process runs on without a session", name());
+				}
+			}, delay.toMillis(), TimeUnit.MILLISECONDS);
+		}
+
+		private void deliver(byte[] line) {
 			JSONRPCMessage message;
 			try {
-				message = McpSchema.deserializeJsonRpcMessage(StdioChildTransport.this.json, line);
+				message = McpSchema.deserializeJsonRpcMessage(StdioChildTransport.this.json,
+						new String(line, StandardCharsets.UTF_8));
 			}
 			catch (IOException | RuntimeException ex) {
 				// Why not fatal: a server may print a stray line to stdout; MCP's own
 				// stdio transport skips it too.
-				logger.warn("MCP server '{}' wrote a line that is not JSON-RPC to its stdout: {}", name(), line);
+				this.stray.received(line);
 				return;
 			}
 			if (message instanceof McpSchema.JSONRPCResponse response) {

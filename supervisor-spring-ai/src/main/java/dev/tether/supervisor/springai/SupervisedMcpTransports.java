@@ -26,7 +26,7 @@ public final class SupervisedMcpTransports {
 	 * fails at once.
 	 */
 	public static McpClientTransport stdio(String name, Supervisor supervisor, Duration startupTimeout) {
-		return new StdioChildTransport(name, supervisor, startupTimeout);
+		return new StdioChildTransport(name, supervisor, startupTimeout, McpProperties.DEFAULT_MAX_MESSAGE_SIZE);
 	}
 
 }

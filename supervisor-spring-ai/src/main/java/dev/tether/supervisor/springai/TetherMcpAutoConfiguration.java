@@ -7,14 +7,20 @@ import java.util.Map;
 
 import io.modelcontextprotocol.client.McpSyncClient;
 import org.jspecify.annotations.Nullable;
+import org.springframework.ai.mcp.McpToolFilter;
+import org.springframework.ai.mcp.McpToolNamePrefixGenerator;
 import org.springframework.ai.mcp.client.common.autoconfigure.McpClientAutoConfiguration;
 import org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTransport;
+import org.springframework.ai.mcp.client.common.autoconfigure.configurer.McpSyncClientConfigurer;
+import org.springframework.ai.mcp.client.common.autoconfigure.properties.McpClientCommonProperties;
 import org.springframework.ai.mcp.client.common.autoconfigure.properties.McpStdioClientProperties;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 
 import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.ChildSnapshot;
@@ -59,8 +65,12 @@ public final class TetherMcpAutoConfiguration {
 	@Bean
 	McpChildren tetherMcpChildren(Supervisor supervisor, SupervisorStartup startup, ConfiguredChildren configured,
 			SupervisorProperties supervisorProperties, ObjectProvider<McpStdioClientProperties> springAiStdio,
-			ObjectProvider<List<McpSyncClient>> clients) {
+			ObjectProvider<List<McpSyncClient>> clients, ObjectProvider<McpClientCommonProperties> common,
+			ObjectProvider<McpSyncClientConfigurer> configurer, ObjectProvider<McpToolFilter> toolFilter,
+			ObjectProvider<McpToolNamePrefixGenerator> prefix, ApplicationEventPublisher events) {
 		Map<String, ChildTransport> transports = new LinkedHashMap<>();
+		Map<String, ChildTransport> optional = new LinkedHashMap<>();
+		Map<String, McpPings.Settings> pings = new LinkedHashMap<>();
 		for (ConfiguredChild configuredChild : configured.all()) {
 			String name = configuredChild.name();
 			McpProperties mcp = configuredChild.settings(McpProperties.class);
@@ -79,19 +89,58 @@ public final class TetherMcpAutoConfiguration {
 						null);
 			}
 			Duration startupTimeout = startupTimeout(name, supervisorProperties);
-			if (type == McpTransportType.STDIO) {
-				transports.put(name, new StdioChildTransport(name, supervisor, startupTimeout));
-				continue;
+			ChildTransport transport = transport(name, mcp, type, child, supervisor, startupTimeout);
+			transports.put(name, transport);
+			if (!mcp.isRequired()) {
+				optional.put(name, transport);
 			}
-			Integer port = child.port();
-			if (port == null) {
-				throw new InvalidSupervisorConfigurationException(PREFIX + name + ".port",
-						"must be set: mcp.transport " + type.id() + " connects to the child's port on 127.0.0.1", null);
+			if (mcp.getPing() != null) {
+				if (mcp.getPing().isNegative() || mcp.getPing().isZero() || mcp.getPingFailureThreshold() < 1) {
+					throw new InvalidSupervisorConfigurationException(PREFIX + name + ".mcp.ping",
+							"must be a positive period, with mcp.ping-failure-threshold at least 1", null);
+				}
+				pings.put(name, new McpPings.Settings(mcp.getPing(), mcp.getPingFailureThreshold()));
 			}
-			String path = (mcp.getPath() != null) ? mcp.getPath() : McpProperties.DEFAULT_PATH;
-			transports.put(name, new HttpChildTransport(name, supervisor, startupTimeout, type, port, path));
 		}
-		return new McpChildren(supervisor, startup, transports, clients);
+		McpClientCommonProperties commonProperties = common.getIfAvailable(McpClientCommonProperties::new);
+		McpSyncClientConfigurer syncConfigurer = configurer.getIfAvailable();
+		if (!optional.isEmpty() && syncConfigurer == null) {
+			String name = optional.keySet().iterator().next();
+			throw new InvalidSupervisorConfigurationException(PREFIX + name + ".mcp.required",
+					"is false, which needs Spring AI's synchronous MCP client (spring.ai.mcp.client.enabled: true "
+							+ "and spring.ai.mcp.client.type: SYNC, the defaults)",
+					null);
+		}
+		OptionalMcpServers optionalServers = new OptionalMcpServers(optional, commonProperties,
+				(syncConfigurer != null) ? syncConfigurer : new McpSyncClientConfigurer(List.of()),
+				toolFilter.getIfUnique(), prefix.getIfUnique());
+		return new McpChildren(supervisor, startup, transports, optionalServers,
+				new McpPings(supervisor, pings, commonProperties.getRequestTimeout()), clients, events);
+	}
+
+	private static ChildTransport transport(String name, McpProperties mcp, McpTransportType type, ChildSnapshot child,
+			Supervisor supervisor, Duration startupTimeout) {
+		if (type == McpTransportType.STDIO) {
+			return new StdioChildTransport(name, supervisor, startupTimeout, mcp.getMaxMessageSize());
+		}
+		Integer port = child.port();
+		if (port == null) {
+			throw new InvalidSupervisorConfigurationException(PREFIX + name + ".port",
+					"must be set: mcp.transport " + type.id() + " connects to the child's port on 127.0.0.1", null);
+		}
+		String path = (mcp.getPath() != null) ? mcp.getPath() : McpProperties.DEFAULT_PATH;
+		return new HttpChildTransport(name, supervisor, startupTimeout, type, port, path);
+	}
+
+	/**
+	 * The tools of the optional MCP servers ({@code mcp.required: false}) that run and
+	 * are initialised, beside Spring AI's provider of the required servers' tools. Only
+	 * when a server is optional: an application with one provider keeps one.
+	 */
+	@Bean
+	@Conditional(OnOptionalMcpServer.class)
+	OptionalMcpServers tetherMcpOptionalToolCallbacks(McpChildren children) {
+		return children.optional();
 	}
 
 	@Bean

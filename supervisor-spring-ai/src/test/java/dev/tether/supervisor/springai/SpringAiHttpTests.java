@@ -86,7 +86,7 @@ class SpringAiHttpTests {
 		awaitNoServerLeft(installation);
 	}
 
-	private static int freePort() throws IOException {
+	static int freePort() throws IOException {
 		try (ServerSocket probe = new ServerSocket(0)) {
 			return probe.getLocalPort();
 		}
@@ -97,7 +97,7 @@ class SpringAiHttpTests {
 	 * {@code port} under {@code sh -c}, with {@code fixtureArguments} after the port,
 	 * connected by Spring AI over {@code transport}.
 	 */
-	private static String[] fixtureServer(String name, int port, String transport, String... fixtureArguments) {
+	static String[] fixtureServer(String name, int port, String transport, String... fixtureArguments) {
 		List<String> arguments = new ArrayList<>(List.of(Integer.toString(port)));
 		arguments.addAll(List.of(fixtureArguments));
 		String child = "supervisor.children." + name + ".";

@@ -43,7 +43,33 @@ class TetherMcpAutoConfigurationTests {
 		runner().run((context) -> assertThat(context).hasNotFailed()
 			.hasSingleBean(McpChildren.class)
 			.hasBean("tetherMcpConnections")
-			.hasBean("tetherMcpChildSpecCustomizer"));
+			.hasBean("tetherMcpChildSpecCustomizer")
+			.doesNotHaveBean("tetherMcpOptionalToolCallbacks"));
+	}
+
+	@Test
+	void anOptionalServerWithoutSpringAisSynchronousClientFailsStartupNamingTheProperty() {
+		assertStartupFails(
+				"supervisor.children.plain.mcp.required is false, which needs Spring AI's synchronous MCP " + "client",
+				"supervisor.children.plain.mcp.required=false");
+	}
+
+	@Test
+	void aNonPositivePingFailsStartupNamingTheProperty() {
+		assertStartupFails("supervisor.children.plain.mcp.ping must be a positive period",
+				"supervisor.children.plain.mcp.ping=0s");
+	}
+
+	/**
+	 * A stdio MCP child {@code plain} with {@code properties} fails startup saying so.
+	 */
+	private void assertStartupFails(String message, String... properties) {
+		runner().withPropertyValues("supervisor.children.plain.mcp.transport=stdio")
+			.withPropertyValues(properties)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(SpringAiStdioTests.messages(context.getStartupFailure())).contains(message);
+			});
 	}
 
 	@Test

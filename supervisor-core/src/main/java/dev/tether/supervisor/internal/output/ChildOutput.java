@@ -91,6 +91,14 @@ public final class ChildOutput implements CapturedOutput {
 	}
 
 	@Override
+	public void writeStdoutLine(byte[] line) {
+		int length = Math.min(line.length, this.settings.maxLineLength() - 1);
+		ByteBuffer bytes = ByteBuffer.allocate(length + 1).put(line, 0, length).put((byte) '\n').flip();
+		received(bytes.remaining());
+		write(Stream.STDOUT, bytes, 1);
+	}
+
+	@Override
 	public byte[] lastLines(int lines, int maxBytes) throws IOException {
 		Path path = file();
 		return (path != null) ? LogTail.lastLines(path, lines, maxBytes) : new byte[0];

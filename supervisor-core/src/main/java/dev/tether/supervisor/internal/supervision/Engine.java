@@ -386,6 +386,22 @@ public final class Engine implements AutoCloseable {
 		return this.reloads.reload(name);
 	}
 
+	/** As {@link dev.tether.supervisor.Supervisor#restartFailed}. */
+	public boolean restartFailed(String name, Instant startedAt, String reason) {
+		boolean restarting;
+		synchronized (this.children) {
+			SupervisedChild child = this.children.require(name);
+			ChildProcess process = child.process();
+			restarting = process != null && child.state() == ChildState.RUNNING
+					&& startedAt.equals(process.startedAt());
+			if (restarting) {
+				child.checkFailed(process, reason, this.stops.target(child, process), this.clock.getAsLong());
+			}
+		}
+		publish();
+		return restarting;
+	}
+
 	/** As {@link dev.tether.supervisor.Supervisor#restart}. */
 	public ChildSnapshot restart(String name) {
 		stop(name);
