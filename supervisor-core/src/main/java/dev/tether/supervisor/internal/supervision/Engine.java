@@ -1,6 +1,7 @@
 package dev.tether.supervisor.internal.supervision;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -117,6 +118,8 @@ public final class Engine implements AutoCloseable {
 
 	private final Reloads reloads;
 
+	private final ExternalFailures failures;
+
 	private final DescriptorBudget descriptors;
 
 	private final CompletableFuture<Void> closed = new CompletableFuture<>();
@@ -155,6 +158,7 @@ public final class Engine implements AutoCloseable {
 				this.outbox, this.clock);
 		StopTargets targets = this.stops::target;
 		this.reloads = new Reloads(this.children, targets, this.clock);
+		this.failures = new ExternalFailures(this.children, targets, this.clock);
 		this.descriptors = new DescriptorBudget(settings.descriptorReserve(), this.children);
 		this.launches = new LaunchDispatcher(this.children, this.launcher, this.orphans, this.saver, this.outbox,
 				this.clock, new DependentRestarts(this.children, targets, this.clock), this.descriptors);
@@ -388,16 +392,7 @@ public final class Engine implements AutoCloseable {
 
 	/** As {@link dev.tether.supervisor.Supervisor#restartFailed}. */
 	public boolean restartFailed(String name, Instant startedAt, String reason) {
-		boolean restarting;
-		synchronized (this.children) {
-			SupervisedChild child = this.children.require(name);
-			ChildProcess process = child.process();
-			restarting = process != null && child.state() == ChildState.RUNNING
-					&& startedAt.equals(process.startedAt());
-			if (restarting) {
-				child.checkFailed(process, reason, this.stops.target(child, process), this.clock.getAsLong());
-			}
-		}
+		boolean restarting = this.failures.restartFailed(name, startedAt, reason);
 		publish();
 		return restarting;
 	}

@@ -25,7 +25,8 @@ class ChildProbesTests {
 		long now = 1_000_000_000L;
 		for (int i = 0; i < 1000; i++) {
 			ChildProbes probes = new ChildProbes();
-			ChildProcess process = new ChildProcess(10_000 + i, null, false, false, null, null, Instant.now(), now);
+			ChildProcess process = new ChildProcess(10_000 + i, null, false, false, null, null, Instant.now(), now,
+					null, null);
 			assertThat(probes.claim(process, true, now, PERIOD)).as("first seen RUNNING: not yet").isFalse();
 			for (int tick = 1; tick <= probedAtTick.length; tick++) {
 				if (probes.claim(process, true, now + tick * TICK, PERIOD)) {
