@@ -28,10 +28,11 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
  * ({@link SupervisorPropertySlices}).
  * <p>
  * Why Boot's {@link NoUnboundElementsBindHandler}, one instance for every bind: it knows
- * the names each bind used, in any relaxed spelling, so the last bind (of
- * {@code supervisor}) sees as unknown only what neither the starter nor a module bound.
- * Why its {@link UnboundElementsSourceFilter}: the process environment and the system
- * properties are shared with other software (supervisord sets {@code SUPERVISOR_*} in the
+ * the names each bind used, in any relaxed spelling, so the last bind under a root (a
+ * child's own settings, after its modules' groups; {@code supervisor}, after the
+ * defaults) sees as unknown only what neither the starter nor a module bound. Why its
+ * {@link UnboundElementsSourceFilter}: the process environment and the system properties
+ * are shared with other software (supervisord sets {@code SUPERVISOR_*} in the
  * environment of every program it runs), so only what the application's configuration
  * says is checked; what they set is still bound.
  */
@@ -109,8 +110,7 @@ final class SupervisorPropertiesBinder {
 
 	private static ConfigurationPropertyName child(String name) {
 		// Why brackets for a dotted name: 'a.b' is one child, not a child 'a' with 'b';
-		// and
-		// for a name no plain element may hold (the checks of the spec then name it).
+		// and for a name no plain element may hold (the checks of the spec then name it).
 		boolean plain = !name.contains(".") && ConfigurationPropertyName.isValid(name);
 		return CHILDREN.append(plain ? name : "[" + name + "]");
 	}
