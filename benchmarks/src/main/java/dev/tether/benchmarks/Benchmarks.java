@@ -81,6 +81,7 @@ public final class Benchmarks {
 		ResourceRows resources = new ResourceRows(benchmarks.results, work, limit.resolveSibling("proc-floor"));
 		McpRows mcp = new McpRows(benchmarks.results, work);
 		NotifyRows notify = new NotifyRows(benchmarks.results, work, limit.resolveSibling("notify-beat"));
+		ApplicationRows application = new ApplicationRows(benchmarks.results, work, scale);
 		long started = System.nanoTime();
 		int warmUp = Integer.getInteger("benchmarks.warmup", 0);
 		for (int round = 1 - warmUp; round <= rounds; round++) {
@@ -105,7 +106,8 @@ public final class Benchmarks {
 			timed("probe cost", () -> probes.cost(500));
 			timed("port ownership ticks", () -> probes.portTicks(1000));
 			timed("notify watchdogs", () -> notify.watchdogs(500, Duration.ofSeconds(60)));
-			timed("application start", () -> benchmarks.applicationStart(1000));
+			timed("application start", () -> application.start(1000));
+			timed("application autostart", () -> application.autostart(1000));
 			timed("output throughput", () -> output.throughput(10_000_000));
 			timed("output exit latency", () -> output.exitLatency(latencyN, 10_000, 2_000, 1_000));
 			timed("output slow sink", () -> output.slowSink(30));
@@ -288,61 +290,6 @@ public final class Benchmarks {
 		killAll(children);
 		System.out.printf(java.util.Locale.ROOT, "%.4f %.2f %.2f%n", (threadsAfter - threadsBefore) / (double) n,
 				(rssAfter - rssBefore) / (double) n, uniqueKb / (double) n);
-	}
-
-	/**
-	 * A Spring Boot application's start with {@code n} children configured against one,
-	 * each in a fresh JVM (a warm JVM hides most of what configuring costs), and the part
-	 * of the difference that is Spring's {@code Binder}.
-	 */
-	private void applicationStart(int n) throws Exception {
-		// Why the quicker of two alternating starts: one JVM start varies by seconds on a
-		// shared machine, more than the difference measured; the quicker start is the one
-		// least disturbed.
-		Map<String, Long> one = startApplication(1);
-		Map<String, Long> many = startApplication(n);
-		quicker(one, startApplication(1));
-		quicker(many, startApplication(n));
-		String metric = "Application start, " + n + " children configured minus one (fresh JVMs, autostart off)";
-		this.results.add(metric, "ms, target ≤ 2000", "Tether starter", many.get("READY") - one.get("READY"));
-		this.results.add(metric, "ms, target ≤ 2000", "of which Spring's Binder (supervisor.*)",
-				many.get("BIND") - one.get("BIND"));
-		this.results.add(metric, "ms, target ≤ 2000", "of which loading application.yml",
-				many.get("YAML") - one.get("YAML"));
-		this.results.add(metric, "ms, target ≤ 2000", "of which parsing configuration classes",
-				many.get("CONDITIONS") - one.get("CONDITIONS"));
-		this.results.add("Application start, absolute (fresh JVM)", "ms, lower is better", "1 child", one.get("READY"));
-		this.results.add("Application start, absolute (fresh JVM)", "ms, lower is better", n + " children",
-				many.get("READY"));
-	}
-
-	private static void quicker(Map<String, Long> kept, Map<String, Long> other) {
-		if (other.get("READY") < kept.get("READY")) {
-			kept.putAll(other);
-		}
-	}
-
-	private Map<String, Long> startApplication(int children) throws Exception {
-		Process jvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Xmx512m", "-cp",
-				System.getProperty("java.class.path"), BootStartApp.class.getName(), Integer.toString(children),
-				this.work.toString())
-			.redirectError(ProcessBuilder.Redirect.INHERIT)
-			.start();
-		String output = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-		if (!jvm.waitFor(120, TimeUnit.SECONDS) || jvm.exitValue() != 0) {
-			jvm.destroyForcibly().waitFor();
-			throw new IllegalStateException("application with " + children + " children failed: " + output);
-		}
-		Map<String, Long> figures = new HashMap<>();
-		output.lines()
-			.map((line) -> line.split(" "))
-			.filter((parts) -> parts.length == 2 && parts[1].matches("[0-9]+"))
-			.forEach((parts) -> figures.put(parts[0], Long.parseLong(parts[1])));
-		if (!figures.keySet().containsAll(List.of("READY", "BIND", "YAML", "CONDITIONS"))) {
-			throw new IllegalStateException("application with " + children + " children printed no figures: " + output);
-		}
-		return figures;
 	}
 
 	private void exitLatency(Subject subject, int n) throws Exception {

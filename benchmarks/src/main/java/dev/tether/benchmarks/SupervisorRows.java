@@ -145,7 +145,7 @@ final class SupervisorRows {
 	 * Spawns {@code n} sleepers with the spawner alone, then kills them; its rate, in
 	 * children per second.
 	 */
-	private double rawSpawnRate(int n) throws Exception {
+	double rawSpawnRate(int n) throws Exception {
 		List<Subject.Started> raw = new ArrayList<>(n);
 		long started = System.nanoTime();
 		for (int i = 0; i < n; i++) {

@@ -45,6 +45,13 @@ import dev.tether.supervisor.registry.FileChildRegistry;
 @ImportRuntimeHints(SupervisorRuntimeHints.class)
 public final class SupervisorAutoConfiguration {
 
+	// Why static: Boot asks for the advisors at its first binding of any
+	// @ConfigurationProperties bean, which may come before this configuration exists.
+	@Bean
+	static SupervisorChildrenBinding supervisorChildrenBinding(Environment environment) {
+		return new SupervisorChildrenBinding(environment);
+	}
+
 	@Bean
 	SupervisorPropertiesBinder supervisorPropertiesBinder(ApplicationContext context) {
 		return new SupervisorPropertiesBinder(context.getClassLoader());

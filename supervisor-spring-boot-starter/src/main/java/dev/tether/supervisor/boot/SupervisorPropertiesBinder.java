@@ -2,7 +2,6 @@ package dev.tether.supervisor.boot;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,10 +17,6 @@ import org.springframework.boot.context.properties.bind.UnboundConfigurationProp
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
-import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.UnboundElementsSourceFilter;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.support.SpringFactoriesLoader;
@@ -29,13 +24,15 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
 /**
  * Binds {@code supervisor.*} once, with the settings modules add to each child
  * ({@link ChildSettingsGroup}), and fails naming every key that bound to nothing, where
- * it was set, and the setting it most likely meant.
+ * it was set, and the setting it most likely meant. Each child is bound from its own keys
+ * ({@link SupervisorPropertySlices}).
  * <p>
  * Why Boot's {@link NoUnboundElementsBindHandler}, one instance for every bind: it knows
- * the names each bind used, in any relaxed spelling, so the last bind (of
- * {@code supervisor}) sees as unknown only what neither the starter nor a module bound.
- * Why its {@link UnboundElementsSourceFilter}: the process environment and the system
- * properties are shared with other software (supervisord sets {@code SUPERVISOR_*} in the
+ * the names each bind used, in any relaxed spelling, so the last bind under a root (a
+ * child's own settings, after its modules' groups; {@code supervisor}, after the
+ * defaults) sees as unknown only what neither the starter nor a module bound. Why its
+ * {@link UnboundElementsSourceFilter}: the process environment and the system properties
+ * are shared with other software (supervisord sets {@code SUPERVISOR_*} in the
  * environment of every program it runs), so only what the application's configuration
  * says is checked; what they set is still bound.
  */
@@ -61,21 +58,48 @@ final class SupervisorPropertiesBinder {
 	 * @throws InvalidSupervisorConfigurationException naming every unknown key
 	 */
 	ConfiguredChildren bind(Environment environment) {
-		Binder binder = Binder.get(environment);
-		Pass pass = new Pass(binder);
+		SupervisorPropertySlices slices = new SupervisorPropertySlices(environment);
+		Binder rest = slices.rest();
+		Pass pass = new Pass();
 		Map<String, ConfiguredChild> children = new LinkedHashMap<>();
+		Map<String, ChildProperties> childProperties = new LinkedHashMap<>();
 		// Why the defaults alone first: their names are then known with no child at all.
-		this.groups.forEach((group) -> pass.bind(DEFAULTS.append(group.key()), Bindable.of(group.getClass())));
-		for (String name : childNames(ConfigurationPropertySources.get(environment))) {
+		this.groups.forEach((group) -> pass.bind(rest, DEFAULTS.append(group.key()), Bindable.of(group.getClass())));
+		for (String name : slices.childNames()) {
+			Binder binder = slices.child(name);
 			List<ChildSettingsGroup> settings = new ArrayList<>(this.groups.size());
-			this.groups.forEach((group) -> settings.add(pass.layered(name, group)));
+			this.groups.forEach((group) -> settings.add(pass.layered(rest, binder, name, group)));
 			children.put(name, new ConfiguredChild(name, settings));
+			// Why after the groups: the child's own check of unknown keys then knows
+			// theirs.
+			ChildProperties properties = pass.bind(binder, child(name), Bindable.of(ChildProperties.class));
+			if (properties != null) {
+				childProperties.put(name, properties);
+			}
 		}
-		SupervisorProperties properties = pass.bind(SUPERVISOR, Bindable.of(SupervisorProperties.class));
+		SupervisorProperties properties = pass.bind(rest, SUPERVISOR, Bindable.of(SupervisorProperties.class));
 		if (!pass.unknown.isEmpty()) {
 			throw new UnknownSupervisorPropertiesException(pass.unknown.stream().map(this::describe).toList());
 		}
-		return new ConfiguredChildren((properties != null) ? properties : new SupervisorProperties(), children);
+		properties = (properties != null) ? properties : new SupervisorProperties();
+		properties.getChildren().putAll(childProperties);
+		return new ConfiguredChildren(properties, children);
+	}
+
+	/**
+	 * The settings of every child of {@code environment}, as
+	 * {@link SupervisorProperties#getChildren()} holds them, with no check of unknown
+	 * keys (see {@link SupervisorChildrenBinding}).
+	 */
+	static Map<String, ChildProperties> bindChildren(Environment environment) {
+		SupervisorPropertySlices slices = new SupervisorPropertySlices(environment);
+		Map<String, ChildProperties> children = new LinkedHashMap<>();
+		for (String name : slices.childNames()) {
+			slices.child(name)
+				.bind(child(name), Bindable.of(ChildProperties.class))
+				.ifBound((properties) -> children.put(name, properties));
+		}
+		return children;
 	}
 
 	private UnknownSupervisorPropertiesException.UnknownProperty describe(ConfigurationProperty property) {
@@ -84,56 +108,35 @@ final class SupervisorPropertiesBinder {
 				this.names.closest(property.getName()));
 	}
 
-	/**
-	 * Every child named under {@code supervisor.children}: one that only a module's
-	 * settings name is a child to them too (their error, not an unknown key).
-	 */
-	private static Set<String> childNames(Iterable<ConfigurationPropertySource> sources) {
-		Set<String> names = new LinkedHashSet<>();
-		for (ConfigurationPropertySource source : sources) {
-			if (source instanceof IterableConfigurationPropertySource iterable) {
-				iterable.filter(CHILDREN::isAncestorOf)
-					.stream()
-					.filter((name) -> name.getNumberOfElements() > 3)
-					.forEach((name) -> names.add(name.getElement(2, Form.ORIGINAL)));
-			}
-		}
-		return names;
-	}
-
 	private static ConfigurationPropertyName child(String name) {
-		// Why brackets for a dotted name: 'a.b' is one child, not a child 'a' with 'b'.
-		return CHILDREN.append(name.contains(".") ? "[" + name + "]" : name);
+		// Why brackets for a dotted name: 'a.b' is one child, not a child 'a' with 'b';
+		// and for a name no plain element may hold (the checks of the spec then name it).
+		boolean plain = !name.contains(".") && ConfigurationPropertyName.isValid(name);
+		return CHILDREN.append(plain ? name : "[" + name + "]");
 	}
 
 	/** One binding of the configuration: what bound, and what did not. */
 	private static final class Pass {
-
-		private final Binder binder;
 
 		private final BindHandler handler = new NoUnboundElementsBindHandler(BindHandler.DEFAULT,
 				new UnboundElementsSourceFilter());
 
 		private final Set<ConfigurationProperty> unknown = new TreeSet<>();
 
-		Pass(Binder binder) {
-			this.binder = binder;
-		}
-
 		/**
 		 * A group of one child: a fresh copy of the defaults, then the child's own over
 		 * it.
 		 */
-		ChildSettingsGroup layered(String name, ChildSettingsGroup group) {
-			ChildSettingsGroup defaults = bind(DEFAULTS.append(group.key()), Bindable.of(group.getClass()));
+		ChildSettingsGroup layered(Binder rest, Binder child, String name, ChildSettingsGroup group) {
+			ChildSettingsGroup defaults = bind(rest, DEFAULTS.append(group.key()), Bindable.of(group.getClass()));
 			ChildSettingsGroup settings = (defaults != null) ? defaults : BeanUtils.instantiateClass(group.getClass());
-			bind(child(name).append(group.key()), Bindable.ofInstance(settings));
+			bind(child, child(name).append(group.key()), Bindable.ofInstance(settings));
 			return settings;
 		}
 
-		<T> @Nullable T bind(ConfigurationPropertyName name, Bindable<T> target) {
+		<T> @Nullable T bind(Binder binder, ConfigurationPropertyName name, Bindable<T> target) {
 			try {
-				return this.binder.bind(name, target, this.handler).orElse(null);
+				return binder.bind(name, target, this.handler).orElse(null);
 			}
 			catch (BindException ex) {
 				if (ex.getCause() instanceof UnboundConfigurationPropertiesException unbound) {

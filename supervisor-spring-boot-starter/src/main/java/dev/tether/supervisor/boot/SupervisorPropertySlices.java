@@ -1,0 +1,156 @@
+package dev.tether.supervisor.boot;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.core.env.Environment;
+
+/**
+ * The {@code supervisor.*} keys of the environment, read in one pass over its sources and
+ * cut into one slice per child (the keys under {@code supervisor.children.<name>}) and
+ * one for the rest, each with a {@link Binder} of its own.
+ * <p>
+ * Why: a {@code Binder} over the whole environment looks every candidate setting of every
+ * child up in every source (the settings of 1,000 children took seconds); a binder over a
+ * child's slice looks up among that child's few keys. Each slice keeps the sources' order
+ * and each key's source, value and origin, so precedence, relaxed names, placeholders,
+ * conversion and error messages are the binder's as before. Sources that cannot list
+ * their keys are in every slice, as they were in every lookup.
+ */
+final class SupervisorPropertySlices {
+
+	private static final ConfigurationPropertyName SUPERVISOR = ConfigurationPropertyName.of("supervisor");
+
+	private static final ConfigurationPropertyName CHILDREN = ConfigurationPropertyName.of("supervisor.children");
+
+	/** {@code supervisor.children.<name>.<setting>}: a child's key has more elements. */
+	private static final int CHILD_ELEMENTS = 3;
+
+	private final Environment environment;
+
+	private final List<ConfigurationPropertySource> unlisted = new ArrayList<>();
+
+	private final List<List<ConfigurationPropertyName>> rest = new ArrayList<>();
+
+	private final List<ConfigurationPropertySource> listed = new ArrayList<>();
+
+	private final Map<String, List<List<ConfigurationPropertyName>>> children = new LinkedHashMap<>();
+
+	SupervisorPropertySlices(Environment environment) {
+		this.environment = environment;
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			if (source instanceof IterableConfigurationPropertySource iterable) {
+				read(iterable);
+			}
+			else {
+				this.unlisted.add(source);
+			}
+		}
+	}
+
+	private void read(IterableConfigurationPropertySource source) {
+		int index = this.listed.size();
+		this.listed.add(source);
+		this.rest.add(new ArrayList<>());
+		source.stream().filter(SUPERVISOR::isAncestorOf).forEach((name) -> {
+			if (isChildKey(name)) {
+				List<List<ConfigurationPropertyName>> child = this.children
+					.computeIfAbsent(name.getElement(2, Form.ORIGINAL), (key) -> new ArrayList<>());
+				while (child.size() <= index) {
+					child.add(new ArrayList<>());
+				}
+				child.get(index).add(name);
+			}
+			else {
+				this.rest.get(index).add(name);
+			}
+		});
+	}
+
+	private static boolean isChildKey(ConfigurationPropertyName name) {
+		return CHILDREN.isAncestorOf(name) && name.getNumberOfElements() > CHILD_ELEMENTS;
+	}
+
+	/**
+	 * Every child named under {@code supervisor.children}, in the order of the sources:
+	 * one that only a module's settings name is a child to them too.
+	 */
+	Set<String> childNames() {
+		return this.children.keySet();
+	}
+
+	/** A binder of the keys of {@code supervisor.*} that are no child's. */
+	Binder rest() {
+		return binder(this.rest, false);
+	}
+
+	/** A binder of the keys of one child. */
+	Binder child(String name) {
+		return binder(this.children.getOrDefault(name, List.of()), true);
+	}
+
+	private Binder binder(List<List<ConfigurationPropertyName>> names, boolean ofAChild) {
+		List<ConfigurationPropertySource> sources = new ArrayList<>(this.listed.size() + this.unlisted.size());
+		for (int i = 0; i < names.size(); i++) {
+			if (!names.get(i).isEmpty()) {
+				sources.add(new Slice(this.listed.get(i), names.get(i), ofAChild));
+			}
+		}
+		sources.addAll(this.unlisted);
+		return new Binder(sources, new PropertySourcesPlaceholdersResolver(this.environment));
+	}
+
+	/**
+	 * Some keys of a source, looked up in the source itself. Why not a set of the keys: a
+	 * source's lookup knows its own relaxed spellings (an environment variable lists as
+	 * {@code working.directory} what the binder asks as {@code working-directory}).
+	 */
+	private static final class Slice implements IterableConfigurationPropertySource {
+
+		private final ConfigurationPropertySource source;
+
+		private final List<ConfigurationPropertyName> names;
+
+		private final boolean ofAChild;
+
+		Slice(ConfigurationPropertySource source, List<ConfigurationPropertyName> names, boolean ofAChild) {
+			this.source = source;
+			this.names = names;
+			this.ofAChild = ofAChild;
+		}
+
+		@Override
+		public @Nullable ConfigurationProperty getConfigurationProperty(ConfigurationPropertyName name) {
+			// Why: a child's binder is only asked under that child; the rest's must not
+			// see any child's keys.
+			return (this.ofAChild || !isChildKey(name)) ? this.source.getConfigurationProperty(name) : null;
+		}
+
+		@Override
+		public Stream<ConfigurationPropertyName> stream() {
+			return this.names.stream();
+		}
+
+		// Why the source's: the check of unknown keys skips the environment's and the
+		// system properties' keys by their source.
+		@Override
+		public @Nullable Object getUnderlyingSource() {
+			return this.source.getUnderlyingSource();
+		}
+
+	}
+
+}

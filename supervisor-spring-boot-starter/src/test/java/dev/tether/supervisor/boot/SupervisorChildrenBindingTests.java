@@ -1,0 +1,57 @@
+package dev.tether.supervisor.boot;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.testsupport.TestRun;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Each child bound from its own keys: across sources, in their order, with the
+ * environment's own spellings, for the properties bean and the supervisor alike.
+ */
+class SupervisorChildrenBindingTests {
+
+	@TempDir
+	Path temp;
+
+	// Why in place of the process environment: the source's name is what makes Boot read
+	// its keys as environment variables.
+	@Test
+	void childSetInTwoSourcesBindsEachKeyFromTheFirstThatSetsIt() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SupervisorAutoConfiguration.class))
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+						new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+								Map.of("SUPERVISOR_CHILDREN_GREETER_STOPTIMEOUT", "9s",
+										"SUPERVISOR_CHILDREN_GREETER_AUTOSTART", "false",
+										"SUPERVISOR_CHILDREN_OTHER_COMMAND", "true"))))
+			.withPropertyValues("supervisor.state-directory=" + this.temp,
+					"supervisor.installation-id=" + TestRun.installationId("binding"),
+					"supervisor.children.greeter.command=true", "supervisor.children.greeter.stop-timeout=3s")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Map<String, ChildProperties> children = context.getBean(SupervisorProperties.class).getChildren();
+				assertThat(children).containsOnlyKeys("greeter", "other");
+				assertThat(children.get("greeter").getStopTimeout()).isEqualTo(Duration.ofSeconds(3));
+				assertThat(children.get("greeter").getAutostart()).isFalse();
+				ChildSpec greeter = context.getBean(Supervisor.class).spec("greeter").orElseThrow();
+				assertThat(greeter.stopTimeout()).isEqualTo(Duration.ofSeconds(3));
+				assertThat(greeter.autostart()).isFalse();
+				assertThat(context.getBean(Supervisor.class).spec("other")).isPresent();
+			});
+	}
+
+}
