@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.tether.supervisor.internal.identity.IdentityProbe;
+import dev.tether.supervisor.internal.os.CredentialSockets;
 import dev.tether.supervisor.internal.os.Epoll;
 import dev.tether.supervisor.internal.os.Posix;
 
@@ -43,6 +44,8 @@ public final class NotifyPoller implements AutoCloseable {
 
 	private final Posix posix;
 
+	private final CredentialSockets sockets;
+
 	private final ProcessTree tree;
 
 	private final LongSupplier clock;
@@ -67,6 +70,7 @@ public final class NotifyPoller implements AutoCloseable {
 
 	public NotifyPoller(IdentityProbe probe, LongSupplier clock, Listener listener) {
 		this.posix = Posix.get();
+		this.sockets = new CredentialSockets(this.posix);
 		this.tree = new ProcessTree(probe);
 		this.clock = clock;
 		this.listener = listener;
@@ -86,7 +90,7 @@ public final class NotifyPoller implements AutoCloseable {
 		byte[] secret = new byte[12];
 		this.random.nextBytes(secret);
 		String name = "tether/" + ProcessHandle.current().pid() + "/" + HexFormat.of().formatHex(secret) + "/" + child;
-		int fd = this.posix.credentialSocket(name);
+		int fd = this.sockets.open(name);
 		return new NotifyChannel(child, fd, name);
 	}
 
@@ -151,7 +155,7 @@ public final class NotifyPoller implements AutoCloseable {
 
 	private void receive(NotifyChannel channel) {
 		for (int i = 0; i < MAX_PER_TURN; i++) {
-			Posix.Datagram datagram = this.posix.receive(channel.fd(), this.data);
+			CredentialSockets.Datagram datagram = this.sockets.receive(channel.fd(), this.data);
 			if (datagram == null) {
 				return;
 			}
