@@ -17,16 +17,19 @@ import dev.tether.supervisor.ProbeResult;
 import dev.tether.supervisor.Supervisor;
 
 /**
- * MCP over HTTP to a supervised child's port on 127.0.0.1, through the MCP Java SDK's
- * streamable-HTTP or SSE client transport. Why a new SDK transport for each process: the
- * SDK's transports keep what the previous server told them (a session id, an SSE message
- * endpoint), which a restarted server does not know. A session is opened only to a port
- * that the child's own process tree holds ({@link Supervisor#checkPort}): never to
- * another process that took the port.
+ * MCP over HTTP to a supervised child's port on its {@code probe-address} (127.0.0.1
+ * unless the child names {@code ::1}), through the MCP Java SDK's streamable-HTTP or SSE
+ * client transport. Why a new SDK transport for each process: the SDK's transports keep
+ * what the previous server told them (a session id, an SSE message endpoint), which a
+ * restarted server does not know. A session is opened only to a port that the child's own
+ * process tree holds ({@link Supervisor#checkPort}): never to another process that took
+ * the port.
  */
 final class HttpChildTransport extends ChildTransport {
 
 	private final McpTransportType type;
+
+	private final String address;
 
 	private final int port;
 
@@ -34,10 +37,11 @@ final class HttpChildTransport extends ChildTransport {
 
 	private volatile @Nullable Delegate delegate;
 
-	HttpChildTransport(String name, Supervisor supervisor, Duration startupTimeout, McpTransportType type, int port,
-			String path) {
+	HttpChildTransport(String name, Supervisor supervisor, Duration startupTimeout, McpTransportType type,
+			String address, int port, String path) {
 		super(name, supervisor, startupTimeout);
 		this.type = type;
+		this.address = address;
 		this.port = port;
 		this.path = path;
 	}
@@ -49,7 +53,8 @@ final class HttpChildTransport extends ChildTransport {
 
 	/** The base URL of the child's server. */
 	String baseUrl() {
-		return "http://127.0.0.1:" + this.port;
+		String host = this.address.contains(":") ? "[" + this.address + "]" : this.address;
+		return "http://" + host + ":" + this.port;
 	}
 
 	@Override

@@ -11,12 +11,12 @@ public enum McpTransportType {
 	/** Over the child's stdin and stdout, which are pipes to the application. */
 	STDIO,
 
-	/** Streamable HTTP at {@code http://127.0.0.1:<port><mcp.path>}. */
+	/** Streamable HTTP at {@code http://<probe-address>:<port><mcp.path>}. */
 	STREAMABLE_HTTP,
 
 	/**
-	 * HTTP with server-sent events at {@code http://127.0.0.1:<port>}, its SSE endpoint
-	 * at {@code mcp.path}.
+	 * HTTP with server-sent events at {@code http://<probe-address>:<port>}, its SSE
+	 * endpoint at {@code mcp.path}.
 	 */
 	SSE;
 

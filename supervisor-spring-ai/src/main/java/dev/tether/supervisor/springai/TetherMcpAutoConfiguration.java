@@ -118,7 +118,7 @@ public final class TetherMcpAutoConfiguration {
 				new McpPings(supervisor, pings, commonProperties.getRequestTimeout()), clients, events);
 	}
 
-	private static ChildTransport transport(String name, McpProperties mcp, McpTransportType type, ChildSnapshot child,
+	static ChildTransport transport(String name, McpProperties mcp, McpTransportType type, ChildSnapshot child,
 			Supervisor supervisor, Duration startupTimeout) {
 		if (type == McpTransportType.STDIO) {
 			return new StdioChildTransport(name, supervisor, startupTimeout, mcp.getMaxMessageSize());
@@ -126,10 +126,13 @@ public final class TetherMcpAutoConfiguration {
 		Integer port = child.port();
 		if (port == null) {
 			throw new InvalidSupervisorConfigurationException(PREFIX + name + ".port",
-					"must be set: mcp.transport " + type.id() + " connects to the child's port on 127.0.0.1", null);
+					"must be set: mcp.transport " + type.id() + " connects to the child's port", null);
 		}
 		String path = (mcp.getPath() != null) ? mcp.getPath() : McpProperties.DEFAULT_PATH;
-		return new HttpChildTransport(name, supervisor, startupTimeout, type, port, path);
+		// Why the probe address: the child listens where its readiness is probed, and the
+		// port's ownership is checked there too (IPv4 and IPv6 alike).
+		String address = supervisor.spec(name).map(ChildSpec::probeAddress).orElse(ChildSpec.DEFAULT_PROBE_ADDRESS);
+		return new HttpChildTransport(name, supervisor, startupTimeout, type, address, port, path);
 	}
 
 	/**

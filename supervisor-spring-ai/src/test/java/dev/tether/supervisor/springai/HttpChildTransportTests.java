@@ -26,7 +26,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The HTTP transport never opens a session to a port that the child's own tree does not
  * hold: a child that was ready closes its listener, another process binds the port, and
- * the connection fails naming that process, which receives nothing.
+ * the connection fails naming that process, which receives nothing. A child that listens
+ * on IPv6's loopback only is reached there.
  */
 @EnabledOnOs(OS.LINUX)
 class HttpChildTransportTests {
@@ -51,7 +52,7 @@ class HttpChildTransportTests {
 			await().atMost(DEADLINE).until(() -> !Listen.accepts(port));
 			try (ServerSocket squatter = new ServerSocket(port, 16, InetAddress.getByName("127.0.0.1"))) {
 				HttpChildTransport transport = new HttpChildTransport("tools", test.supervisor(), DEADLINE,
-						McpTransportType.STREAMABLE_HTTP, port, "/mcp");
+						McpTransportType.STREAMABLE_HTTP, ChildSpec.DEFAULT_PROBE_ADDRESS, port, "/mcp");
 				assertThatThrownBy(() -> transport.connect((message) -> message).block())
 					.isInstanceOf(McpTransportException.class)
 					.hasMessageContaining("MCP server 'tools' (a supervised child) is not connected to: port " + port
@@ -62,6 +63,21 @@ class HttpChildTransportTests {
 				assertThat(transport.live()).isFalse();
 				transport.closeGracefully().block();
 			}
+		}
+	}
+
+	@Test
+	void aChildThatListensOnIpv6sLoopbackIsReachedThere() throws Exception {
+		ChildSpec spec = ChildSpec.builder("tools", List.of("true"))
+			.autostart(false)
+			.port(18874)
+			.probeAddress("::1")
+			.build();
+		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
+			HttpChildTransport transport = (HttpChildTransport) TetherMcpAutoConfiguration.transport("tools",
+					new McpProperties(), McpTransportType.STREAMABLE_HTTP,
+					test.supervisor().snapshot("tools").orElseThrow(), test.supervisor(), DEADLINE);
+			assertThat(transport.baseUrl()).isEqualTo("http://[::1]:18874");
 		}
 	}
 
