@@ -116,16 +116,19 @@ final class ChildLauncher implements AutoCloseable {
 			spawned = this.spawner.spawn(new SpawnRequest(spec.command(), environment, spec.workingDirectory(), log,
 					null, spec.containDescendants(), output, spec.stdio(), settings(spec.resources())), onExit);
 		}
-		catch (ForkRefusedException ex) {
-			child.refused(Refusal.PROCESSES,
-					ex.getMessage() + "; it is started again when a process of this supervisor's children ends");
-			return;
-		}
 		catch (SpawnException ex) {
 			if (channel != null) {
 				this.notify.close(channel);
 			}
-			child.launchFailed(ex.getMessage(), Duration.ofNanos(System.nanoTime() - started));
+			Duration spawnDuration = Duration.ofNanos(System.nanoTime() - started);
+			if (ex instanceof ForkRefusedException) {
+				child.refused(Refusal.PROCESSES,
+						ex.getMessage() + "; it is started again when a process of this supervisor's children ends",
+						spawnDuration);
+			}
+			else {
+				child.launchFailed(ex.getMessage(), spawnDuration);
+			}
 			return;
 		}
 		if (channel != null) {

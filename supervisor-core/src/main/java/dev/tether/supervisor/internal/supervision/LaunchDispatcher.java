@@ -104,7 +104,7 @@ final class LaunchDispatcher {
 	private boolean admitted(SupervisedChild child) {
 		String refusal = this.descriptors.admit(child.spec());
 		if (refusal != null) {
-			child.refused(Refusal.DESCRIPTORS, refusal);
+			child.refused(Refusal.DESCRIPTORS, refusal, null);
 		}
 		return refusal == null;
 	}

@@ -132,10 +132,12 @@ final class SupervisedChild {
 	/**
 	 * Its start was refused for want of room ({@link Refusal}): {@code FAILED}, and not
 	 * retried until room frees up ({@link #retryRefused}).
+	 * @param spawnDuration how long the refused spawn took, or {@code null} when none was
+	 * tried
 	 */
-	void refused(Refusal why, String error) {
+	void refused(Refusal why, String error, @Nullable Duration spawnDuration) {
 		this.children.assertHeld();
-		launchFailed(error, null);
+		launchFailed(error, spawnDuration);
 		this.refused = why;
 	}
 
