@@ -38,6 +38,14 @@ final class Actuator {
 			.body());
 	}
 
+	/**
+	 * The first measurement of a meter (a counter's count, a timer's count), such as
+	 * {@code supervisor.spawn?tag=outcome:failure}.
+	 */
+	long measurement(String meter) throws Exception {
+		return get("metrics/" + meter).path("measurements").path(0).path("value").asLong();
+	}
+
 	/** Sends {@code action} ({@code start}, {@code stop}) to a child; the HTTP status. */
 	int control(String child, String action) throws Exception {
 		return this.http

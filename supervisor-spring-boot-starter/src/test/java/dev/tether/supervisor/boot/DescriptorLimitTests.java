@@ -37,6 +37,8 @@ class DescriptorLimitTests {
 	// its own when its children start) room for 14 to 38 children.
 	private static final int CHILDREN = 60;
 
+	private static final String REFUSALS = "supervisor.descriptors.refusals";
+
 	@TempDir
 	Path temp;
 
@@ -71,7 +73,7 @@ class DescriptorLimitTests {
 			AtomicLong seen = new AtomicLong(-1);
 			await("no retry storm").during(Duration.ofSeconds(2))
 				.atMost(DEADLINE)
-				.until(() -> refusals(actuator) == seen.getAndSet(refusals(actuator)));
+				.until(() -> actuator.measurement(REFUSALS) == seen.getAndSet(actuator.measurement(REFUSALS)));
 			assertThat(seen.get()).isBetween((long) refused.size(), 2L * refused.size());
 
 			for (String name : running.subList(0, 5)) {
@@ -107,14 +109,6 @@ class DescriptorLimitTests {
 		app.addAll(List.of(arguments));
 		command.addAll(JavaCommand.main(DescriptorLimitApp.class, app.toArray(String[]::new)));
 		return command;
-	}
-
-	private static long refusals(Actuator actuator) throws Exception {
-		return actuator.get("metrics/supervisor.descriptors.refusals")
-			.path("measurements")
-			.path(0)
-			.path("value")
-			.asLong();
 	}
 
 }

@@ -173,7 +173,7 @@ class ProcessLimitTests {
 		// Why awaited: the meters hear of a refusal through the listeners' events, after
 		// it.
 		await("refusals counted as failed spawns").atMost(DEADLINE)
-			.until(() -> failedSpawns(actuator) == refused.size());
+			.until(() -> actuator.measurement("supervisor.spawn?tag=outcome:failure") == refused.size());
 
 		// Why five: the JVM's own threads compete for what an end frees (it keeps trying
 		// to start some while at the limit).
@@ -184,15 +184,6 @@ class ProcessLimitTests {
 			.until(() -> names(actuator.get("health/supervisor"), "FAILED").size() < refused.size());
 		assertThat(failedStarts(log)).as("at most one retry for each end")
 			.isLessThanOrEqualTo(refused.size() + STOPPED);
-	}
-
-	/** The count of {@code supervisor.spawn} timings with {@code outcome=failure}. */
-	private static long failedSpawns(Actuator actuator) throws Exception {
-		return actuator.get("metrics/supervisor.spawn?tag=outcome:failure")
-			.path("measurements")
-			.path(0)
-			.path("value")
-			.asLong();
 	}
 
 	/** {@code setpriv} as {@link #UID}, then {@code arguments}. */
