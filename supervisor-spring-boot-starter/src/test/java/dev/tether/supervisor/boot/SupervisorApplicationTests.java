@@ -81,8 +81,8 @@ class SupervisorApplicationTests extends RunningApplication {
 				"gone", "unverifiable", "stopped", "adopted");
 		JsonNode greeter = child(body, "greeter");
 		assertThat(greeter.propertyNames()).containsExactlyInAnyOrder("name", "kind", "state", "pid", "shepherdPid",
-				"startedAt", "uptimeSeconds", "restarts", "port", "lastExit", "lastError", "critical", "readiness",
-				"liveness", "details", "resources");
+				"startedAt", "uptimeSeconds", "restarts", "port", "lastExit", "lastError", "statusText", "critical",
+				"readiness", "liveness", "details", "resources");
 		assertThat(greeter.get("resources").propertyNames()).containsExactlyInAnyOrder("memoryBytes", "cpuSeconds",
 				"processes", "zombies", "descriptors", "maxMemoryRestarts");
 		assertThat(greeter.get("kind").asString()).isEqualTo("agent");
