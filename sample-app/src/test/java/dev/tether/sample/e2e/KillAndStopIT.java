@@ -83,7 +83,7 @@ class KillAndStopIT extends FaultScenarioSupport {
 				  restart: never
 				""", WITHOUT_SHEPHERDS);
 		try (SampleAppProcess app = SampleAppProcess.started(config, log("daemons-stop"))) {
-			await().atMost(Duration.ofSeconds(30))
+			await().atMost(Duration.ofSeconds(60))
 				.until(() -> ours().size() == 1 && app.state("forker").equals("EXITED"));
 			long daemon = ours().get(0);
 			app.terminate();
@@ -91,7 +91,7 @@ class KillAndStopIT extends FaultScenarioSupport {
 			await().atMost(CHILDREN_GONE).until(() -> !LiveProcesses.isAlive(daemon));
 		}
 		try (SampleAppProcess app = SampleAppProcess.started(config, log("daemons-kill"))) {
-			await().atMost(Duration.ofSeconds(30))
+			await().atMost(Duration.ofSeconds(60))
 				.until(() -> ours().size() == 1 && app.state("forker").equals("EXITED"));
 			long daemon = ours().get(0);
 			app.kill9();

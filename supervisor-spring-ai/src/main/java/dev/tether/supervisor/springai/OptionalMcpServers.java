@@ -1,5 +1,6 @@
 package dev.tether.supervisor.springai;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,8 @@ import dev.tether.supervisor.ChildState;
 final class OptionalMcpServers implements ToolCallbackProvider, ApplicationListener<McpToolsChangedEvent> {
 
 	private static final Logger logger = LoggerFactory.getLogger(OptionalMcpServers.class);
+
+	private static final Duration RETRY = Duration.ofSeconds(1);
 
 	private final Map<String, Server> servers = new ConcurrentHashMap<>();
 
@@ -78,8 +81,8 @@ final class OptionalMcpServers implements ToolCallbackProvider, ApplicationListe
 	void observed(ChildSnapshot child) {
 		Server server = this.servers.get(child.name());
 		Instant process = child.startedAt();
-		if (server == null || child.state() != ChildState.RUNNING || process == null
-				|| process.equals(server.triedFor)) {
+		if (server == null || child.state() != ChildState.RUNNING || process == null || process.equals(server.triedFor)
+				|| Instant.now().isBefore(server.retryAt)) {
 			return;
 		}
 		server.triedFor = process;
@@ -89,8 +92,18 @@ final class OptionalMcpServers implements ToolCallbackProvider, ApplicationListe
 				logger.info("MCP server '{}' (optional) is initialised: its tools are offered", child.name());
 			}
 			catch (RuntimeException ex) {
-				logger.warn("MCP server '{}' (optional) could not be initialised; its tools are not offered until "
-						+ "its next process: {}", child.name(), ex.getMessage());
+				// Why tried again while the same process runs: a process that has just
+				// replaced a crashed one may not answer yet, and waiting for its next
+				// process would leave its tools out for as long as it runs.
+				if (!process.equals(server.failedFor)) {
+					logger.warn(
+							"MCP server '{}' (optional) could not be initialised; its tools are not offered, and "
+									+ "it is tried again every {} while it runs: {}",
+							child.name(), RETRY, ex.getMessage());
+				}
+				server.failedFor = process;
+				server.retryAt = Instant.now().plus(RETRY);
+				server.triedFor = null;
 			}
 		});
 	}
@@ -142,8 +155,14 @@ final class OptionalMcpServers implements ToolCallbackProvider, ApplicationListe
 
 		private final McpSyncClient client;
 
-		/** The process an initialisation was tried with. */
+		/** The process an initialisation is tried with, or was and succeeded. */
 		private volatile @Nullable Instant triedFor;
+
+		/** The process an initialisation failed with last. */
+		private volatile @Nullable Instant failedFor;
+
+		/** Before this, no initialisation is tried again. */
+		private volatile Instant retryAt = Instant.MIN;
 
 		private volatile @Nullable Tools tools;
 
