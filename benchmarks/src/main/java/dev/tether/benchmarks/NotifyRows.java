@@ -12,6 +12,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.ChildSpecBuilder;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorBuilder;
@@ -97,7 +98,7 @@ final class NotifyRows {
 	private Supervisor supervisor(int n, boolean notify) throws IOException {
 		SupervisorBuilder builder = BenchSupervisors.builder(this.work, "notify");
 		for (int i = 0; i < n; i++) {
-			ChildSpec.Builder child = ChildSpec.builder("beat-" + i, List.of(this.beat.toString(), "500"))
+			ChildSpecBuilder child = ChildSpec.builder("beat-" + i, List.of(this.beat.toString(), "500"))
 				.logFileEnabled(false);
 			builder.child(notify ? child.readinessNotify(true).livenessWatchdog(WATCHDOG).build() : child.build());
 		}

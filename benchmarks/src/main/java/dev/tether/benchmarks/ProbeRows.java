@@ -22,6 +22,7 @@ import java.util.function.UnaryOperator;
 
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.ChildSpecBuilder;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.SupervisorBuilder;
@@ -167,7 +168,7 @@ final class ProbeRows {
 		}
 	}
 
-	private Supervisor supervisor(int n, UnaryOperator<ChildSpec.Builder> probes) throws IOException {
+	private Supervisor supervisor(int n, UnaryOperator<ChildSpecBuilder> probes) throws IOException {
 		SupervisorBuilder builder = BenchSupervisors.builder(this.work, "probes");
 		for (int port : freePorts(n)) {
 			builder.child(

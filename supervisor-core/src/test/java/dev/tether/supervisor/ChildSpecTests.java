@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 class ChildSpecTests {
 
-	private static ChildSpec.Builder builder() {
+	private static ChildSpecBuilder builder() {
 		return ChildSpec.builder("worker", List.of("true"));
 	}
 

@@ -253,7 +253,7 @@ class NotifyTests {
 			.withMessageContaining("readiness.log-line needs the child's output");
 	}
 
-	private ChildSpec.Builder child(String name, Path directory, double beatSeconds) {
+	private ChildSpecBuilder child(String name, Path directory, double beatSeconds) {
 		return ChildSpec
 			.builder(name,
 					List.of(PYTHON.toString(), this.script.toString(), directory.toString(),

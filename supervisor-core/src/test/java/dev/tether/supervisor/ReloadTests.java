@@ -71,7 +71,7 @@ class ReloadTests {
 	 * A shell that writes the name of each signal it traps to {@code received}, and says
 	 * it is ready by creating it.
 	 */
-	private static ChildSpec.Builder reloading(String name, Path received) {
+	private static ChildSpecBuilder reloading(String name, Path received) {
 		String script = "trap 'echo HUP >> \"$1\"' HUP; trap 'echo USR1 >> \"$1\"' USR1; : > \"$1\"; "
 				+ "while :; do sleep 0.1; done";
 		return ChildSpec.builder(name, List.of("sh", "-c", script, "reloading", received.toString()));

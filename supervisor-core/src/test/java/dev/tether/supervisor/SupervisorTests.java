@@ -41,7 +41,7 @@ class SupervisorTests {
 			.until(() -> test.supervisor().snapshot(name).orElseThrow().pid(), (pid) -> pid != null);
 	}
 
-	private static ChildSpec.Builder child(String name, String... command) {
+	private static ChildSpecBuilder child(String name, String... command) {
 		return ChildSpec.builder(name, List.of(command));
 	}
 

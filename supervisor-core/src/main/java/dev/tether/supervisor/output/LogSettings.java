@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.event.Level;
 
 /**
- * Where a child's output goes. The defaults are {@code ChildSpec.Builder}'s.
+ * Where a child's output goes. The defaults are {@code ChildSpecBuilder}'s.
  *
  * @param file the file stdout and stderr are appended to, or {@code null} for the
  * supervisor's default ({@code <state-directory>/logs/<name>.log})

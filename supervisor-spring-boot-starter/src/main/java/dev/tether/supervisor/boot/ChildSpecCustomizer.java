@@ -1,6 +1,6 @@
 package dev.tether.supervisor.boot;
 
-import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.ChildSpecBuilder;
 
 /**
  * Adjusts the specification of a child configured under {@code supervisor.children},
@@ -17,6 +17,6 @@ public interface ChildSpecCustomizer {
 	 * @param child the child: its name, and the settings modules add to it
 	 * @param builder its specification so far
 	 */
-	void customize(ConfiguredChild child, ChildSpec.Builder builder);
+	void customize(ConfiguredChild child, ChildSpecBuilder builder);
 
 }

@@ -13,6 +13,7 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.ChildSpecBuilder;
 import dev.tether.supervisor.Executables;
 import dev.tether.supervisor.ExitCodes;
 import dev.tether.supervisor.InvalidChildSpecException;
@@ -23,7 +24,7 @@ import dev.tether.supervisor.SpawnException;
 /**
  * Turns the bound properties into checked child specifications. A setting a child leaves
  * unset comes from {@code supervisor.defaults}; one set in neither place is not touched,
- * so {@link ChildSpec.Builder} keeps its default (the only place defaults are written).
+ * so {@link ChildSpecBuilder} keeps its default (the only place defaults are written).
  * Anything unusable is reported by the property that set it.
  */
 final class ChildSpecFactory {
@@ -85,7 +86,7 @@ final class ChildSpecFactory {
 
 		ChildSpec spec(Map<String, String> inheritedEnvironment, ConfiguredChild configured,
 				List<ChildSpecCustomizer> customizers) {
-			ChildSpec.Builder builder = ChildSpec.builder(this.name, this.child.getCommand());
+			ChildSpecBuilder builder = ChildSpec.builder(this.name, this.child.getCommand());
 			Map<String, String> environment = new LinkedHashMap<>(this.defaults.getEnvironment());
 			environment.putAll(this.child.getEnvironment());
 			builder.environment(environment);

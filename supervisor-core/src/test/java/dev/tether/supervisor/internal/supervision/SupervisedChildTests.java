@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import dev.tether.supervisor.ChildEvent;
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.ChildSpecBuilder;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.RestartPolicy;
@@ -213,7 +214,7 @@ class SupervisedChildTests {
 
 	}
 
-	private SupervisedChild child(ChildSpec.Builder spec) {
+	private SupervisedChild child(ChildSpecBuilder spec) {
 		SupervisedChild child = new SupervisedChild(spec.build(), this.outbox, this.clock, this.table);
 		synchronized (this.table) {
 			this.table.add(child, false);
