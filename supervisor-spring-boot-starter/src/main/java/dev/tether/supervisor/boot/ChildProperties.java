@@ -64,7 +64,8 @@ public class ChildProperties {
 	 */
 	private @Nullable RestartPolicy restart;
 
-	private final Backoff backoff = new Backoff();
+	@NestedConfigurationProperty
+	private final ChildBackoffProperties backoff = new ChildBackoffProperties();
 
 	/**
 	 * How many restarts 'restart-window' allows before the child is FAILED.
@@ -235,7 +236,7 @@ public class ChildProperties {
 		this.restart = restart;
 	}
 
-	public Backoff getBackoff() {
+	public ChildBackoffProperties getBackoff() {
 		return this.backoff;
 	}
 
@@ -376,10 +377,6 @@ public class ChildProperties {
 	}
 
 	/**
-	 * Delays between restarts: initial * multiplier^n, at most max, spread by jitter
-	 * either way.
-	 */
-	/**
 	 * Loopback address the child's port is probed on (readiness, liveness): 127.0.0.1, or
 	 * ::1 for a child that listens only there. Only a loopback IP address is accepted.
 	 */
@@ -391,62 +388,6 @@ public class ChildProperties {
 
 	public void setProbeAddress(@Nullable String probeAddress) {
 		this.probeAddress = probeAddress;
-	}
-
-	public static class Backoff {
-
-		/**
-		 * Delay before the first restart.
-		 */
-		private @Nullable Duration initial;
-
-		/**
-		 * Longest delay between restarts.
-		 */
-		private @Nullable Duration max;
-
-		/**
-		 * Factor applied to the delay after each restart.
-		 */
-		private @Nullable Double multiplier;
-
-		/**
-		 * Random spread of each delay, as a fraction either way (0.2 = +/-20%).
-		 */
-		private @Nullable Double jitter;
-
-		public @Nullable Duration getInitial() {
-			return this.initial;
-		}
-
-		public void setInitial(@Nullable Duration initial) {
-			this.initial = initial;
-		}
-
-		public @Nullable Duration getMax() {
-			return this.max;
-		}
-
-		public void setMax(@Nullable Duration max) {
-			this.max = max;
-		}
-
-		public @Nullable Double getMultiplier() {
-			return this.multiplier;
-		}
-
-		public void setMultiplier(@Nullable Double multiplier) {
-			this.multiplier = multiplier;
-		}
-
-		public @Nullable Double getJitter() {
-			return this.jitter;
-		}
-
-		public void setJitter(@Nullable Double jitter) {
-			this.jitter = jitter;
-		}
-
 	}
 
 }

@@ -37,7 +37,7 @@ class SupervisorRuntimeHintsTests {
 		assertThat(this.reflection.onMethodInvocation(SupervisorProperties.Reconcile.class, "getOrphans"))
 			.accepts(this.hints);
 		assertThat(this.reflection.onMethodInvocation(ChildProperties.class, "setCommand")).accepts(this.hints);
-		assertThat(this.reflection.onMethodInvocation(ChildProperties.Backoff.class, "getInitial")).accepts(this.hints);
+		assertThat(this.reflection.onMethodInvocation(ChildBackoffProperties.class, "getInitial")).accepts(this.hints);
 		assertThat(this.reflection.onMethodInvocation(ChildLimitsProperties.class, "getOpenFiles")).accepts(this.hints);
 		assertThat(this.reflection.onMethodInvocation(ChildLogProperties.class, "getFile")).accepts(this.hints);
 		assertThat(this.reflection.onMethodInvocation(LivenessProperties.class, "getFailureThreshold"))
