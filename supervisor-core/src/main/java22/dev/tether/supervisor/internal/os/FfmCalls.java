@@ -16,10 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
@@ -80,7 +78,7 @@ final class FfmCalls implements NativeCalls {
 
 	// Why one block per thread: the captured errno, the out-parameters and a struct
 	// statx, written by one call at a time on each thread, with no allocation per call.
-	private static final long OUT = 64;
+	static final long OUT = 64;
 
 	private static final long STATX = 128;
 
@@ -116,27 +114,6 @@ final class FfmCalls implements NativeCalls {
 	private static final MethodHandle SETRLIMIT = errnoCall("setrlimit", JAVA_INT, JAVA_INT, ADDRESS);
 
 	private static final MethodHandle STRERROR = call("strerror", ADDRESS, JAVA_INT);
-
-	private static final MethodHandle SOCKET = errnoCall("socket", JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT);
-
-	private static final MethodHandle BIND = errnoCall("bind", JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT);
-
-	private static final MethodHandle SETSOCKOPT = errnoCall("setsockopt", JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
-			ADDRESS, JAVA_INT);
-
-	private static final MethodHandle RECVMSG = errnoCall("recvmsg", JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT);
-
-	// Why one per thread, kept: the notify poller receives every child's datagrams, a
-	// thousand a second from 500 watchdogs, with no allocation each. Laid out as in
-	// MessageBlock: the message header, its iovec, the control messages, the data.
-	private static final ThreadLocal<MemorySegment> MESSAGES = new ThreadLocal<>();
-
-	private static final MethodHandle EPOLL_CREATE1 = errnoCall("epoll_create1", JAVA_INT, JAVA_INT);
-
-	private static final MethodHandle EPOLL_CTL = errnoCall("epoll_ctl", JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS);
-
-	private static final MethodHandle EPOLL_WAIT = errnoCall("epoll_wait", JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT,
-			JAVA_INT);
 
 	static final MethodHandle SPAWNP = call("posix_spawnp", JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS,
 			ADDRESS);
@@ -183,7 +160,7 @@ final class FfmCalls implements NativeCalls {
 		return bind(name, FunctionDescriptor.of(result, arguments), false, -1);
 	}
 
-	private static MethodHandle errnoCall(String name, MemoryLayout result, MemoryLayout... arguments) {
+	static MethodHandle errnoCall(String name, MemoryLayout result, MemoryLayout... arguments) {
 		return bind(name, FunctionDescriptor.of(result, arguments), true, -1);
 	}
 
@@ -200,11 +177,11 @@ final class FfmCalls implements NativeCalls {
 		return LIBC.find(name).map((function) -> LINKER.downcallHandle(function, descriptor)).orElse(null);
 	}
 
-	private static MemorySegment scratch() {
+	static MemorySegment scratch() {
 		return SCRATCH.get();
 	}
 
-	private static int errno(MemorySegment scratch) {
+	static int errno(MemorySegment scratch) {
 		return (int) ERRNO.get(scratch, 0L);
 	}
 
@@ -403,92 +380,32 @@ final class FfmCalls implements NativeCalls {
 
 	@Override
 	public int socket(int domain, int type, int protocol) {
-		MemorySegment scratch = scratch();
-		try {
-			int fd = (int) SOCKET.invokeExact(scratch, domain, type, protocol);
-			return (fd >= 0) ? fd : -errno(scratch);
-		}
-		catch (Throwable ex) {
-			throw failed(ex);
-		}
+		return FfmSockets.socket(domain, type, protocol);
 	}
 
 	@Override
 	public int bind(int fd, byte[] address) {
-		MemorySegment scratch = scratch();
-		try (Arena arena = Arena.ofConfined()) {
-			MemorySegment sockaddr = arena.allocate(address.length);
-			sockaddr.copyFrom(MemorySegment.ofArray(address));
-			return ((int) BIND.invokeExact(scratch, fd, sockaddr, address.length) == 0) ? 0 : errno(scratch);
-		}
-		catch (Throwable ex) {
-			throw failed(ex);
-		}
+		return FfmSockets.bind(fd, address);
 	}
 
 	@Override
 	public int setsockopt(int fd, int level, int option, int value) {
-		MemorySegment scratch = scratch();
-		try {
-			scratch.set(JAVA_INT, OUT, value);
-			return ((int) SETSOCKOPT.invokeExact(scratch, fd, level, option, scratch.asSlice(OUT), Integer.BYTES) == 0)
-					? 0 : errno(scratch);
-		}
-		catch (Throwable ex) {
-			throw failed(ex);
-		}
+		return FfmSockets.setsockopt(fd, level, option, value);
 	}
 
 	@Override
 	public int recvmsg(int fd, byte[] data, byte[] control, int flags, int[] received) {
-		MemorySegment scratch = scratch();
-		MemorySegment block = MESSAGES.get();
-		if (block == null || block.byteSize() < MessageBlock.DATA + data.length) {
-			block = Arena.ofAuto().allocate(MessageBlock.DATA + data.length, 8);
-			MESSAGES.set(block);
-		}
-		MemorySegment iovec = block.asSlice(MessageBlock.IOVEC);
-		block.set(ADDRESS, 0, MemorySegment.NULL);
-		block.set(JAVA_INT, 8, 0);
-		block.set(ADDRESS, 16, iovec);
-		block.set(JAVA_LONG, 24, 1);
-		block.set(ADDRESS, 32, block.asSlice(MessageBlock.CONTROL));
-		block.set(JAVA_LONG, 40, control.length);
-		block.set(JAVA_INT, 48, 0);
-		iovec.set(ADDRESS, 0, block.asSlice(MessageBlock.DATA));
-		iovec.set(JAVA_LONG, 8, data.length);
-		try {
-			long read = (long) RECVMSG.invokeExact(scratch, fd, block, flags);
-			if (read < 0) {
-				return -errno(scratch);
-			}
-			int controlLength = (int) Math.min(block.get(JAVA_LONG, 40), control.length);
-			MemorySegment.copy(block, JAVA_BYTE, MessageBlock.CONTROL, control, 0, controlLength);
-			MemorySegment.copy(block, JAVA_BYTE, MessageBlock.DATA, data, 0, (int) Math.min(read, data.length));
-			received[0] = controlLength;
-			received[1] = block.get(JAVA_INT, 48);
-			return (int) read;
-		}
-		catch (Throwable ex) {
-			throw failed(ex);
-		}
+		return FfmSockets.recvmsg(fd, data, control, flags, received);
 	}
 
 	@Override
 	public int epollCreate(int flags) {
-		MemorySegment scratch = scratch();
-		try {
-			int fd = (int) EPOLL_CREATE1.invokeExact(scratch, flags);
-			return (fd >= 0) ? fd : -errno(scratch);
-		}
-		catch (Throwable ex) {
-			throw failed(ex);
-		}
+		return FfmSockets.epollCreate(flags);
 	}
 
 	@Override
 	public EpollEvents epollEvents(int capacity) {
-		return new FfmEpollEvents(Arena.ofAuto().allocate((long) Epoll.EVENT_SIZE * capacity, 8), capacity);
+		return FfmSockets.epollEvents(capacity);
 	}
 
 	@Override
@@ -504,42 +421,6 @@ final class FfmCalls implements NativeCalls {
 	@Override
 	public SpawnCall spawnCall() {
 		return new FfmSpawnCall();
-	}
-
-	/** Events in memory of an automatic arena: kept as long as this object, including during a wait. */
-	private record FfmEpollEvents(MemorySegment events, int capacity) implements EpollEvents {
-
-		@Override
-		public int control(int epfd, int operation, int fd, int flags) {
-			MemorySegment scratch = scratch();
-			this.events.set(JAVA_INT, 0, flags);
-			this.events.set(JAVA_LONG_UNALIGNED, Epoll.DATA_OFFSET, fd);
-			try {
-				return ((int) EPOLL_CTL.invokeExact(scratch, epfd, operation, fd, this.events) == 0) ? 0
-						: errno(scratch);
-			}
-			catch (Throwable ex) {
-				throw failed(ex);
-			}
-		}
-
-		@Override
-		public int await(int epfd, int timeoutMillis) {
-			MemorySegment scratch = scratch();
-			try {
-				int ready = (int) EPOLL_WAIT.invokeExact(scratch, epfd, this.events, this.capacity, timeoutMillis);
-				return (ready >= 0) ? ready : -errno(scratch);
-			}
-			catch (Throwable ex) {
-				throw failed(ex);
-			}
-		}
-
-		@Override
-		public int fd(int index) {
-			return (int) this.events.get(JAVA_LONG_UNALIGNED, (long) index * Epoll.EVENT_SIZE + Epoll.DATA_OFFSET);
-		}
-
 	}
 
 }
