@@ -44,7 +44,7 @@ public final class Spawner implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(Spawner.class);
 
-	private static final Path DEV_NULL = Path.of("/dev/null");
+	static final Path DEV_NULL = Path.of("/dev/null");
 
 	private final ParentDeath parentDeath;
 
@@ -420,42 +420,9 @@ public final class Spawner implements AutoCloseable {
 		}
 
 		private SpawnedChild spawnWithProcessBuilder() throws SpawnException {
-			// Why the launcher here too: it needs no native call of the JVM's, so a JVM
-			// denied native access still ties its children to its life, and still
-			// shepherds their descendants.
 			boolean shepherd = this.request.containDescendants() && shepherds();
-			List<String> command = shepherd
-					? Spawner.this.parentDeath.shepherdArgv(this.executable, this.request.command(), null,
-							this.request.settings(), 0)
-					: Spawner.this.parentDeath.argv(this.executable, this.request.command(), null,
-							this.request.settings());
-			if (Spawner.this.parentDeath.mechanism() == ParentDeathMechanism.NONE) {
-				command.set(0, this.executable.toString());
-			}
-			ProcessBuilder builder = new ProcessBuilder(command)
-				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.request.logFile().toFile()))
-				.redirectErrorStream(true)
-				.redirectInput(
-						(this.request.stdin() != null) ? ProcessBuilder.Redirect.from(this.request.stdin().toFile())
-								: ProcessBuilder.Redirect.from(DEV_NULL.toFile()));
-			if (this.request.stdio()) {
-				StdioPipes.redirect(builder, this.request.logFile());
-			}
-			if (this.request.workingDirectory() != null) {
-				builder.directory(this.request.workingDirectory().toFile());
-			}
-			builder.environment().clear();
-			builder.environment().putAll(this.request.environment());
-			try {
-				Process process = builder.start();
-				long pid = process.pid();
-				process.onExit().thenAccept((ended) -> deliver(pid, ExitStatus.exited(ended.exitValue())));
-				return new SpawnedChild(pid, process.toHandle(), Duration.ofNanos(System.nanoTime() - this.queued),
-						shepherd, this.request.stdio() ? StdioPipes.of(process) : null);
-			}
-			catch (IOException ex) {
-				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);
-			}
+			return JdkProcessSpawn.spawn(Spawner.this.parentDeath, this.request, this.executable, shepherd, this.queued,
+					this::deliver);
 		}
 
 		private void deliver(long pid, ExitStatus status) {
