@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.tether.supervisor.internal.supervision.Engine;
+import dev.tether.supervisor.internal.supervision.EngineSettings;
 import dev.tether.supervisor.output.CapturedOutput;
 
 /**
@@ -24,7 +25,7 @@ public final class Supervisor implements AutoCloseable {
 	private final Engine engine;
 
 	Supervisor(SupervisorBuilder builder) {
-		this.engine = new Engine(new Engine.Settings(builder.installationId, builder.parentDeathSignal,
+		this.engine = new Engine(new EngineSettings(builder.installationId, builder.parentDeathSignal,
 				builder.launcherDirectory, builder.registry, builder.orphanPolicy, builder.logDirectory, builder.clock,
 				builder.listeners, builder.children, builder.descriptorReserve));
 	}

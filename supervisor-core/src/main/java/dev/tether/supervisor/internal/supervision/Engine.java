@@ -1,11 +1,9 @@
 package dev.tether.supervisor.internal.supervision;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
@@ -17,13 +15,11 @@ import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildStdio;
 import dev.tether.supervisor.ChildUsage;
 import dev.tether.supervisor.DescriptorUse;
-import dev.tether.supervisor.OrphanPolicy;
 import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.ProbeResult;
 import dev.tether.supervisor.ReconciliationReport;
 import dev.tether.supervisor.SpawnFeatures;
 import dev.tether.supervisor.StopOutcome;
-import dev.tether.supervisor.SupervisorListener;
 import dev.tether.supervisor.UpdateReport;
 import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.identity.Owner;
@@ -126,7 +122,7 @@ public final class Engine implements AutoCloseable {
 
 	private volatile @Nullable ReconciliationReport lastReconciliation;
 
-	public Engine(Settings settings) {
+	public Engine(EngineSettings settings) {
 		this.registry = settings.registry();
 		this.owner = new Owner(settings.installationId(), this.registry.instanceId());
 		this.spawner = new Spawner(settings.parentDeathSignal(), settings.launcherDirectory());
@@ -478,36 +474,6 @@ public final class Engine implements AutoCloseable {
 		finally {
 			this.closed.complete(null);
 		}
-	}
-
-	/**
-	 * What an engine is built from: the supervisor's settings, checked by its builder.
-	 *
-	 * @param installationId written into every child's environment
-	 * @param parentDeathSignal the signal a child receives when the JVM dies (0: none)
-	 * @param launcherDirectory the private directory of the parent-death launcher
-	 * @param registry where children's rows are kept
-	 * @param orphanPolicy what a reconciliation does with an orphan of ours
-	 * @param logDirectory where children's output files go
-	 * @param clock the monotonic clock, in nanoseconds
-	 * @param listeners who hears of every child's transitions, in order
-	 * @param children the children registered before the first start
-	 * @param descriptorReserve descriptors a start must leave to the application, or
-	 * {@code null} for the default (see {@link DescriptorUse})
-	 */
-	public record Settings(String installationId, int parentDeathSignal, Path launcherDirectory, ChildRegistry registry,
-			OrphanPolicy orphanPolicy, Path logDirectory, LongSupplier clock, List<SupervisorListener> listeners,
-			List<ChildSpec> children, @Nullable Long descriptorReserve) {
-
-		public Settings {
-			Objects.requireNonNull(installationId, "installationId");
-			Objects.requireNonNull(launcherDirectory, "launcherDirectory");
-			Objects.requireNonNull(registry, "registry");
-			Objects.requireNonNull(logDirectory, "logDirectory");
-			listeners = List.copyOf(listeners);
-			children = List.copyOf(children);
-		}
-
 	}
 
 }
