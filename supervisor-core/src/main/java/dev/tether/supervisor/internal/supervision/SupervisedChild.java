@@ -327,27 +327,19 @@ final class SupervisedChild {
 		}
 		String check = this.failedCheck;
 		boolean exitedByItself = !this.startupTimedOut && check == null;
-		boolean failed = !exitedByItself || !(status.isClean() || this.spec.successExitCodes().matches(status));
 		detach(ChildState.EXITED);
 		logger.info("Child '{}' (pid {}) exited: {}", name(), pid, status);
 		emit(ChildEvent.Type.EXITED, status, null, check, null, null);
-		if (exitedByItself && this.spec.restartPreventExitCodes().matches(status)) {
+		AfterExit next = AfterExit.decide(this.spec, this.budget, status, exitedByItself, nowNanos, random);
+		if (next.failure() != null) {
 			this.state = ChildState.FAILED;
-			this.lastError = "not restarted: its exit (" + status + ") is one of restart-prevent-exit-codes";
+			this.lastError = next.failure();
 			logger.error("Child '{}' is FAILED: {}", name(), this.lastError);
 			emit(ChildEvent.Type.FAILED, status, null, this.lastError, null, null);
 			return;
 		}
-		if (!this.spec.restart().restartsAfter(failed)) {
-			return;
-		}
-		Duration delay = this.budget.nextDelay(nowNanos, random);
+		Duration delay = next.restartDelay();
 		if (delay == null) {
-			this.state = ChildState.FAILED;
-			this.lastError = "restarted " + this.budget.restartsInWindow() + " times within "
-					+ this.spec.restartWindow() + "; last " + status;
-			logger.error("Child '{}' is FAILED: {}", name(), this.lastError);
-			emit(ChildEvent.Type.FAILED, status, null, this.lastError, null, null);
 			return;
 		}
 		this.state = ChildState.BACKOFF;
