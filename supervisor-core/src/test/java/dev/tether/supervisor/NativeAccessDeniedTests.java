@@ -13,6 +13,7 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.tether.supervisor.internal.identity.ChildMarkers;
+import dev.tether.supervisor.testsupport.JavaCommand;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.SecondJvm;
 import dev.tether.supervisor.testsupport.StopOnRequestJvm;
@@ -93,11 +94,7 @@ class NativeAccessDeniedTests {
 
 	/** A JVM denied native access, running a main class of this test class path. */
 	private static List<String> deniedJvm(Class<?> mainClass, String... arguments) {
-		List<String> command = new ArrayList<>(List.of(denyingJava().toString(), "-Xshare:auto",
-				"-XX:TieredStopAtLevel=1", "--illegal-native-access=deny", "-cp", System.getProperty("java.class.path"),
-				mainClass.getName()));
-		command.addAll(List.of(arguments));
-		return command;
+		return JavaCommand.main(denyingJava(), List.of("--illegal-native-access=deny"), mainClass, arguments);
 	}
 
 	/**

@@ -14,10 +14,7 @@ public final class JavaCommand {
 	}
 
 	public static List<String> of(String... arguments) {
-		List<String> command = new ArrayList<>();
-		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		command.add("-Xshare:auto");
-		command.add("-XX:TieredStopAtLevel=1");
+		List<String> command = fastStart(thisJava());
 		if (Runtime.version().feature() >= 22) {
 			// Why: as the test JVM itself (Surefire's argLine), a helper JVM grants
 			// Tether's FFM backend native access, so that no warning of the JDK's mixes
@@ -26,6 +23,27 @@ public final class JavaCommand {
 		}
 		command.addAll(List.of(arguments));
 		return command;
+	}
+
+	/**
+	 * A main class of this test class path on the JDK at {@code java}, with exactly
+	 * {@code options}: no grant of native access, for the tests that vary it.
+	 */
+	public static List<String> main(Path java, List<String> options, Class<?> mainClass, String... arguments) {
+		List<String> command = fastStart(java);
+		command.addAll(options);
+		command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
+		command.addAll(List.of(arguments));
+		return command;
+	}
+
+	/** The {@code java} of the JDK running the tests. */
+	public static Path thisJava() {
+		return Path.of(System.getProperty("java.home"), "bin", "java");
+	}
+
+	private static List<String> fastStart(Path java) {
+		return new ArrayList<>(List.of(java.toString(), "-Xshare:auto", "-XX:TieredStopAtLevel=1"));
 	}
 
 	/** A main class of this test class path. */

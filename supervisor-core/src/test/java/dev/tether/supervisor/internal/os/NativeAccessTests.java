@@ -2,7 +2,6 @@ package dev.tether.supervisor.internal.os;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -10,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+
+import dev.tether.supervisor.testsupport.JavaCommand;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -74,13 +75,8 @@ class NativeAccessTests {
 	}
 
 	private List<String> run(String... options) throws Exception {
-		// Why not JavaCommand: it grants native access, which is what these JVMs vary.
-		List<String> command = new ArrayList<>(
-				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xshare:auto",
-						"-XX:TieredStopAtLevel=1"));
-		command.addAll(List.of(options));
-		command.addAll(List.of("-cp", System.getProperty("java.class.path"), NativeAccessJvm.class.getName(),
-				this.temp.resolve("child.log").toString()));
+		List<String> command = JavaCommand.main(JavaCommand.thisJava(), List.of(options), NativeAccessJvm.class,
+				this.temp.resolve("child.log").toString());
 		Path output = this.temp.resolve("jvm.out");
 		Process jvm = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
 		try {
