@@ -166,6 +166,6 @@ int launcher_main(int argc, char **argv, char **envp) {
         return 125;
     }
     close_from(3);
-    say_failed("exec failed", sys_execve(argv[3], &argv[4], envp));
+    say_failed("exec failed", settings_execve(argv[3], &argv[4], envp));
     return 127;
 }

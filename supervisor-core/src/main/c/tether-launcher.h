@@ -30,6 +30,9 @@ int settings_option(int argc, char **argv);
 /* Applies the settings read to the calling process; 0, or -1 after saying why on standard error. */
 int settings_apply(void);
 
+/* execve with the --pid-env variables set to this process's pid. */
+long settings_execve(const char *executable, char **args, char **envp);
+
 /* The shepherd mode; envp is the launcher's environment, passed on to the command unchanged. */
 int shepherd_main(int argc, char **argv, char **envp);
 

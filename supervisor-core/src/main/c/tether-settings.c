@@ -5,6 +5,8 @@
  *   --limit <name> <soft> <hard>     name: cpu, fsize, core, nproc, nofile or as; soft and hard in the kernel's
  *                                    units (seconds, bytes, processes, descriptors) or "infinity"
  *   --oom-score-adjust <value>       -1000 to 1000, written to /proc/self/oom_score_adj
+ *   --pid-env <NAME>                 the command's environment gets NAME=<its own pid> (WATCHDOG_PID, LISTEN_PID):
+ *                                    only here, between fork and exec, is that pid known; at most two names
  *
  * Why names, not numbers: the RLIMIT_ numbers differ between architectures; the kernel's headers give the right
  * ones here.
@@ -13,6 +15,11 @@
 
 #define SETTINGS_MAX_LIMITS 8
 
+#define SETTINGS_MAX_PID_ENV 2
+
+/* Why a bound: a name and its pid fit one entry of settings_execve's, on the stack. */
+#define SETTINGS_MAX_NAME 40
+
 static struct {
     int count;
     int resource[SETTINGS_MAX_LIMITS];
@@ -20,6 +27,8 @@ static struct {
     unsigned long long hard[SETTINGS_MAX_LIMITS];
     int oom_set;
     long oom;
+    int pid_env_count;
+    const char *pid_env[SETTINGS_MAX_PID_ENV];
 } settings;
 
 static const struct { const char *name; int resource; } resources[] = {
@@ -69,7 +78,60 @@ int settings_option(int argc, char **argv) {
         }
         return 2;
     }
+    if (argc > 2 && text_equals(argv[1], "--pid-env")) {
+        const char *name = argv[2];
+        unsigned long length = text_length(name);
+        int valid = length > 0 && length <= SETTINGS_MAX_NAME && settings.pid_env_count < SETTINGS_MAX_PID_ENV;
+        for (unsigned long i = 0; valid && i < length; i++) {
+            char c = name[i];
+            valid = (c >= 'A' && c <= 'Z') || c == '_' || (i > 0 && c >= '0' && c <= '9');
+        }
+        if (!valid) {
+            say("bad --pid-env: ", name);
+            return -1;
+        }
+        settings.pid_env[settings.pid_env_count++] = name;
+        return 2;
+    }
     return 0;
+}
+
+/* Whether an environment entry is NAME=... */
+static int is_variable(const char *entry, const char *name) {
+    while (*name && *entry == *name) {
+        entry++;
+        name++;
+    }
+    return *name == 0 && *entry == '=';
+}
+
+long settings_execve(const char *executable, char **args, char **envp) {
+    if (settings.pid_env_count == 0) {
+        return sys_execve(executable, args, envp);
+    }
+    unsigned long count = 0;
+    while (envp[count]) count++;
+    /* Why on the stack: there is no allocator, and exec replaces this stack anyway. */
+    char *env[count + SETTINGS_MAX_PID_ENV + 1];
+    char entries[SETTINGS_MAX_PID_ENV][SETTINGS_MAX_NAME + 24];
+    unsigned long kept = 0;
+    for (unsigned long i = 0; i < count; i++) {
+        int replaced = 0;
+        for (int p = 0; p < settings.pid_env_count; p++) replaced |= is_variable(envp[i], settings.pid_env[p]);
+        if (!replaced) env[kept++] = envp[i];
+    }
+    long pid = sys_getpid();
+    for (int p = 0; p < settings.pid_env_count; p++) {
+        char *entry = entries[p];
+        unsigned long n = 0;
+        for (const char *c = settings.pid_env[p]; *c; c++) entry[n++] = *c;
+        entry[n++] = '=';
+        n += (unsigned long) text_from_long(entry + n, pid);
+        entry[n] = 0;
+        env[kept++] = entry;
+    }
+    env[kept] = 0;
+    return sys_execve(executable, args, env);
 }
 
 int settings_apply(void) {

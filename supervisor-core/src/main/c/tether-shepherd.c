@@ -228,7 +228,7 @@ static long start_command(long shepherd_pid, char *executable, char **args, char
         sys_exit(125);
     }
     close_from(3);
-    say_failed("exec failed", sys_execve(executable, args, envp));
+    say_failed("exec failed", settings_execve(executable, args, envp));
     sys_exit(127);
 }
 

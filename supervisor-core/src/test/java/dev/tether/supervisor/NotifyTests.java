@@ -238,6 +238,37 @@ class NotifyTests {
 	}
 
 	@Test
+	void theWatchdogIsTheCommandsOwnThroughWatchdogPidWithOrWithoutAShepherd() throws Exception {
+		List<ChildSpec> specs = new ArrayList<>();
+		for (boolean shepherd : List.of(true, false)) {
+			String name = shepherd ? "shepherded" : "launched";
+			// The command writes what it was given, then a descendant of it does.
+			specs.add(ChildSpec
+				.builder(name,
+						List.of("/bin/sh", "-c", "echo \"command $WATCHDOG_PID $$ $WATCHDOG_USEC\" > \"$0\"; "
+								+ "/bin/sh -c 'echo \"descendant $WATCHDOG_PID $$\" >> \"$0\"' \"$0\"; exec sleep 120",
+								this.temp.resolve(name).toString()))
+				.autostart(false)
+				.containDescendants(shepherd)
+				.livenessWatchdog(Duration.ofSeconds(60))
+				.build());
+		}
+		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), specs)) {
+			for (ChildSpec spec : specs) {
+				test.supervisor().start(spec.name());
+				Path seen = this.temp.resolve(spec.name());
+				List<String> lines = await().atMost(DEADLINE)
+					.until(() -> Files.exists(seen) ? Files.readAllLines(seen) : List.of(), (read) -> read.size() == 2);
+				long pid = snapshot(test, spec.name()).pid();
+				assertThat(lines.get(0)).as(spec.name()).isEqualTo("command " + pid + " " + pid + " 60000000");
+				assertThat(lines.get(1)).as(spec.name())
+					.startsWith("descendant " + pid + " ")
+					.isNotEqualTo("descendant " + pid + " " + pid);
+			}
+		}
+	}
+
+	@Test
 	void unusableSettingsAreRefusedNamingTheSetting() {
 		assertThatExceptionOfType(InvalidChildSpecException.class)
 			.isThrownBy(() -> ChildSpec.builder("a", List.of("true")).livenessWatchdog(Duration.ofMillis(10)).build())

@@ -9,24 +9,36 @@ import dev.tether.supervisor.LimitedResource;
 
 /**
  * What the launcher sets on a command just before its exec (see
- * {@code tether-settings.c}): resource limits and its OOM score adjustment. Only the
- * launcher can: a spawn without it refuses a request that has any (see
- * {@link Spawner#spawn}).
+ * {@code tether-settings.c}): resource limits, its OOM score adjustment, and variables
+ * that carry its own pid. Only the launcher can: a spawn without it refuses a request
+ * that has limits or a score (see {@link Spawner#spawn}); the pid variables are then left
+ * out, as a program that reads them treats them as optional ({@code sd_watchdog_enabled}
+ * without {@code WATCHDOG_PID} accepts any pid).
  *
  * @param limits the limits, each by the launcher's name of its resource
  * @param oomScoreAdjust the command's {@code oom_score_adj}, or {@code null} to inherit
+ * @param pidVariables environment variables set to the command's own pid, such as
+ * {@code WATCHDOG_PID}: only between fork and exec is that pid known (under a shepherd,
+ * the command is its child)
  */
-public record CommandSettings(List<Limit> limits, @Nullable Integer oomScoreAdjust) {
+public record CommandSettings(List<Limit> limits, @Nullable Integer oomScoreAdjust, List<String> pidVariables) {
 
 	/** Nothing set: the command inherits the JVM's limits and score. */
 	public static final CommandSettings NONE = new CommandSettings(List.of(), null);
 
 	public CommandSettings {
 		limits = List.copyOf(limits);
+		pidVariables = List.copyOf(pidVariables);
 	}
 
-	boolean isEmpty() {
-		return this.limits.isEmpty() && this.oomScoreAdjust == null;
+	/** Limits and a score, no pid variable. */
+	public CommandSettings(List<Limit> limits, @Nullable Integer oomScoreAdjust) {
+		this(limits, oomScoreAdjust, List.of());
+	}
+
+	/** Whether a spawn without the launcher must refuse these settings. */
+	boolean needLauncher() {
+		return !this.limits.isEmpty() || this.oomScoreAdjust != null;
 	}
 
 	/** The launcher's options that carry these settings. */
@@ -41,6 +53,10 @@ public record CommandSettings(List<Limit> limits, @Nullable Integer oomScoreAdju
 		if (this.oomScoreAdjust != null) {
 			options.add("--oom-score-adjust");
 			options.add(Integer.toString(this.oomScoreAdjust));
+		}
+		for (String variable : this.pidVariables) {
+			options.add("--pid-env");
+			options.add(variable);
 		}
 		return options;
 	}

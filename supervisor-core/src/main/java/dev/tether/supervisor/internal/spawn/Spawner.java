@@ -189,7 +189,7 @@ public final class Spawner implements AutoCloseable {
 					+ "this glibc (older than 2.29) has no posix_spawn_file_actions_addchdir_np and the launcher, "
 					+ "which would change directory instead, is not in use");
 		}
-		if (!request.settings().isEmpty() && !shepherds()) {
+		if (request.settings().needLauncher() && !shepherds()) {
 			// Why refuse: without the launcher nothing runs between fork and exec to set
 			// them, and setting them on the running command would leave it unlimited for
 			// a while.

@@ -114,7 +114,7 @@ final class ChildLauncher implements AutoCloseable {
 		SpawnedChild spawned;
 		try {
 			spawned = this.spawner.spawn(new SpawnRequest(spec.command(), environment, spec.workingDirectory(), log,
-					null, spec.containDescendants(), output, spec.stdio(), settings(spec.resources())), onExit);
+					null, spec.containDescendants(), output, spec.stdio(), settings(spec, channel)), onExit);
 		}
 		catch (SpawnException ex) {
 			if (channel != null) {
@@ -163,8 +163,13 @@ final class ChildLauncher implements AutoCloseable {
 		}
 	}
 
-	/** What the launcher sets on the command: its limits and OOM score. */
-	static CommandSettings settings(ResourceLimits resources) {
+	/**
+	 * What the launcher sets on the command: its limits, its OOM score, and with a
+	 * watchdog {@code WATCHDOG_PID}, so that only the command itself, not a descendant
+	 * that inherits {@code WATCHDOG_USEC}, takes the watchdog as its own.
+	 */
+	static CommandSettings settings(ChildSpec spec, @Nullable NotifyChannel channel) {
+		ResourceLimits resources = spec.resources();
 		List<CommandSettings.Limit> limits = new ArrayList<>();
 		for (LimitedResource resource : LimitedResource.values()) {
 			ResourceLimit limit = resources.limit(resource);
@@ -172,7 +177,8 @@ final class ChildLauncher implements AutoCloseable {
 				limits.add(new CommandSettings.Limit(resource, limit.soft(), limit.hard()));
 			}
 		}
-		return new CommandSettings(limits, resources.oomScoreAdjust());
+		boolean watchdog = channel != null && spec.selfReport().watchdog() != null;
+		return new CommandSettings(limits, resources.oomScoreAdjust(), watchdog ? List.of("WATCHDOG_PID") : List.of());
 	}
 
 	/** The sinks of a child's output, one for its whole life. */
