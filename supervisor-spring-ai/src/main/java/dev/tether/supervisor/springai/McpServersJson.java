@@ -107,10 +107,10 @@ final class McpServersJson {
 		}
 		String type = server.path("type").asString("stdio");
 		if (server.has("url") || !type.equals("stdio")) {
+			String remote = server.has("url") ? "has a url" : "has type \"" + type + "\"";
 			throw new InvalidSupervisorConfigurationException(McpServersFile.PROPERTY,
-					origin + " is a remote server (url, or type " + type
-							+ "): only stdio servers (command, args, env) are "
-							+ "supervised; connect to it with spring.ai.mcp.client.streamable-http or .sse instead",
+					origin + " " + remote + ": only stdio servers (command, args, env) are supervised; connect to "
+							+ "it with spring.ai.mcp.client.streamable-http or .sse instead",
 					null);
 		}
 	}

@@ -92,8 +92,9 @@ class McpServersFileTests {
 
 	@Test
 	void aRemoteServerFailsStartupNamingTheFileAndTheEntry() throws IOException {
-		runner(servers(Map.of("remote", Map.of("url", "https://mcp.example.com/mcp")))).run(fails(
-				"supervisor.mcp.servers-configuration", "\"mcpServers\": \"remote\" in file:", "is a remote server"));
+		runner(servers(Map.of("remote", Map.of("url", "https://mcp.example.com/mcp"))))
+			.run(fails("supervisor.mcp.servers-configuration", "\"mcpServers\": \"remote\" in file:",
+					"has a url: only stdio servers"));
 	}
 
 	@Test
