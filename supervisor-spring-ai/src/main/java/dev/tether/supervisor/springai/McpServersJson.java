@@ -105,6 +105,14 @@ final class McpServersJson {
 						null);
 			}
 		}
+		if (server.has("args") && !server.get("args").isArray()) {
+			throw new InvalidSupervisorConfigurationException(McpServersFile.PROPERTY,
+					origin + ": args must be an array of strings", null);
+		}
+		if (server.has("env") && !server.get("env").isObject()) {
+			throw new InvalidSupervisorConfigurationException(McpServersFile.PROPERTY,
+					origin + ": env must be an object of strings", null);
+		}
 		String type = server.path("type").asString("stdio");
 		if (server.has("url") || !type.equals("stdio")) {
 			String remote = server.has("url") ? "has a url" : "has type \"" + type + "\"";

@@ -3,6 +3,7 @@ package dev.tether.supervisor.springai;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -12,13 +13,14 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
-import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.annotation.Configurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ContextConsumer;
-import org.springframework.core.io.support.SpringFactoriesLoader;
-import org.springframework.core.io.support.SpringFactoriesLoader.FailureHandler;
+import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.tether.supervisor.ChildKind;
@@ -82,6 +84,23 @@ class McpServersFileTests {
 	}
 
 	@Test
+	void aSpringApplicationReadsTheFileAndItsToolsAreCallable() throws IOException {
+		Path file = Files.writeString(this.files.resolve("mcp-servers.json"), servers(Map.of("files", fixture())));
+		List<String> args = new ArrayList<>();
+		for (String property : McpHosts.properties(this.state, this.installation)) {
+			args.add("--" + property);
+		}
+		args.add("--" + McpServersFile.PROPERTY + "=file:" + file);
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(
+				Configurations.getClasses(McpHosts.autoConfigurations()))
+			.web(WebApplicationType.NONE)
+			.run(args.toArray(String[]::new))) {
+			ToolCallback echo = SpringAiStdioTests.tool(context.getBean(ToolCallbackProvider.class), "echo");
+			assertThat(echo.call("{\"text\":\"from a servers file\"}")).contains("echo: from a servers file");
+		}
+	}
+
+	@Test
 	void theDefaultsApplyToTheServersOfTheFile() throws IOException {
 		runner(servers(Map.of("files", fixture()))).withPropertyValues("supervisor.defaults.max-restarts=7")
 			.run((context) -> {
@@ -126,19 +145,17 @@ class McpServersFileTests {
 	}
 
 	@Test
+	void argumentsThatAreNoArrayFailStartupNamingTheEntry() throws IOException {
+		runner(servers(Map.of("files", Map.of("command", "npx", "args", "-y server"))))
+			.run(fails("\"mcpServers\": \"files\" in file:", "args must be an array of strings"));
+	}
+
+	@Test
 	void aMisspelledSettingFailsStartupNamingTheSettingMeant() {
 		McpHosts.runner(this.state, this.installation)
 			.withPropertyValues("supervisor.mcp.server-configuration=file:mcp.json")
 			.run(fails("supervisor.mcp.server-configuration is not a setting of Tether; "
 					+ "did you mean supervisor.mcp.servers-configuration?"));
-	}
-
-	@Test
-	void springBootRunsTheReadingOfTheFile() {
-		// Why failures ignored: Boot's own post-processors need what only Boot passes.
-		assertThat(SpringFactoriesLoader.forDefaultResourceLocation()
-			.load(EnvironmentPostProcessor.class, FailureHandler.handleMessage((message, failure) -> {
-			}))).anyMatch(McpServersFile.class::isInstance);
 	}
 
 	private static ContextConsumer<AssertableApplicationContext> fails(String... messages) {
