@@ -1,9 +1,8 @@
 package dev.tether.supervisor.springai;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,10 +37,6 @@ import dev.tether.supervisor.Supervisor;
 abstract class ChildTransport implements McpClientTransport {
 
 	private static final Logger logger = LoggerFactory.getLogger(ChildTransport.class);
-
-	private static final int OUTPUT_LINES = 5;
-
-	private static final int OUTPUT_BYTES = 2048;
 
 	private final String name;
 
@@ -240,36 +235,12 @@ abstract class ChildTransport implements McpClientTransport {
 	}
 
 	/**
-	 * The last lines the child wrote to its log file (a stdio server's stderr), escaped,
-	 * after a line break; empty when there are none. Why: the reason a server does not
-	 * start ("cannot read /srv/config", "npm ERR! 404") is there, not in its exit status.
+	 * The last lines the child wrote to its log file ({@link LastOutput}), after a line
+	 * break; empty when there are none.
 	 */
 	private String lastOutput() {
-		byte[] lines;
-		try {
-			lines = this.supervisor.output(this.name).map((output) -> {
-				try {
-					return output.lastLines(OUTPUT_LINES, OUTPUT_BYTES);
-				}
-				catch (IOException ex) {
-					return new byte[0];
-				}
-			}).orElse(new byte[0]);
-		}
-		catch (RuntimeException ex) {
-			return "";
-		}
-		StringBuilder text = new StringBuilder();
-		int start = 0;
-		for (int i = 0; i <= lines.length; i++) {
-			if (i == lines.length || lines[i] == '\n') {
-				if (i > start) {
-					text.append("\n  ").append(StrayLines.escaped(Arrays.copyOfRange(lines, start, i)));
-				}
-				start = i + 1;
-			}
-		}
-		return text.isEmpty() ? "" : "; its last output:" + text;
+		List<String> lines = LastOutput.of(this.supervisor, this.name);
+		return lines.isEmpty() ? "" : "; its last output:\n  " + String.join("\n  ", lines);
 	}
 
 	/** Whether a session was ever connected to the child's current process. */

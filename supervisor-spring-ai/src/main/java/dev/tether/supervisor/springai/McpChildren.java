@@ -151,6 +151,11 @@ final class McpChildren implements ChildDetailsContributor, SmartLifecycle, Disp
 		if (count != null) {
 			mcp.put("tools", count);
 		}
+		// Why while it has no session: then the reason is in what it wrote last.
+		List<String> lastOutput = initialized ? List.of() : LastOutput.of(this.supervisor, child.name());
+		if (!lastOutput.isEmpty()) {
+			mcp.put("lastOutput", lastOutput);
+		}
 		return Map.of("mcp", mcp);
 	}
 

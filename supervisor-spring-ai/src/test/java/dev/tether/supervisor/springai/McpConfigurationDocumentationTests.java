@@ -14,16 +14,19 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The MCP rows of {@code docs/configuration.md} against this module's generated metadata:
- * every property is documented, with its default.
+ * The MCP rows of {@code docs/configuration.md} against this module's generated metadata
+ * (a child's settings and {@code supervisor.mcp.*}): every property is documented, with
+ * its default.
  */
 class McpConfigurationDocumentationTests {
 
-	private static final Pattern ROW = Pattern.compile("^\\| `(supervisor\\.[^`]+\\.mcp\\.[^`]+)` \\| ([^|]+) \\|");
+	private static final Pattern ROW = Pattern.compile("^\\| `(supervisor\\.([^`]+\\.)?mcp\\.[^`]+)` \\| ([^|]+) \\|");
 
 	private static final String CHILD = "supervisor.children.<name>.";
 
 	private static final String DEFAULTS = "supervisor.defaults.";
+
+	private static final String SUPERVISOR_MCP = "supervisor.mcp.";
 
 	@Test
 	void everyMcpPropertyAndDefaultIsDocumented() throws Exception {
@@ -31,7 +34,7 @@ class McpConfigurationDocumentationTests {
 		for (String line : Files.readAllLines(Path.of("..", "docs", "configuration.md"))) {
 			Matcher row = ROW.matcher(line);
 			if (row.find()) {
-				documented.put(row.group(1).replace(CHILD, DEFAULTS), row.group(2).trim());
+				documented.put(row.group(1).replace(CHILD, DEFAULTS), row.group(3).trim());
 			}
 		}
 		Map<String, String> metadata = new LinkedHashMap<>();
@@ -40,7 +43,7 @@ class McpConfigurationDocumentationTests {
 			.readTree(Path.of("target", "classes", "META-INF", "spring-configuration-metadata.json").toFile());
 		for (JsonNode property : root.get("properties")) {
 			String name = property.get("name").asString();
-			if (name.startsWith(DEFAULTS)) {
+			if (name.startsWith(DEFAULTS) || name.startsWith(SUPERVISOR_MCP)) {
 				JsonNode value = property.get("defaultValue");
 				metadata.put(name, (value != null && !value.isNull()) ? "`" + value.asString() + "`" : "(none)");
 			}

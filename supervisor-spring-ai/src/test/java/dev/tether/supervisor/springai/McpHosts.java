@@ -26,13 +26,21 @@ final class McpHosts {
 	}
 
 	static ApplicationContextRunner runner(Path state, String installation) {
-		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(SupervisorAutoConfiguration.class,
-					TetherMcpAutoConfiguration.class, StdioTransportAutoConfiguration.class,
-					McpClientAutoConfiguration.class, McpToolCallbackAutoConfiguration.class,
-					SupervisorEndpointAutoConfiguration.class, SupervisorHealthAutoConfiguration.class))
-			.withPropertyValues("supervisor.state-directory=" + state, "supervisor.installation-id=" + installation,
-					"supervisor.tick-interval=50ms", "management.endpoints.web.exposure.include=children");
+		return new ApplicationContextRunner().withConfiguration(autoConfigurations())
+			.withPropertyValues(properties(state, installation));
+	}
+
+	/** Tether, Spring AI's MCP client and this module, in the order Boot applies them. */
+	static AutoConfigurations autoConfigurations() {
+		return AutoConfigurations.of(SupervisorAutoConfiguration.class, TetherMcpAutoConfiguration.class,
+				StdioTransportAutoConfiguration.class, McpClientAutoConfiguration.class,
+				McpToolCallbackAutoConfiguration.class, SupervisorEndpointAutoConfiguration.class,
+				SupervisorHealthAutoConfiguration.class);
+	}
+
+	static String[] properties(Path state, String installation) {
+		return new String[] { "supervisor.state-directory=" + state, "supervisor.installation-id=" + installation,
+				"supervisor.tick-interval=50ms", "management.endpoints.web.exposure.include=children" };
 	}
 
 	/**

@@ -35,6 +35,8 @@ import static dev.tether.supervisor.springai.SpringAiStdioTests.messages;
 import static dev.tether.supervisor.springai.SpringAiStdioTests.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.InstanceOfAssertFactories.list;
+import static org.assertj.core.api.InstanceOfAssertFactories.map;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -80,7 +82,10 @@ class SpringAiProductionTests {
 				Supervisor supervisor = context.getBean(Supervisor.class);
 				await("the optional server's stderr is in its status").atMost(DEADLINE).untilAsserted(() -> {
 					Map<String, Object> details = context.getBean(ChildrenEndpoint.class).child("flaky").details();
-					assertThat(details).containsEntry("mcp", Map.of("transport", "stdio", "session", "down"));
+					assertThat(details).extractingByKey("mcp", map(String.class, Object.class))
+						.containsEntry("session", "down")
+						.extractingByKey("lastOutput", list(String.class))
+						.contains("cannot read /srv/config");
 				});
 				Files.writeString(fixed, "");
 				await("the optional server's tools are offered once it runs").atMost(DEADLINE)

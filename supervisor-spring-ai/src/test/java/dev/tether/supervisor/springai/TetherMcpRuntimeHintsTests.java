@@ -32,6 +32,10 @@ class TetherMcpRuntimeHintsTests {
 		assertThat(this.reflection.onMethodInvocation(McpProperties.class, "setTransport")).accepts(this.hints);
 		assertThat(this.reflection.onMethodInvocation(McpProperties.class, "getPath")).accepts(this.hints);
 		assertThat(this.reflection.onType(McpTransportType.class)).accepts(this.hints);
+		assertThat(this.reflection.onMethodInvocation(McpServersProperties.class, "setServersConfiguration"))
+			.accepts(this.hints);
+		assertThat(this.reflection.onConstructorInvocation(McpServersFile.class.getDeclaredConstructor()))
+			.accepts(this.hints);
 	}
 
 	@Test

@@ -29,11 +29,12 @@ final class SettingNames {
 	/** Under {@code supervisor.children.<name>}. */
 	private final List<String> child = new ArrayList<>();
 
-	SettingNames(List<ChildSettingsGroup> groups) {
+	SettingNames(List<ChildSettingsGroup> groups, List<SupervisorSettingsGroup> supervisorGroups) {
 		collect("", ChildProperties.class, this.child);
 		groups.forEach((group) -> collect(group.key() + ".", group.getClass(), this.child));
 		collect("", SupervisorProperties.class, this.supervisor);
 		groups.forEach((group) -> collect("defaults." + group.key() + ".", group.getClass(), this.supervisor));
+		supervisorGroups.forEach((group) -> collect(group.key() + ".", group.getClass(), this.supervisor));
 	}
 
 	/**

@@ -23,8 +23,9 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
 
 /**
  * Binds {@code supervisor.*} once, with the settings modules add to each child
- * ({@link ChildSettingsGroup}), and fails naming every key that bound to nothing, where
- * it was set, and the setting it most likely meant. Each child is bound from its own keys
+ * ({@link ChildSettingsGroup}) and to the supervisor ({@link SupervisorSettingsGroup}),
+ * and fails naming every key that bound to nothing, where it was set, and the setting it
+ * most likely meant. Each child is bound from its own keys
  * ({@link SupervisorPropertySlices}).
  * <p>
  * Why Boot's {@link NoUnboundElementsBindHandler}, one instance for every bind: it knows
@@ -46,11 +47,15 @@ final class SupervisorPropertiesBinder {
 
 	private final List<ChildSettingsGroup> groups;
 
+	private final List<SupervisorSettingsGroup> supervisorGroups;
+
 	private final SettingNames names;
 
 	SupervisorPropertiesBinder(@Nullable ClassLoader classLoader) {
-		this.groups = SpringFactoriesLoader.forDefaultResourceLocation(classLoader).load(ChildSettingsGroup.class);
-		this.names = new SettingNames(this.groups);
+		SpringFactoriesLoader factories = SpringFactoriesLoader.forDefaultResourceLocation(classLoader);
+		this.groups = factories.load(ChildSettingsGroup.class);
+		this.supervisorGroups = factories.load(SupervisorSettingsGroup.class);
+		this.names = new SettingNames(this.groups, this.supervisorGroups);
 	}
 
 	/**
@@ -77,6 +82,8 @@ final class SupervisorPropertiesBinder {
 				childProperties.put(name, properties);
 			}
 		}
+		this.supervisorGroups
+			.forEach((group) -> pass.bind(rest, SUPERVISOR.append(group.key()), Bindable.of(group.getClass())));
 		SupervisorProperties properties = pass.bind(rest, SUPERVISOR, Bindable.of(SupervisorProperties.class));
 		if (!pass.unknown.isEmpty()) {
 			throw new UnknownSupervisorPropertiesException(pass.unknown.stream().map(this::describe).toList());
