@@ -106,6 +106,7 @@ public final class Benchmarks {
 			timed("probe cost", () -> probes.cost(500));
 			timed("port ownership ticks", () -> probes.portTicks(1000));
 			timed("notify watchdogs", () -> notify.watchdogs(500, Duration.ofSeconds(60)));
+			timed("notify ready latency", () -> notify.readyLatency(latencyN));
 			timed("application start", () -> application.start(1000));
 			timed("application autostart", () -> application.autostart(1000));
 			timed("output throughput", () -> output.throughput(10_000_000));

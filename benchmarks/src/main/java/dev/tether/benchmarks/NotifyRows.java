@@ -3,6 +3,7 @@ package dev.tether.benchmarks;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,6 +61,76 @@ final class NotifyRows {
 				"Tether", with.threads - without.threads);
 		this.results.add(metric + ", tick CPU time p50", "ms, lower is better", "Tether", with.tickP50);
 		this.results.add(metric + ", tick CPU time p99", "ms, lower is better", "Tether", with.tickP99);
+	}
+
+	/**
+	 * The time from a child's {@code READY=1} to {@code RUNNING} in the supervisor's
+	 * snapshot, beside the time from a child's {@code listen()} on its port to the same,
+	 * each over {@code n} starts of one child. Both ends read {@code CLOCK_MONOTONIC}:
+	 * the child just before it sends or listens ({@code notify-beat}'s stamp file), this
+	 * thread once a snapshot shows the child {@code RUNNING}; it ticks every 200 ms
+	 * meanwhile, as the starter does.
+	 */
+	void readyLatency(int n) throws Exception {
+		List<Long> notify = startLatencies(n, true);
+		List<Long> port = startLatencies(n, false);
+		String metric = "Readiness: child's READY=1 (or its listen() on its port) to RUNNING in the snapshot, " + n
+				+ " starts, tick every 200 ms";
+		this.results.add(metric + ", READY=1 p50", "ms, lower is better", "Tether", ProbeRows.percentile(notify, 50));
+		this.results.add(metric + ", READY=1 p99", "ms, lower is better", "Tether", ProbeRows.percentile(notify, 99));
+		this.results.add(metric + ", port accepting p50", "ms, lower is better", "Tether",
+				ProbeRows.percentile(port, 50));
+		this.results.add(metric + ", port accepting p99", "ms, lower is better", "Tether",
+				ProbeRows.percentile(port, 99));
+	}
+
+	private List<Long> startLatencies(int n, boolean notify) throws Exception {
+		int port = notify ? 0 : ProbeRows.freePorts(1).get(0);
+		Path stamp = this.work.resolve("ready-stamp");
+		ChildSpecBuilder child = ChildSpec
+			.builder("ready", List.of(this.beat.toString(), "500", stamp.toString(), Integer.toString(port)))
+			.autostart(false)
+			.logFileEnabled(false);
+		child = notify ? child.readinessNotify(true) : child.port(port);
+		List<Long> latencies = new ArrayList<>(n);
+		try (Supervisor supervisor = BenchSupervisors.builder(this.work, "ready").child(child.build()).build()) {
+			for (int i = 0; i < n; i++) {
+				Files.deleteIfExists(stamp);
+				supervisor.start("ready");
+				long seen = awaitRunning(supervisor);
+				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+				while (!Files.exists(stamp) || Files.size(stamp) == 0) {
+					if (System.nanoTime() > deadline) {
+						throw new IllegalStateException("the child wrote no stamp within 10 s");
+					}
+					Thread.onSpinWait();
+				}
+				latencies.add(seen - Long.parseLong(Files.readString(stamp).trim()));
+				supervisor.stop("ready");
+			}
+		}
+		return latencies;
+	}
+
+	/** When a snapshot first showed the child {@code RUNNING}, ticking every 200 ms. */
+	private static long awaitRunning(Supervisor supervisor) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		long nextTick = System.nanoTime();
+		while (true) {
+			ChildState state = supervisor.snapshot("ready").orElseThrow().state();
+			long now = System.nanoTime();
+			if (state == ChildState.RUNNING) {
+				return now;
+			}
+			if (now > deadline) {
+				throw new IllegalStateException("the child was not RUNNING within 30 s: " + state);
+			}
+			if (now >= nextTick) {
+				supervisor.tick();
+				nextTick = now + TimeUnit.MILLISECONDS.toNanos(200);
+			}
+			Thread.onSpinWait();
+		}
 	}
 
 	private Measure measure(int n, boolean notify, Duration window) throws Exception {

@@ -182,7 +182,7 @@ final class ProbeRows {
 	}
 
 	/** Ports nothing listens on now; held open together so that no two are the same. */
-	private static List<Integer> freePorts(int n) throws IOException {
+	static List<Integer> freePorts(int n) throws IOException {
 		List<ServerSocket> held = new ArrayList<>(n);
 		try {
 			for (int i = 0; i < n; i++) {
