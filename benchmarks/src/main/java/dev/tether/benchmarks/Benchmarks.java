@@ -80,6 +80,7 @@ public final class Benchmarks {
 		ProbeRows probes = new ProbeRows(benchmarks.results, work, limit.resolveSibling("http-ok"));
 		ResourceRows resources = new ResourceRows(benchmarks.results, work, limit.resolveSibling("proc-floor"));
 		McpRows mcp = new McpRows(benchmarks.results, work);
+		McpApplicationRows mcpApplication = new McpApplicationRows(benchmarks.results, work);
 		NotifyRows notify = new NotifyRows(benchmarks.results, work, limit.resolveSibling("notify-beat"));
 		ApplicationRows application = new ApplicationRows(benchmarks.results, work, scale);
 		long started = System.nanoTime();
@@ -116,10 +117,14 @@ public final class Benchmarks {
 			timed("resources scrape", () -> resources.scrape(1000));
 			timed("resources tick", () -> resources.tick(1000));
 			timed("resources spawn", () -> resources.spawnRate(longN));
+			timed("resources descriptors", () -> resources.descriptors(latencyN));
 			timed("mcp round trip", () -> mcp.roundTrip(limit.resolveSibling("mcp-echo"), 5000));
 			timed("mcp first call 1", () -> mcp.firstCall(1));
 			timed("mcp first call 20", () -> mcp.firstCall(20));
 			timed("mcp threads", () -> mcp.threads(20));
+			timed("mcp death", mcpApplication::death);
+			timed("mcp optional broken", () -> mcpApplication.start(3));
+			timed("mcp required broken", mcpApplication::requiredBroken);
 		}
 		subjects.forEach(Subject::close);
 		output.close();
