@@ -2,6 +2,7 @@ package dev.tether.benchmarks;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -15,6 +16,9 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
+import org.springframework.boot.context.metrics.buffering.BufferingApplicationStartup;
+import org.springframework.boot.context.metrics.buffering.StartupTimeline;
+import org.springframework.boot.context.metrics.buffering.StartupTimeline.TimelineEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -30,12 +34,17 @@ import dev.tether.supervisor.Supervisor;
  * <ul>
  * <li>{@code healthy}, {@code healthy+optional-broken}: five supervised servers, and with
  * the second one more, {@code mcp.required: false}, whose command is {@code /bin/false};
- * prints {@code READY}, the time {@code SpringApplication.run} took.
+ * prints {@code READY}, the time {@code SpringApplication.run} took, {@code CONNECTIONS},
+ * the part of it in which Tether started the servers ({@code tetherMcpConnections}), and
+ * {@code CLIENTS}, the part in which Spring AI initialised its clients
+ * ({@code mcpSyncClients}).
  * <li>{@code required-broken}: one supervised server whose command is {@code /bin/false}
  * ({@code mcp.required} by default); prints {@code FAILED}, the time until
  * {@code SpringApplication.run} threw (after the context closed), {@code FAILED_EVENT},
- * until the {@code ApplicationFailedEvent} (before it closes), and {@code REASON}, the
- * first line of the message that names the server.
+ * until the {@code ApplicationFailedEvent}, {@code FAILED_AT}, until Spring AI's clients
+ * failed to initialise ({@code mcpSyncClients} ends, before the context closes),
+ * {@code CONNECTIONS} and {@code CLIENTS} as above, and {@code REASON}, the first line of
+ * the message that names the server.
  * <li>{@code none}: no MCP server, the application's own start; prints {@code READY}.
  * <li>{@code death}: one supervised server, {@code tethered}, and two that Spring AI's
  * own stdio connections run, {@code plain-killed} and {@code plain-closed}. Each killed
@@ -51,6 +60,11 @@ import dev.tether.supervisor.Supervisor;
 public class McpBootApp {
 
 	static final String REQUEST_TIMEOUT = "20s";
+
+	private static final String INSTANTIATE = "spring.beans.instantiate";
+
+	/** Spring AI's bean of its initialised MCP clients. */
+	private static final String CLIENTS = "mcpSyncClients";
 
 	private static final long AWAIT_NANOS = TimeUnit.SECONDS.toNanos(120);
 
@@ -93,6 +107,8 @@ public class McpBootApp {
 		application.setWebApplicationType(WebApplicationType.NONE);
 		String location = "--spring.config.location="
 				+ Files.writeString(directory.resolve("application.yml"), yaml).toUri();
+		BufferingApplicationStartup startup = new BufferingApplicationStartup(100_000);
+		application.setApplicationStartup(startup);
 		long[] failedEvent = new long[1];
 		application
 			.addListeners((ApplicationListener<ApplicationFailedEvent>) (event) -> failedEvent[0] = System.nanoTime());
@@ -104,6 +120,14 @@ public class McpBootApp {
 			catch (RuntimeException ex) {
 				System.out.println("FAILED " + (System.nanoTime() - started) / 1_000_000);
 				System.out.println("FAILED_EVENT " + (failedEvent[0] - started) / 1_000_000);
+				StartupTimeline timeline = startup.getBufferedTimeline();
+				timeline.getEvents()
+					.stream()
+					.filter((event) -> event.getStartupStep().getName().equals(INSTANTIATE)
+							&& BootStartApp.hasTag(event.getStartupStep(), CLIENTS))
+					.forEach((event) -> System.out.println(
+							"FAILED_AT " + Duration.between(timeline.getStartTime(), event.getEndTime()).toMillis()));
+				steps(timeline.getEvents());
 				Throwable cause = ex;
 				while (cause.getCause() != null && !Objects.toString(cause.getMessage(), "").contains("'broken'")) {
 					cause = cause.getCause();
@@ -114,6 +138,7 @@ public class McpBootApp {
 		}
 		try (ConfigurableApplicationContext context = application.run(location)) {
 			System.out.println("READY " + (System.nanoTime() - started) / 1_000_000);
+			steps(startup.getBufferedTimeline().getEvents());
 			if (mode.equals("death")) {
 				death(context, directory);
 			}
@@ -124,6 +149,15 @@ public class McpBootApp {
 			}
 			System.out.flush();
 		}
+	}
+
+	/**
+	 * The time of the two steps of the start that MCP servers are in: Tether starting
+	 * them, and Spring AI initialising its clients (the required ones).
+	 */
+	private static void steps(List<TimelineEvent> events) {
+		System.out.println("CONNECTIONS " + BootStartApp.millis(events, INSTANTIATE, "tetherMcpConnections"));
+		System.out.println("CLIENTS " + BootStartApp.millis(events, INSTANTIATE, CLIENTS));
 	}
 
 	private static String child(String name, String command, boolean required) {
