@@ -41,11 +41,12 @@ import dev.tether.supervisor.Supervisor;
  * <li>{@code required-broken}: one supervised server whose command is {@code /bin/false}
  * ({@code mcp.required} by default); prints {@code FAILED}, the time until
  * {@code SpringApplication.run} threw (after the context closed), {@code FAILED_EVENT},
- * until the {@code ApplicationFailedEvent}, {@code FAILED_AT}, until Spring AI's clients
- * failed to initialise ({@code mcpSyncClients} ends, before the context closes),
- * {@code CONNECTIONS} and {@code CLIENTS} as above, and {@code REASON}, the first line of
- * the message that names the server.
- * <li>{@code none}: no MCP server, the application's own start; prints {@code READY}.
+ * until the {@code ApplicationFailedEvent}, {@code CONNECTIONS} and {@code CLIENTS} as
+ * above, {@code CLIENTS_END}, when Spring AI's clients failed to initialise (the end of
+ * {@code mcpSyncClients}, before the context closes), and {@code REASON}, the first line
+ * of the message that names the server.
+ * <li>{@code none}: no MCP server, the application's own start; prints {@code READY} and
+ * {@code CLIENTS_END}, when Spring AI's (empty) list of clients was made.
  * <li>{@code death}: one supervised server, {@code tethered}, and two that Spring AI's
  * own stdio connections run, {@code plain-killed} and {@code plain-closed}. Each killed
  * (SIGKILL, by its pid, which its {@code pid} tool gives) or made to close its stdout
@@ -120,14 +121,7 @@ public class McpBootApp {
 			catch (RuntimeException ex) {
 				System.out.println("FAILED " + (System.nanoTime() - started) / 1_000_000);
 				System.out.println("FAILED_EVENT " + (failedEvent[0] - started) / 1_000_000);
-				StartupTimeline timeline = startup.getBufferedTimeline();
-				timeline.getEvents()
-					.stream()
-					.filter((event) -> event.getStartupStep().getName().equals(INSTANTIATE)
-							&& BootStartApp.hasTag(event.getStartupStep(), CLIENTS))
-					.forEach((event) -> System.out.println(
-							"FAILED_AT " + Duration.between(timeline.getStartTime(), event.getEndTime()).toMillis()));
-				steps(timeline.getEvents());
+				steps(startup.getBufferedTimeline());
 				Throwable cause = ex;
 				while (cause.getCause() != null && !Objects.toString(cause.getMessage(), "").contains("'broken'")) {
 					cause = cause.getCause();
@@ -138,7 +132,7 @@ public class McpBootApp {
 		}
 		try (ConfigurableApplicationContext context = application.run(location)) {
 			System.out.println("READY " + (System.nanoTime() - started) / 1_000_000);
-			steps(startup.getBufferedTimeline().getEvents());
+			steps(startup.getBufferedTimeline());
 			if (mode.equals("death")) {
 				death(context, directory);
 			}
@@ -153,11 +147,18 @@ public class McpBootApp {
 
 	/**
 	 * The time of the two steps of the start that MCP servers are in: Tether starting
-	 * them, and Spring AI initialising its clients (the required ones).
+	 * them, and Spring AI initialising its clients (the required ones); and
+	 * {@code CLIENTS_END}, when the second ended (initialised or failed), from the start.
 	 */
-	private static void steps(List<TimelineEvent> events) {
+	private static void steps(StartupTimeline timeline) {
+		List<TimelineEvent> events = timeline.getEvents();
 		System.out.println("CONNECTIONS " + BootStartApp.millis(events, INSTANTIATE, "tetherMcpConnections"));
 		System.out.println("CLIENTS " + BootStartApp.millis(events, INSTANTIATE, CLIENTS));
+		events.stream()
+			.filter((event) -> event.getStartupStep().getName().equals(INSTANTIATE)
+					&& BootStartApp.hasTag(event.getStartupStep(), CLIENTS))
+			.forEach((event) -> System.out
+				.println("CLIENTS_END " + Duration.between(timeline.getStartTime(), event.getEndTime()).toMillis()));
 	}
 
 	private static String child(String name, String command, boolean required) {
