@@ -115,20 +115,19 @@ public class McpBootApp {
 			.addListeners((ApplicationListener<ApplicationFailedEvent>) (event) -> failedEvent[0] = System.nanoTime());
 		long started = System.nanoTime();
 		if (mode.equals("required-broken")) {
-			try (ConfigurableApplicationContext context = application.run(location)) {
-				throw new IllegalStateException("the application started with a required broken MCP server");
+			ConfigurableApplicationContext context;
+			try {
+				context = application.run(location);
 			}
 			catch (RuntimeException ex) {
 				System.out.println("FAILED " + (System.nanoTime() - started) / 1_000_000);
 				System.out.println("FAILED_EVENT " + (failedEvent[0] - started) / 1_000_000);
 				steps(startup.getBufferedTimeline());
-				Throwable cause = ex;
-				while (cause.getCause() != null && !Objects.toString(cause.getMessage(), "").contains("'broken'")) {
-					cause = cause.getCause();
-				}
-				System.out.println("REASON " + Objects.toString(cause.getMessage(), "").lines().findFirst().orElse(""));
+				System.out.println("REASON " + reason(ex));
+				return;
 			}
-			return;
+			context.close();
+			throw new IllegalStateException("the application started with a required broken MCP server");
 		}
 		try (ConfigurableApplicationContext context = application.run(location)) {
 			System.out.println("READY " + (System.nanoTime() - started) / 1_000_000);
@@ -159,6 +158,15 @@ public class McpBootApp {
 					&& BootStartApp.hasTag(event.getStartupStep(), CLIENTS))
 			.forEach((event) -> System.out
 				.println("CLIENTS_END " + Duration.between(timeline.getStartTime(), event.getEndTime()).toMillis()));
+	}
+
+	/** The first line of the message that names the broken server, else of the first. */
+	private static String reason(Throwable failure) {
+		Throwable cause = failure;
+		while (cause.getCause() != null && !Objects.toString(cause.getMessage(), "").contains("'broken'")) {
+			cause = cause.getCause();
+		}
+		return Objects.toString(cause.getMessage(), "").lines().findFirst().orElse("");
 	}
 
 	private static String child(String name, String command, boolean required) {
@@ -205,8 +213,7 @@ public class McpBootApp {
 		long deadline = System.nanoTime() + AWAIT_NANOS;
 		while (!Files.exists(file) && System.nanoTime() < deadline) {
 			// Why a 1 ms poll: the close is the server's; the figure counts from its
-			// time,
-			// so the poll adds at most this to it.
+			// time, so the poll adds at most this to it.
 			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
 		}
 		long closed = Long.parseLong(Files.readString(file).trim());
