@@ -23,8 +23,9 @@ import dev.tether.supervisor.internal.reaper.Reaper;
  * commons-exec, zt-exec, NuProcess and posix_spawn in C; then what only Tether does
  * (parent death, autostart, {@code snapshots()} while children stop, reconciliation, the
  * tick, an application's start with many children, what capturing their output costs,
- * what sampling and bounding their resources costs), and supervised MCP servers against
- * Spring AI's own stdio transport.
+ * what sampling and bounding their resources and descriptors costs), and supervised MCP
+ * servers against Spring AI's own stdio transport, in this JVM and in applications (a
+ * server's death, broken servers at start).
  * <p>
  * Arguments:
  * {@code <spawn-limit-binary> <work-directory> [rounds] [long-n] [short-n] [memory-n] [latency-n]};
