@@ -23,8 +23,9 @@ import dev.tether.supervisor.internal.reaper.Reaper;
  * commons-exec, zt-exec, NuProcess and posix_spawn in C; then what only Tether does
  * (parent death, autostart, {@code snapshots()} while children stop, reconciliation, the
  * tick, an application's start with many children, what capturing their output costs,
- * what sampling and bounding their resources costs), and supervised MCP servers against
- * Spring AI's own stdio transport.
+ * what sampling and bounding their resources and descriptors costs), and supervised MCP
+ * servers against Spring AI's own stdio transport, in this JVM and in applications (a
+ * server's death, broken servers at start).
  * <p>
  * Arguments:
  * {@code <spawn-limit-binary> <work-directory> [rounds] [long-n] [short-n] [memory-n] [latency-n]};
@@ -80,6 +81,7 @@ public final class Benchmarks {
 		ProbeRows probes = new ProbeRows(benchmarks.results, work, limit.resolveSibling("http-ok"));
 		ResourceRows resources = new ResourceRows(benchmarks.results, work, limit.resolveSibling("proc-floor"));
 		McpRows mcp = new McpRows(benchmarks.results, work);
+		McpApplicationRows mcpApplication = new McpApplicationRows(benchmarks.results, work);
 		NotifyRows notify = new NotifyRows(benchmarks.results, work, limit.resolveSibling("notify-beat"));
 		ApplicationRows application = new ApplicationRows(benchmarks.results, work, scale);
 		long started = System.nanoTime();
@@ -117,10 +119,14 @@ public final class Benchmarks {
 			timed("resources scrape", () -> resources.scrape(1000));
 			timed("resources tick", () -> resources.tick(1000));
 			timed("resources spawn", () -> resources.spawnRate(longN));
+			timed("resources descriptors", () -> resources.descriptors(latencyN));
 			timed("mcp round trip", () -> mcp.roundTrip(limit.resolveSibling("mcp-echo"), 5000));
 			timed("mcp first call 1", () -> mcp.firstCall(1));
 			timed("mcp first call 20", () -> mcp.firstCall(20));
 			timed("mcp threads", () -> mcp.threads(20));
+			timed("mcp death", mcpApplication::death);
+			timed("mcp optional broken", () -> mcpApplication.start(3));
+			timed("mcp required broken", mcpApplication::requiredBroken);
 		}
 		subjects.forEach(Subject::close);
 		output.close();

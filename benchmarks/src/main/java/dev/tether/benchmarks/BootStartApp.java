@@ -140,7 +140,7 @@ public class BootStartApp {
 	}
 
 	/** The time of the steps of that name (and, when given, that bean). */
-	private static long millis(List<TimelineEvent> events, String step, @Nullable String beanName) {
+	static long millis(List<TimelineEvent> events, String step, @Nullable String beanName) {
 		long nanos = 0;
 		for (TimelineEvent event : events) {
 			StartupStep startupStep = event.getStartupStep();
@@ -151,7 +151,7 @@ public class BootStartApp {
 		return nanos / 1_000_000;
 	}
 
-	private static boolean hasTag(StartupStep step, String value) {
+	static boolean hasTag(StartupStep step, String value) {
 		for (StartupStep.Tag tag : step.getTags()) {
 			if (tag.getValue().equals(value)) {
 				return true;

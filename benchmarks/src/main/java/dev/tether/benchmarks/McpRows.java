@@ -224,7 +224,7 @@ final class McpRows {
 	 * A server on the MCP Java SDK ({@link McpBenchServer}): this JVM's classpath, tuned
 	 * for a quick start.
 	 */
-	private static List<String> server() {
+	static List<String> server() {
 		return List.of(java(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m",
 				"-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", System.getProperty("java.class.path"),
 				McpBenchServer.class.getName());

@@ -1,5 +1,6 @@
 package dev.tether.benchmarks;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -207,6 +209,63 @@ final class ResourceRows {
 				this.results.add("Tick with " + n + " live children, mean of 15 ticks 200 ms apart",
 						"ms, lower is better", limited ? "max-memory on every child" : "no max-memory", mean);
 			}
+		}
+	}
+
+	/**
+	 * The descriptors the JVM holds per running, sampled child: {@code n} {@code sleep}
+	 * children with the defaults (shepherd, output captured to a log file), each sampled
+	 * once ({@code usage}); the JVM's open descriptors ({@code /proc/self/fd}) after all
+	 * are {@code RUNNING} and sampled, minus before they were started, divided by
+	 * {@code n}, beside what the descriptor budget counts per child. One child is started
+	 * and sampled before the count begins, so that what the first start opens for good
+	 * (the reaper's, the output pump's) is not counted per child.
+	 */
+	void descriptors(int n) throws Exception {
+		SupervisorBuilder builder = BenchSupervisors.builder(this.work, "descriptors");
+		for (int i = 0; i <= n; i++) {
+			builder.child(ChildSpec.builder("child-" + i, SLEEPER)
+				.autostart(false)
+				.stopTimeout(Duration.ofSeconds(5))
+				.build());
+		}
+		try (Supervisor supervisor = builder.build()) {
+			supervisor.reconcile();
+			startSampled(supervisor, 0, 1);
+			long before = openDescriptors();
+			startSampled(supervisor, 1, n + 1);
+			long after = openDescriptors();
+			String metric = "JVM descriptors per running child sampled once (sleep, defaults), N=" + n;
+			this.results.add(metric, "descriptors, lower is better", "measured (/proc/self/fd after − before) ÷ N",
+					(after - before) / (double) n);
+			this.results.add(metric, "descriptors, lower is better", "the budget's perChild",
+					supervisor.descriptors().perChild());
+			this.results.add(metric, "descriptors, lower is better", "of which the sampler keeps, per child",
+					(double) supervisor.descriptors().sampled() / (n + 1));
+		}
+	}
+
+	/**
+	 * Starts children {@code from} to {@code to} (excluded), and samples each once it
+	 * runs.
+	 */
+	private static void startSampled(Supervisor supervisor, int from, int to) {
+		for (int i = from; i < to; i++) {
+			supervisor.start("child-" + i);
+		}
+		for (int i = from; i < to; i++) {
+			String name = "child-" + i;
+			awaitUntil(
+					() -> supervisor.snapshot(name)
+						.filter((child) -> child.state() == ChildState.RUNNING && child.pid() != null)
+						.isPresent() && supervisor.usage(name).orElseThrow().processes() == 1,
+					name + " RUNNING and sampled");
+		}
+	}
+
+	private static long openDescriptors() throws IOException {
+		try (Stream<Path> descriptors = Files.list(Path.of("/proc/self/fd"))) {
+			return descriptors.count();
 		}
 	}
 
