@@ -4,6 +4,10 @@ import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -19,7 +23,9 @@ import io.modelcontextprotocol.spec.McpSchema;
 /**
  * An MCP server over stdio with two tools, {@code echo} and {@code pid}, built on the MCP
  * Java SDK. Like the servers behind the orphan reports it never exits on its own: a
- * periodic timer keeps it alive after its stdin closes.
+ * periodic timer keeps it alive after its stdin closes. Given a file, it offers a third
+ * tool named by that file's content as it starts, which answers its own name: a file
+ * changed before a restart is a new version of the server, with a renamed tool.
  */
 public final class McpFixtureServer {
 
@@ -35,7 +41,11 @@ public final class McpFixtureServer {
 		timer.scheduleAtFixedRate(() -> System.err.println("fixture alive"), 1, 1, TimeUnit.SECONDS);
 		StdioServerTransportProvider transport = new StdioServerTransportProvider(McpJsonDefaults.getMapper(),
 				new FileInputStream(FileDescriptor.in), channel);
-		McpServer.sync(transport).serverInfo("fixture", "1.0").tools(echo(), pid()).build();
+		List<SyncToolSpecification> tools = new ArrayList<>(List.of(echo(), pid()));
+		if (args.length > 0) {
+			tools.add(named(Files.readString(Path.of(args[0])).strip()));
+		}
+		McpServer.sync(transport).serverInfo("fixture", "1.0").tools(tools).build();
 		System.err.println("fixture ready");
 		new CountDownLatch(1).await();
 	}
@@ -50,6 +60,17 @@ public final class McpFixtureServer {
 			.callHandler((exchange, request) -> McpSchema.CallToolResult.builder()
 				.addTextContent("echo: " + request.arguments().get("text"))
 				.build())
+			.build();
+	}
+
+	static SyncToolSpecification named(String name) {
+		return SyncToolSpecification.builder()
+			.tool(McpSchema.Tool.builder()
+				.name(name)
+				.description("Returns its name")
+				.inputSchema(Map.of("type", "object", "properties", Map.of()))
+				.build())
+			.callHandler((exchange, request) -> McpSchema.CallToolResult.builder().addTextContent(name).build())
 			.build();
 	}
 

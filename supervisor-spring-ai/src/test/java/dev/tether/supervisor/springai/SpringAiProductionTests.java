@@ -240,7 +240,7 @@ class SpringAiProductionTests {
 			.orElseThrow(() -> new AssertionError("no tool " + name));
 	}
 
-	private static void awaitNoServerLeft(String installation) {
+	static void awaitNoServerLeft(String installation) {
 		await("no server left").atMost(DEADLINE)
 			.until(() -> LiveProcesses.withEnvironmentEntry("TETHER_INSTALLATION=" + installation).isEmpty());
 	}
