@@ -190,6 +190,14 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		return "environment." + key.replace("\0", "\\0");
 	}
 
+	/**
+	 * A builder holding every setting of this spec, to change some of them: for
+	 * {@link Supervisor#update}, say.
+	 */
+	public ChildSpecBuilder toBuilder() {
+		return new ChildSpecBuilder(this);
+	}
+
 	/** A builder with every default of the contract. */
 	public static ChildSpecBuilder builder(String name, List<String> command) {
 		return new ChildSpecBuilder(name, command);

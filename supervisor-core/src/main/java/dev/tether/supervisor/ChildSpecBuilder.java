@@ -17,7 +17,7 @@ public final class ChildSpecBuilder {
 
 	private final String name;
 
-	private final List<String> command;
+	private List<String> command;
 
 	private ChildKind kind = ChildKind.AGENT;
 
@@ -88,6 +88,51 @@ public final class ChildSpecBuilder {
 	ChildSpecBuilder(String name, List<String> command) {
 		this.name = name;
 		this.command = command;
+	}
+
+	/** A builder holding every setting of {@code spec}. */
+	ChildSpecBuilder(ChildSpec spec) {
+		this(spec.name(), spec.command());
+		this.kind = spec.kind();
+		this.environment = spec.environment();
+		this.workingDirectory = spec.workingDirectory();
+		this.autostart = spec.autostart();
+		this.port = spec.port();
+		this.startupTimeout = spec.startupTimeout();
+		this.restart = spec.restart();
+		this.backoff = spec.backoff();
+		this.maxRestarts = spec.maxRestarts();
+		this.restartWindow = spec.restartWindow();
+		this.stableAfter = spec.stableAfter();
+		this.stopSignal = spec.stopSignal();
+		this.reloadSignal = spec.reloadSignal();
+		this.probeAddress = spec.probeAddress();
+		this.stopTimeout = spec.stopTimeout();
+		LogSettings log = spec.log();
+		this.logFile = log.file();
+		this.logFileEnabled = log.fileEnabled();
+		this.logMaxSize = log.maxSize();
+		this.logMaxHistory = log.maxHistory();
+		this.logToLogger = log.logger();
+		this.logStderrLevel = log.stderrLevel();
+		this.logMaxLineLength = log.maxLineLength();
+		this.containDescendants = spec.containDescendants();
+		this.dependsOn = spec.dependsOn();
+		this.readiness = spec.readiness();
+		this.liveness = spec.liveness();
+		this.critical = spec.critical();
+		this.restartWithDependencies = spec.restartWithDependencies();
+		this.stdio = spec.stdio();
+		this.resources = spec.resources();
+		this.successExitCodes = spec.successExitCodes();
+		this.restartPreventExitCodes = spec.restartPreventExitCodes();
+		this.selfReport = spec.selfReport();
+	}
+
+	/** The executable, then its arguments. */
+	public ChildSpecBuilder command(List<String> command) {
+		this.command = command;
+		return this;
 	}
 
 	public ChildSpecBuilder kind(ChildKind kind) {

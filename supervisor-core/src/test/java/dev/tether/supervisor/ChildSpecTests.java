@@ -1,7 +1,11 @@
 package dev.tether.supervisor;
 
+import java.lang.reflect.RecordComponent;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -13,6 +17,52 @@ class ChildSpecTests {
 
 	private static ChildSpecBuilder builder() {
 		return ChildSpec.builder("worker", List.of("true"));
+	}
+
+	@Test
+	void toBuilderHoldsEverySettingAndChangesOnlyWhatItIsTold() throws Exception {
+		ChildSpec spec = builder().kind(ChildKind.MCP)
+			.environment(Map.of("MODE", "test"))
+			.workingDirectory(Path.of("/tmp"))
+			.autostart(false)
+			.port(8080)
+			.startupTimeout(Duration.ofSeconds(7))
+			.restart(RestartPolicy.ALWAYS)
+			.backoff(new Backoff(Duration.ofSeconds(2), Duration.ofSeconds(20), 3.0, 0.1))
+			.maxRestarts(2)
+			.restartWindow(Duration.ofMinutes(5))
+			.stableAfter(Duration.ofSeconds(30))
+			.stopSignal(2)
+			.stopTimeout(Duration.ofSeconds(3))
+			.logFile(Path.of("/tmp/worker.log"))
+			.logToLogger(true)
+			.containDescendants(false)
+			.dependsOn(List.of("database"))
+			.readinessHttpGet("/ready")
+			.livenessTcp(true)
+			.critical(false)
+			.restartWithDependencies(true)
+			.stdio(true)
+			.resources(ResourceLimits.builder().oomScoreAdjust(500).build())
+			.successExitCodes(new ExitCodes(Set.of(3), Set.of()))
+			.restartPreventExitCodes(new ExitCodes(Set.of(78), Set.of()))
+			.reloadSignal(10)
+			.readinessNotify(true)
+			.probeAddress("::1")
+			.build();
+		ChildSpec defaults = builder().build();
+		// Why every component differs from its default: a setting toBuilder forgot would
+		// then come back as its default, and the copy would not equal the spec.
+		for (RecordComponent component : ChildSpec.class.getRecordComponents()) {
+			if (!List.of("name", "command").contains(component.getName())) {
+				assertThat(component.getAccessor().invoke(spec)).as(component.getName())
+					.isNotEqualTo(component.getAccessor().invoke(defaults));
+			}
+		}
+		assertThat(spec.toBuilder().build()).isEqualTo(spec);
+		ChildSpec changed = spec.toBuilder().command(List.of("false")).build();
+		assertThat(changed.command()).containsExactly("false");
+		assertThat(changed.toBuilder().command(spec.command()).build()).isEqualTo(spec);
 	}
 
 	@Test

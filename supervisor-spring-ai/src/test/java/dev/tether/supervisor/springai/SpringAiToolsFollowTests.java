@@ -99,7 +99,7 @@ class SpringAiToolsFollowTests {
 					.stream()
 					.map((child) -> supervisor.spec(child.name()).orElseThrow())
 					.map((spec) -> spec.name().equals("late")
-							? withCommand(spec, JavaCommand.main(McpFixtureServer.class)) : spec)
+							? spec.toBuilder().command(JavaCommand.main(McpFixtureServer.class)).build() : spec)
 					.toList();
 				UpdateReport report = supervisor.update(configured);
 				assertThat(report.changed()).containsExactly("late");
@@ -133,17 +133,6 @@ class SpringAiToolsFollowTests {
 		return Arrays.stream(provider.getToolCallbacks())
 			.map((callback) -> callback.getToolDefinition().name())
 			.toList();
-	}
-
-	/** The spec as it is, but for its command. */
-	private static ChildSpec withCommand(ChildSpec spec, List<String> command) {
-		return new ChildSpec(spec.name(), spec.kind(), command, spec.environment(), spec.workingDirectory(),
-				spec.autostart(), spec.port(), spec.startupTimeout(), spec.restart(), spec.backoff(),
-				spec.maxRestarts(), spec.restartWindow(), spec.stableAfter(), spec.stopSignal(), spec.stopTimeout(),
-				spec.log(), spec.containDescendants(), spec.dependsOn(), spec.readiness(), spec.liveness(),
-				spec.critical(), spec.restartWithDependencies(), spec.stdio(), spec.resources(),
-				spec.successExitCodes(), spec.restartPreventExitCodes(), spec.reloadSignal(), spec.selfReport(),
-				spec.probeAddress());
 	}
 
 }
