@@ -13,10 +13,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 
@@ -25,9 +27,15 @@ import io.modelcontextprotocol.spec.McpSchema;
  * Java SDK. Like the servers behind the orphan reports it never exits on its own: a
  * periodic timer keeps it alive after its stdin closes. Given a file, it offers a third
  * tool named by that file's content as it starts, which answers its own name: a file
- * changed before a restart is a new version of the server, with a renamed tool.
+ * changed before a restart is a new version of the server, with a renamed tool. Given
+ * {@value #ADDS_TOOLS}, it also offers {@code add_tool}, whose call adds a tool named by
+ * its {@code name} argument while the server runs, announced with
+ * {@code notifications/tools/list_changed}.
  */
 public final class McpFixtureServer {
+
+	/** The argument that makes the server offer {@code add_tool}. */
+	static final String ADDS_TOOLS = "--adds-tools";
 
 	private McpFixtureServer() {
 	}
@@ -42,10 +50,20 @@ public final class McpFixtureServer {
 		StdioServerTransportProvider transport = new StdioServerTransportProvider(McpJsonDefaults.getMapper(),
 				new FileInputStream(FileDescriptor.in), channel);
 		List<SyncToolSpecification> tools = new ArrayList<>(List.of(echo(), pid()));
-		if (args.length > 0) {
-			tools.add(named(Files.readString(Path.of(args[0])).strip()));
+		List<String> arguments = new ArrayList<>(List.of(args));
+		boolean addsTools = arguments.remove(ADDS_TOOLS);
+		if (!arguments.isEmpty()) {
+			tools.add(named(Files.readString(Path.of(arguments.get(0))).strip()));
 		}
-		McpServer.sync(transport).serverInfo("fixture", "1.0").tools(tools).build();
+		AtomicReference<McpSyncServer> server = new AtomicReference<>();
+		McpServer.SyncSpecification<?> spec = McpServer.sync(transport).serverInfo("fixture", "1.0");
+		if (addsTools) {
+			tools.add(addTool(server));
+			// Why listChanged: with it, the SDK's addTool announces the new tool to
+			// the client.
+			spec.capabilities(McpSchema.ServerCapabilities.builder().tools(true).build());
+		}
+		server.set(spec.tools(tools).build());
 		System.err.println("fixture ready");
 		new CountDownLatch(1).await();
 	}
@@ -71,6 +89,21 @@ public final class McpFixtureServer {
 				.inputSchema(Map.of("type", "object", "properties", Map.of()))
 				.build())
 			.callHandler((exchange, request) -> McpSchema.CallToolResult.builder().addTextContent(name).build())
+			.build();
+	}
+
+	static SyncToolSpecification addTool(AtomicReference<McpSyncServer> server) {
+		return SyncToolSpecification.builder()
+			.tool(McpSchema.Tool.builder()
+				.name("add_tool")
+				.description("Adds a tool that returns its name")
+				.inputSchema(Map.of("type", "object", "properties", Map.of("name", Map.of("type", "string"))))
+				.build())
+			.callHandler((exchange, request) -> {
+				String name = String.valueOf(request.arguments().get("name"));
+				server.get().addTool(named(name));
+				return McpSchema.CallToolResult.builder().addTextContent("added: " + name).build();
+			})
 			.build();
 	}
 

@@ -4,7 +4,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 import org.junit.jupiter.api.Test;
@@ -30,7 +32,8 @@ import static org.awaitility.Awaitility.await;
  * The tools Spring AI offers follow the supervised MCP servers, with real processes: a
  * server restarted as a new version offers its renamed tool and no longer the old one,
  * and an optional server whose command is fixed at runtime ({@link Supervisor#update})
- * offers its tools without an application restart.
+ * offers its tools without an application restart, and a tool a running server adds and
+ * announces ({@code notifications/tools/list_changed}) is offered, same process.
  */
 @EnabledOnOs(OS.LINUX)
 class SpringAiToolsFollowTests {
@@ -113,12 +116,59 @@ class SpringAiToolsFollowTests {
 		awaitNoServerLeft(installation);
 	}
 
+	@Test
+	void aToolAddedWhileTheServerRunsIsOfferedWithoutARestart() {
+		String installation = TestRun.installationId("spring-ai-list-changed");
+		McpHosts.runner(this.state, installation)
+			.withPropertyValues(server("required", McpFixtureServer.ADDS_TOOLS))
+			.withPropertyValues(server("optional", McpFixtureServer.ADDS_TOOLS))
+			.withPropertyValues("supervisor.children.optional.mcp.required=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Supervisor supervisor = context.getBean(Supervisor.class);
+				ToolCallbackProvider required = context.getBean("mcpToolCallbacks", ToolCallbackProvider.class);
+				ToolCallbackProvider optional = context.getBean("tetherMcpOptionalToolCallbacks",
+						ToolCallbackProvider.class);
+				await("the optional server's tools are offered").atMost(DEADLINE)
+					.ignoreExceptions()
+					.until(() -> names(optional), (names) -> names.stream().anyMatch((n) -> n.endsWith("add_tool")));
+				Map<String, Long> pids = new LinkedHashMap<>();
+				for (String name : List.of("required", "optional")) {
+					pids.put(name, supervisor.snapshot(name).orElseThrow().pid());
+				}
+
+				assertThat(tool(required, "add_tool").call("{\"name\":\"added_required\"}"))
+					.contains("added: added_required");
+				assertThat(tool(optional, "add_tool").call("{\"name\":\"added_optional\"}"))
+					.contains("added: added_optional");
+
+				Map.of("added_required", required, "added_optional", optional).forEach((added, provider) -> {
+					await("the added tool is offered").atMost(DEADLINE)
+						.ignoreExceptions()
+						.until(() -> names(provider), (names) -> names.stream().anyMatch((n) -> n.endsWith(added)));
+					assertThat(tool(provider, added).call("{}")).contains(added);
+				});
+				pids.forEach((name, pid) -> assertThat(supervisor.snapshot(name).orElseThrow().pid())
+					.as("the pid of %s", name)
+					.isEqualTo(pid));
+			});
+		awaitNoServerLeft(installation);
+	}
+
 	/**
 	 * A stdio MCP child that runs {@link McpFixtureServer} itself (its pid is the
 	 * server's), with a tool named by {@code version}'s content as it starts.
 	 */
 	private static String[] versioned(String name, Path version) {
-		List<String> command = JavaCommand.main(McpFixtureServer.class, version.toString());
+		return server(name, version.toString());
+	}
+
+	/**
+	 * A stdio MCP child that runs {@link McpFixtureServer} itself (its pid is the
+	 * server's) with {@code arguments}.
+	 */
+	private static String[] server(String name, String... arguments) {
+		List<String> command = JavaCommand.main(McpFixtureServer.class, arguments);
 		String child = "supervisor.children." + name + ".";
 		String[] properties = new String[command.size() + 2];
 		for (int i = 0; i < command.size(); i++) {
