@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.TypeRef;
@@ -204,10 +205,25 @@ abstract class ChildTransport implements McpClientTransport {
 	 * The child once it has left {@code STARTING}, or as it is at its startup timeout.
 	 */
 	private ChildSnapshot awaitStarted() {
-		long deadline = System.nanoTime() + this.startupTimeout.toNanos();
+		return awaitWhile((child) -> child.state() == ChildState.STARTING, this.startupTimeout);
+	}
+
+	/**
+	 * The child once {@code process} (its start time) is no longer its process, or as it
+	 * is after {@code bound}.
+	 */
+	final ChildSnapshot awaitEnded(Instant process, Duration bound) {
+		return awaitWhile((child) -> process.equals(child.startedAt()), bound);
+	}
+
+	/**
+	 * The child once {@code condition} no longer holds, or as it is after {@code bound}.
+	 */
+	private ChildSnapshot awaitWhile(Predicate<ChildSnapshot> condition, Duration bound) {
+		long deadline = System.nanoTime() + bound.toNanos();
 		ChildSnapshot child = snapshot();
 		synchronized (this.running) {
-			while (child.state() == ChildState.STARTING) {
+			while (condition.test(child)) {
 				long left = deadline - System.nanoTime();
 				if (left <= 0) {
 					break;

@@ -178,16 +178,35 @@ final class StdioChildTransport extends ChildTransport {
 			}
 			// Why answered here: a call waiting for a reply that can never come would
 			// wait for the client's request timeout; it fails now, naming the child.
-			for (Object id : List.copyOf(this.pending)) {
-				this.pending.remove(id);
-				handle(McpSchema.JSONRPCResponse.error(id,
-						new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR,
-								"MCP server '" + name() + "' (a supervised child) " + reason
-										+ " before it answered; its session ends with its process")));
+			List<Object> waiting = List.copyOf(this.pending);
+			if (!waiting.isEmpty()) {
+				String failure = unanswered(reason, broken);
+				for (Object id : waiting) {
+					this.pending.remove(id);
+					handle(McpSchema.JSONRPCResponse.error(id,
+							new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR, failure)));
+				}
 			}
 			if (!this.closing) {
 				ended(reason, broken);
 			}
+		}
+
+		/**
+		 * Why calls waiting for an answer fail: a process that ends closes its stdout a
+		 * moment before the supervisor sees its exit, and a caller (a required server's
+		 * failed start, say) needs what the exit tells (the child's state, its last
+		 * output), so an end of stdout waits up to {@link #EXIT_GRACE} for it.
+		 */
+		private String unanswered(String reason, boolean broken) {
+			if (!broken && !this.closing) {
+				ChildSnapshot child = awaitEnded(this.process, EXIT_GRACE);
+				if (!this.process.equals(child.startedAt())) {
+					return down(child).getMessage();
+				}
+			}
+			return "MCP server '" + name() + "' (a supervised child) " + reason
+					+ " before it answered; its session ends with its process";
 		}
 
 		/**
