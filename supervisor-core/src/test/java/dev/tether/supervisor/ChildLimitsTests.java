@@ -96,7 +96,8 @@ class ChildLimitsTests {
 				+ "        if os.fork() == 0:\n" + "            time.sleep(600)\n" + "            os._exit(0)\n"
 				+ "        n += 1\n" + "except OSError:\n" + "    pass\n" + "print('forked', n, flush=True)\n"
 				+ "time.sleep(600)\n";
-		ChildSpec spec = ChildSpec.builder("forks", OtherUser.command(64123, List.of("/usr/bin/python3", "-c", forks)))
+		ChildSpec spec = ChildSpec
+			.builder("forks", OtherUser.command(OtherUser.unsharedUid(), List.of("/usr/bin/python3", "-c", forks)))
 			.resources(ResourceLimits.builder().processes(ResourceLimit.of(4)).build())
 			.build();
 		try (TestSupervisor supervisor = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {

@@ -1,6 +1,7 @@
 package dev.tether.supervisor.testsupport;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +18,13 @@ import org.junit.jupiter.api.Assumptions;
 public final class OtherUser {
 
 	private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
+
+	/**
+	 * Uids no account of these machines has: {@code FIRST_UNSHARED} and the 999 after it.
+	 */
+	private static final int FIRST_UNSHARED = 64000;
+
+	private static final int UNSHARED = 1000;
 
 	private OtherUser() {
 	}
@@ -44,6 +52,48 @@ public final class OtherUser {
 				List.of(SETPRIV.toString(), "--reuid=" + uid, "--regid=" + uid, "--clear-groups", "--"));
 		line.addAll(command);
 		return line;
+	}
+
+	/**
+	 * A uid that no process runs as now, picked from this JVM's pid in a range no account
+	 * has. Why not a fixed one: {@code RLIMIT_NPROC} counts every process of a uid on the
+	 * machine, so a test that runs into a process limit would share its count with the
+	 * same test of a build running beside it.
+	 */
+	public static int unsharedUid() throws IOException {
+		int start = (int) (ProcessHandle.current().pid() % UNSHARED);
+		for (int i = 0; i < UNSHARED; i++) {
+			int uid = FIRST_UNSHARED + (start + i) % UNSHARED;
+			if (tasks(uid) == 0) {
+				return uid;
+			}
+		}
+		throw new IllegalStateException(
+				"every uid from " + FIRST_UNSHARED + " to " + (FIRST_UNSHARED + UNSHARED - 1) + " runs a process");
+	}
+
+	/**
+	 * The processes and threads of {@code uid} now, as {@code RLIMIT_NPROC} counts them.
+	 */
+	public static long tasks(int uid) throws IOException {
+		long tasks = 0;
+		try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+			for (Path process : processes) {
+				List<String> status;
+				try {
+					status = Files.readAllLines(process.resolve("status"));
+				}
+				catch (IOException ex) {
+					continue;
+				}
+				boolean ours = status.stream().anyMatch((line) -> line.matches("Uid:\\s+" + uid + "\\s.*"));
+				tasks += ours ? status.stream()
+					.filter((line) -> line.startsWith("Threads:"))
+					.mapToLong((line) -> Long.parseLong(line.substring(8).trim()))
+					.sum() : 0;
+			}
+		}
+		return tasks;
 	}
 
 }

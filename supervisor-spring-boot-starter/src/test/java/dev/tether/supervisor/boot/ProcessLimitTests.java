@@ -1,7 +1,5 @@
 package dev.tether.supervisor.boot;
 
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,9 +45,6 @@ class ProcessLimitTests {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(60);
 
-	// Why this uid: no account of the machine, and used by no other test.
-	private static final int UID = 64144;
-
 	private static final int STOPPED = 5;
 
 	private static final String PID_MAX = "/proc/sys/kernel/pid_max";
@@ -62,35 +57,36 @@ class ProcessLimitTests {
 	@Test
 	void childrenPastTheUsersProcessLimitAreRefusedOnceWhileTheApplicationAnswers() throws Exception {
 		OtherUser.assumeAvailable();
+		int uid = OtherUser.unsharedUid();
 		Path directory = Files.createDirectories(this.temp.resolve("app"));
-		Files.setAttribute(directory, "unix:uid", UID);
-		Files.setAttribute(directory, "unix:gid", UID);
+		Files.setAttribute(directory, "unix:uid", uid);
+		Files.setAttribute(directory, "unix:gid", uid);
 		// Why CAP_DAC_READ_SEARCH, kept as an ambient capability: the JVM reads its class
 		// path from root's Maven repository. It does not exempt from RLIMIT_NPROC (only
 		// CAP_SYS_RESOURCE and CAP_SYS_ADMIN do).
-		List<String> command = setpriv("--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search", "--");
+		List<String> command = setpriv(uid, "--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search", "--");
 		command.addAll(app(60, directory));
 		Path log = this.temp.resolve("jvm.log");
 		try (SecondJvm jvm = SecondJvm
 			.start(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()))) {
 			Actuator actuator = ready(jvm, log);
 			// Why 20 more than now: the JVM's threads count too, and it may add a few.
-			long limit = tasks(UID) + 20;
+			long limit = OtherUser.tasks(uid) + 20;
 			// Why prlimit as that uid: another user's limits are changed only with
 			// CAP_SYS_RESOURCE, which root may lack (a container's bounding set).
 			String pid = Long.toString(jvm.pid());
-			String hard = run(setpriv("prlimit", "--pid", pid, "--nproc", "--raw", "--noheadings", "--output=HARD")
+			String hard = run(setpriv(uid, "prlimit", "--pid", pid, "--nproc", "--raw", "--noheadings", "--output=HARD")
 				.toArray(String[]::new));
-			run(setpriv("prlimit", "--pid", pid, "--nproc=" + limit + ":" + hard).toArray(String[]::new));
+			run(setpriv(uid, "prlimit", "--pid", pid, "--nproc=" + limit + ":" + hard).toArray(String[]::new));
 			exhaust(log, actuator, 60,
-					"cannot spawn /usr/bin/sleep: the process limit of uid " + UID + " is reached: it runs [0-9,]+ "
+					"cannot spawn /usr/bin/sleep: the process limit of uid " + uid + " is reached: it runs [0-9,]+ "
 							+ "processes and threads, and RLIMIT_NPROC allows it " + limit
 							+ "; raise the limit \\(ulimit -u, LimitNPROC=\\) or end processes of that user; it is "
 							+ "started again when a process of this supervisor's children ends");
 			// Why raised first: at the limit the JVM cannot start the thread that runs
 			// its
 			// shutdown hooks, and SIGTERM would leave it hanging (seen: no exit in 60 s).
-			run(setpriv("prlimit", "--pid", pid, "--nproc=" + hard + ":" + hard).toArray(String[]::new));
+			run(setpriv(uid, "prlimit", "--pid", pid, "--nproc=" + hard + ":" + hard).toArray(String[]::new));
 			jvm.terminate();
 			assertThat(jvm.awaitExit(DEADLINE)).isTrue();
 		}
@@ -186,10 +182,10 @@ class ProcessLimitTests {
 			.isLessThanOrEqualTo(refused.size() + STOPPED);
 	}
 
-	/** {@code setpriv} as {@link #UID}, then {@code arguments}. */
-	private static List<String> setpriv(String... arguments) {
+	/** {@code setpriv} as {@code uid}, then {@code arguments}. */
+	private static List<String> setpriv(int uid, String... arguments) {
 		List<String> command = new ArrayList<>(
-				List.of("setpriv", "--reuid=" + UID, "--regid=" + UID, "--clear-groups"));
+				List.of("setpriv", "--reuid=" + uid, "--regid=" + uid, "--clear-groups"));
 		command.addAll(List.of(arguments));
 		return command;
 	}
@@ -207,30 +203,6 @@ class ProcessLimitTests {
 			count++;
 		}
 		return count;
-	}
-
-	/**
-	 * The processes and threads of {@code uid} now, as {@code RLIMIT_NPROC} counts them.
-	 */
-	private static long tasks(int uid) throws IOException {
-		long tasks = 0;
-		try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
-			for (Path process : processes) {
-				List<String> status;
-				try {
-					status = Files.readAllLines(process.resolve("status"));
-				}
-				catch (IOException ex) {
-					continue;
-				}
-				boolean ours = status.stream().anyMatch((line) -> line.matches("Uid:\\s+" + uid + "\\s.*"));
-				tasks += ours ? status.stream()
-					.filter((line) -> line.startsWith("Threads:"))
-					.mapToLong((line) -> Long.parseLong(line.substring(8).trim()))
-					.sum() : 0;
-			}
-		}
-		return tasks;
 	}
 
 	/**
