@@ -101,6 +101,7 @@ final class ProbeRows {
 			this.results.add(checks + ", warm (sockets found before), per child", "µs of CPU, lower is better",
 					"Tether", checkAll(supervisor, ownership) / n / 1e3);
 			List<Long> ticks = new ArrayList<>();
+			long probesBefore = threadCpu("supervisor-probes");
 			long end = System.nanoTime() + WINDOW.toNanos();
 			while (System.nanoTime() < end) {
 				long before = THREADS.getCurrentThreadCpuTime();
@@ -111,7 +112,20 @@ final class ProbeRows {
 			String metric = "Tick with " + n + " children, liveness.tcp every 1 s, each port checked, CPU time";
 			this.results.add(metric + ", p50", "ms, lower is better", "Tether", percentile(ticks, 50));
 			this.results.add(metric + ", p99", "ms, lower is better", "Tether", percentile(ticks, 99));
+			this.results.add(metric + ", the probe thread's (connects, closes, port checks) per second",
+					"ms, lower is better", "Tether",
+					(threadCpu("supervisor-probes") - probesBefore) / 1e6 / WINDOW.toSeconds());
 		}
+	}
+
+	/** The CPU time of the live thread of this name, in ns. */
+	private static long threadCpu(String name) {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.getName().equals(name))
+			.mapToLong((thread) -> THREADS.getThreadCpuTime(thread.getId()))
+			.sum();
 	}
 
 	/** Checks every child's port once. @return the CPU time it took this thread, in ns */

@@ -125,7 +125,7 @@ public final class NotifyPoller implements AutoCloseable {
 			throw new IOException("no epoll set could be created for the notify sockets");
 		}
 		this.epoll = created;
-		Thread started = new Thread(() -> run(created), "tether-notify");
+		Thread started = new Thread(() -> run(created), "supervisor-notify");
 		started.setDaemon(true);
 		this.thread = started;
 		started.start();

@@ -16,66 +16,207 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Probes ports on a loopback address (127.0.0.1, or {@code ::1} where a child names it)
- * without a thread: {@link #send} opens a non-blocking connection, and each {@link #poll}
- * moves every probe in flight on as far as it can go without waiting (connected, request
- * written, status line read), and fails those past their timeout. The caller polls on its
- * own schedule (the supervision tick); a result comes with the first poll after the
- * answer. Why not the JDK's HTTP client: it cost about a millisecond of CPU and eight
- * threads for 500 probes a second; this costs a few system calls a probe, and no thread
- * at all.
+ * on one thread for every probe: {@link #send} hands a probe over and returns at once;
+ * the thread opens a non-blocking connection, waits in one {@link Selector} for every
+ * probe in flight, moves each on as its socket allows (connected, request written, status
+ * line read), and fails those past their timeout, counted from when they were sent. Why a
+ * thread of its own: a connect, a write and a close are system calls that cost the caller
+ * (the supervision tick) half its time at 1,000 probed children, and a connect to a full
+ * backlog may not complete at all; the tick must do no I/O. Why one thread and no HTTP
+ * client: the JDK's cost about a millisecond of CPU and eight threads for 500 probes a
+ * second; this costs a few system calls a probe.
  */
 public final class ProbeClient implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(ProbeClient.class);
 
 	private static final Pattern STATUS_LINE = Pattern.compile("^HTTP/\\d(?:\\.\\d)? (\\d{3})");
 
 	/** The most of an answer read: its status line is all a probe looks at. */
 	private static final int ANSWER_BYTES = 512;
 
+	private static final Outcome CLOSED = new Outcome(false, "the supervisor is closed");
+
+	private final Runnable afterResults;
+
+	/** Probes sent and not yet taken by the thread. */
+	private final Queue<Probe> sent = new ConcurrentLinkedQueue<>();
+
+	/** Probes the thread has taken; the thread's alone. */
 	private final Set<Probe> inFlight = new HashSet<>();
 
-	/** Each probe address, parsed once. Guarded by this. */
+	/** Each probe address, parsed once; the thread's alone. */
 	private final Map<String, InetAddress> addresses = new HashMap<>();
 
+	private volatile boolean closed;
+
+	/** Started with the first probe. Guarded by this. */
 	private @Nullable Selector selector;
 
-	private boolean closed;
+	/** Guarded by this. */
+	private @Nullable Thread thread;
+
+	/**
+	 * @param afterResults called on the client's thread, holding no lock, after each turn
+	 * in which results were given
+	 */
+	public ProbeClient(Runnable afterResults) {
+		this.afterResults = afterResults;
+	}
 
 	/**
 	 * Sends a probe of {@code port}: a {@code GET} of {@code path} (passing on a 2xx or
-	 * 3xx status; redirects are not followed), or, with no path, a TCP connection.
-	 * {@code result} is called once, by a later {@link #poll} (or by this call, when the
-	 * connection is refused or made at once), holding no lock of this client.
+	 * 3xx status; redirects are not followed), or, with no path, a TCP connection. Never
+	 * waits. {@code result} is called once, on the client's thread (or on this one, when
+	 * the client is closed), holding no lock of this client.
 	 * @param address the loopback address the child listens on, as an IP address (a
 	 * child's {@code probe-address}, checked to be one): {@code 127.0.0.1} or {@code ::1}
+	 * @param timeout how long the probe may take, from now
 	 */
-	public void send(String address, int port, @Nullable String path, Duration timeout, long nowNanos,
-			Consumer<Outcome> result) {
-		Outcome immediate;
-		try {
-			SocketChannel channel = SocketChannel.open();
-			synchronized (this) {
-				immediate = start(new Probe(channel, address(address), port, path, nowNanos + timeout.toNanos(),
-						timeout, result));
-			}
+	public void send(String address, int port, @Nullable String path, Duration timeout, Consumer<Outcome> result) {
+		this.sent.add(new Probe(address, port, path, System.nanoTime() + timeout.toNanos(), timeout, result));
+		Selector running = (this.closed) ? null : running();
+		if (running != null) {
+			running.wakeup();
 		}
-		catch (IOException ex) {
-			immediate = new Outcome(false, describe(ex));
-		}
-		if (immediate != null) {
-			result.accept(immediate);
+		// Why checked after the hand-over: a probe sent while the client closes is
+		// failed here, or by the thread as it stops; each is taken from the queue once.
+		if (this.closed) {
+			failSent();
 		}
 	}
 
-	/** Parses an IP address once. Must hold this. */
+	/** The selector of the running thread, both started on the first call. */
+	private synchronized @Nullable Selector running() {
+		if (this.selector == null) {
+			try {
+				this.selector = Selector.open();
+			}
+			catch (IOException ex) {
+				// Why go on: without a selector no probe can run, and each fails.
+				logger.warn("Probes cannot run: {}", ex.toString());
+				return null;
+			}
+			Selector opened = this.selector;
+			Thread started = new Thread(() -> run(opened), "supervisor-probes");
+			started.setDaemon(true);
+			started.start();
+			this.thread = started;
+		}
+		return this.selector;
+	}
+
+	private void run(Selector selector) {
+		while (!this.closed) {
+			List<Completed> completed = new ArrayList<>();
+			for (Probe probe = this.sent.poll(); probe != null; probe = this.sent.poll()) {
+				Outcome immediate = start(selector, probe);
+				if (immediate != null) {
+					completed.add(new Completed(probe, immediate));
+				}
+			}
+			try {
+				// Why not wait when a probe ended as it started: its result is given now.
+				if (completed.isEmpty()) {
+					selector.select(waitMillis());
+				}
+				else {
+					selector.selectNow();
+				}
+			}
+			catch (IOException ex) {
+				// Why go on: an interrupted selection is retried at the next turn; the
+				// timeouts below still apply.
+			}
+			for (SelectionKey key : selector.selectedKeys()) {
+				Probe probe = (Probe) key.attachment();
+				Outcome outcome = key.isValid() ? advance(selector, probe, key.isConnectable()) : null;
+				if (outcome != null) {
+					completed.add(new Completed(probe, outcome));
+				}
+			}
+			selector.selectedKeys().clear();
+			long now = System.nanoTime();
+			for (Probe probe : List.copyOf(this.inFlight)) {
+				if (now - probe.deadline >= 0) {
+					completed.add(new Completed(probe,
+							finish(probe, new Outcome(false, "no answer within " + probe.timeout))));
+				}
+			}
+			if (!completed.isEmpty()) {
+				completed.forEach((done) -> done.probe.result.accept(done.outcome));
+				this.afterResults.run();
+			}
+		}
+		List.copyOf(this.inFlight).forEach((probe) -> probe.result.accept(finish(probe, CLOSED)));
+		failSent();
+		try {
+			selector.close();
+		}
+		catch (IOException ex) {
+			// Its channels are closed above; nothing is lost.
+		}
+	}
+
+	/** Until the nearest deadline, or until woken when nothing is in flight. */
+	private long waitMillis() {
+		if (!this.sent.isEmpty()) {
+			return 1;
+		}
+		long now = System.nanoTime();
+		long nearest = Long.MAX_VALUE;
+		for (Probe probe : this.inFlight) {
+			nearest = Math.min(nearest, probe.deadline - now);
+		}
+		return (nearest == Long.MAX_VALUE) ? 0 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(nearest) + 1);
+	}
+
+	private void failSent() {
+		for (Probe probe = this.sent.poll(); probe != null; probe = this.sent.poll()) {
+			probe.result.accept(CLOSED);
+		}
+	}
+
+	private @Nullable Outcome start(Selector selector, Probe probe) {
+		try {
+			SocketChannel channel = SocketChannel.open();
+			probe.channel = channel;
+			channel.configureBlocking(false);
+			// Why finishConnect at once: on loopback the handshake is done within the
+			// connect call, even where the call says it is in progress.
+			boolean connected = channel.connect(new InetSocketAddress(address(probe.address), probe.port))
+					|| channel.finishConnect();
+			if (connected && probe.path == null) {
+				// Why not registered: a connection made at once is the whole TCP probe,
+				// and a channel never registered is closed at once, where a registered
+				// one waits for the selector to let it go.
+				return finish(probe, passed(probe));
+			}
+			channel.register(selector, connected ? 0 : SelectionKey.OP_CONNECT, probe);
+			this.inFlight.add(probe);
+			return connected ? advance(selector, probe, true) : null;
+		}
+		catch (IOException ex) {
+			return finish(probe, new Outcome(false, describe(ex)));
+		}
+	}
+
+	/** Parses an IP address once. */
 	private InetAddress address(String literal) throws IOException {
 		InetAddress address = this.addresses.get(literal);
 		if (address == null) {
@@ -87,73 +228,12 @@ public final class ProbeClient implements AutoCloseable {
 		return address;
 	}
 
-	private @Nullable Outcome start(Probe probe) {
-		if (this.closed) {
-			return finish(probe, new Outcome(false, "the supervisor is closed"));
-		}
-		try {
-			if (this.selector == null) {
-				this.selector = Selector.open();
-			}
-			SocketChannel channel = probe.channel;
-			channel.configureBlocking(false);
-			// Why finishConnect at once: on loopback the handshake is done within the
-			// connect call, even where the call says it is in progress.
-			boolean connected = channel.connect(new InetSocketAddress(probe.address, probe.port))
-					|| channel.finishConnect();
-			if (connected && probe.path == null) {
-				// Why not registered: a connection made at once is the whole TCP probe,
-				// and a channel never registered is closed at once, where a registered
-				// one waits for the selector to let it go.
-				return finish(probe, passed(probe));
-			}
-			channel.register(this.selector, connected ? 0 : SelectionKey.OP_CONNECT, probe);
-			this.inFlight.add(probe);
-			return connected ? advance(probe, true) : null;
-		}
-		catch (IOException ex) {
-			return finish(probe, new Outcome(false, describe(ex)));
-		}
-	}
-
-	/** Moves every probe in flight on, and calls the results that came; never waits. */
-	public void poll(long nowNanos) {
-		List<Completed> completed = new ArrayList<>();
-		synchronized (this) {
-			if (this.selector == null || this.inFlight.isEmpty()) {
-				return;
-			}
-			try {
-				this.selector.selectNow();
-			}
-			catch (IOException ex) {
-				// Why go on: an interrupted selection is retried at the next poll; the
-				// timeouts below still apply.
-			}
-			for (SelectionKey key : this.selector.selectedKeys()) {
-				Probe probe = (Probe) key.attachment();
-				Outcome outcome = key.isValid() ? advance(probe, key.isConnectable()) : null;
-				if (outcome != null) {
-					completed.add(new Completed(probe, outcome));
-				}
-			}
-			this.selector.selectedKeys().clear();
-			for (Probe probe : List.copyOf(this.inFlight)) {
-				if (nowNanos - probe.deadline >= 0) {
-					completed.add(new Completed(probe,
-							finish(probe, new Outcome(false, "no answer within " + probe.timeout))));
-				}
-			}
-		}
-		completed.forEach((done) -> done.probe.result.accept(done.outcome));
-	}
-
 	/**
 	 * One step: the connection, then the request, then the status line. @return the
 	 * outcome once there is one
 	 */
-	private @Nullable Outcome advance(Probe probe, boolean connecting) {
-		SocketChannel channel = probe.channel;
+	private @Nullable Outcome advance(Selector selector, Probe probe, boolean connecting) {
+		SocketChannel channel = probe.channel();
 		try {
 			if (connecting && !channel.finishConnect()) {
 				return null;
@@ -167,7 +247,7 @@ public final class ProbeClient implements AutoCloseable {
 				channel.write(ByteBuffer.wrap(("GET " + probe.path + " HTTP/1.1\r\nHost: " + host(probe)
 						+ "\r\nUser-Agent: tether-probe\r\nConnection: close\r\n\r\n")
 					.getBytes(StandardCharsets.US_ASCII)));
-				channel.keyFor(this.selector).interestOps(SelectionKey.OP_READ);
+				channel.keyFor(selector).interestOps(SelectionKey.OP_READ);
 				return null;
 			}
 			return read(probe);
@@ -182,13 +262,14 @@ public final class ProbeClient implements AutoCloseable {
 	}
 
 	/** The {@code Host} header's value: an IPv6 address in brackets, then the port. */
-	private static String host(Probe probe) {
-		String address = probe.address.getHostAddress();
-		return ((probe.address instanceof Inet6Address) ? "[" + address + "]" : address) + ":" + probe.port;
+	private String host(Probe probe) throws IOException {
+		InetAddress parsed = address(probe.address);
+		String address = parsed.getHostAddress();
+		return ((parsed instanceof Inet6Address) ? "[" + address + "]" : address) + ":" + probe.port;
 	}
 
 	private @Nullable Outcome read(Probe probe) throws IOException {
-		int read = probe.channel.read(probe.answer);
+		int read = probe.channel().read(probe.answer);
 		String answer = new String(probe.answer.array(), 0, probe.answer.position(), StandardCharsets.ISO_8859_1);
 		int lineEnd = answer.indexOf('\n');
 		if (lineEnd < 0 && read >= 0 && probe.answer.hasRemaining()) {
@@ -206,7 +287,9 @@ public final class ProbeClient implements AutoCloseable {
 	private Outcome finish(Probe probe, Outcome outcome) {
 		this.inFlight.remove(probe);
 		try {
-			probe.channel.close();
+			if (probe.channel != null) {
+				probe.channel.close();
+			}
 		}
 		catch (IOException ex) {
 			// Nothing was left to send on it: a failed close loses nothing.
@@ -221,25 +304,30 @@ public final class ProbeClient implements AutoCloseable {
 		return (ex.getMessage() != null) ? ex.getMessage() : ex.getClass().getSimpleName();
 	}
 
-	/** Fails every probe in flight; later probes fail at once. */
+	/**
+	 * Fails every probe in flight and every probe sent later, and stops the thread,
+	 * waiting a moment for it.
+	 */
 	@Override
 	public void close() {
-		List<Completed> completed = new ArrayList<>();
+		this.closed = true;
+		Thread running;
 		synchronized (this) {
-			this.closed = true;
-			for (Probe probe : List.copyOf(this.inFlight)) {
-				completed.add(new Completed(probe, finish(probe, new Outcome(false, "the supervisor is closed"))));
-			}
+			running = this.thread;
 			if (this.selector != null) {
-				try {
-					this.selector.close();
-				}
-				catch (IOException ex) {
-					// Its channels are closed above; nothing is lost.
-				}
+				this.selector.wakeup();
 			}
 		}
-		completed.forEach((done) -> done.probe.result.accept(done.outcome));
+		if (running == null) {
+			failSent();
+			return;
+		}
+		try {
+			running.join(TimeUnit.SECONDS.toMillis(5));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	/**
@@ -255,12 +343,10 @@ public final class ProbeClient implements AutoCloseable {
 	private record Completed(Probe probe, Outcome outcome) {
 	}
 
-	/** One probe in flight; guarded by the client's monitor. */
+	/** One probe, sent and then in flight; the client's thread's alone once taken. */
 	private static final class Probe {
 
-		private final SocketChannel channel;
-
-		private final InetAddress address;
+		private final String address;
 
 		private final int port;
 
@@ -274,15 +360,20 @@ public final class ProbeClient implements AutoCloseable {
 
 		private final ByteBuffer answer = ByteBuffer.allocate(ANSWER_BYTES);
 
-		Probe(SocketChannel channel, InetAddress address, int port, @Nullable String path, long deadline,
-				Duration timeout, Consumer<Outcome> result) {
-			this.channel = channel;
+		private @Nullable SocketChannel channel;
+
+		Probe(String address, int port, @Nullable String path, long deadline, Duration timeout,
+				Consumer<Outcome> result) {
 			this.address = address;
 			this.port = port;
 			this.path = path;
 			this.deadline = deadline;
 			this.timeout = timeout;
 			this.result = result;
+		}
+
+		SocketChannel channel() {
+			return Objects.requireNonNull(this.channel, "opened before it is moved on");
 		}
 
 	}

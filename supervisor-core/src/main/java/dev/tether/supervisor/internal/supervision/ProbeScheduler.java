@@ -22,14 +22,14 @@ import dev.tether.supervisor.internal.probes.ProbeClient.Outcome;
 
 /**
  * Runs the children's readiness and liveness probes, as the tick saw them: each due probe
- * is sent without blocking (readiness without {@code http-get} is a connection to the
- * port, at each tick), its answer is read by this or a later tick's {@link #poll()}, and
- * its result is applied then under the supervisor's children, to the process it probed
- * only. An answer counts only when the child's own tree holds the port
- * ({@link PortOwnership}): a port held by anything else fails the probe, naming its
- * holder. A liveness probe that fails {@code failure-threshold} times in a row restarts
- * the child through {@link SupervisedChild#checkFailed}. Every failed result goes to the
- * listeners as a {@link ProbeFailure}.
+ * is handed to the {@link ProbeClient}'s thread (readiness without {@code http-get} is a
+ * connection to the port, at each tick), and its result is applied as soon as it comes,
+ * on that thread, under the supervisor's children, to the process it probed only. An
+ * answer counts only when the child's own tree holds the port ({@link PortOwnership}): a
+ * port held by anything else fails the probe, naming its holder. A liveness probe that
+ * fails {@code failure-threshold} times in a row restarts the child through
+ * {@link SupervisedChild#checkFailed}. Every failed result goes to the listeners as a
+ * {@link ProbeFailure}.
  */
 final class ProbeScheduler implements AutoCloseable {
 
@@ -47,11 +47,10 @@ final class ProbeScheduler implements AutoCloseable {
 
 	private final EventOutbox outbox;
 
-	private final ProbeClient client = new ProbeClient();
+	private final ProbeClient client = new ProbeClient(this::applyAnswers);
 
-	// Why queued: answers come during a poll, and during a send (a connection refused at
-	// once); they are checked together, against one reading of the listening sockets,
-	// then applied.
+	// Why queued: the answers of one turn of the client are checked together, against
+	// one reading of the listening sockets, then applied.
 	private final Queue<Answer> answers = new ConcurrentLinkedQueue<>();
 
 	ProbeScheduler(ChildTable children, StopTargets targets, LongSupplier clock, PortOwnership ownership,
@@ -101,17 +100,16 @@ final class ProbeScheduler implements AutoCloseable {
 
 	private void send(SupervisedChild child, ChildProcess process, boolean live, ProbeSettings settings) {
 		this.client.send(child.spec().probeAddress(), child.spec().port(), settings.httpGet(), settings.timeout(),
-				this.clock.getAsLong(),
 				(outcome) -> this.answers.add(new Answer(child, process, live, settings, outcome)));
 	}
 
 	/**
-	 * Fails the probes past their timeout, and applies the results that came since the
-	 * last poll, each passed one only once the child's tree is found to hold its port.
-	 * Reads {@code /proc}: call it holding no lock.
+	 * Applies the results that came, each passed one only once the child's tree is found
+	 * to hold its port, then hands the events made to the listeners. Runs on the probe
+	 * client's thread; reads {@code /proc}, holding no lock but the children's while it
+	 * applies.
 	 */
-	void poll() {
-		this.client.poll(this.clock.getAsLong());
+	private void applyAnswers() {
 		List<Answer> arrived = new ArrayList<>();
 		for (Answer answer = this.answers.poll(); answer != null; answer = this.answers.poll()) {
 			arrived.add(answer);
@@ -126,6 +124,7 @@ final class ProbeScheduler implements AutoCloseable {
 				readinessResult(answer.child(), answer.process(), answer.settings(), outcome);
 			}
 		}
+		this.outbox.dispatch();
 	}
 
 	/**

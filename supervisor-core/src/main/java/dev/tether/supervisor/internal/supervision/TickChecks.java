@@ -12,10 +12,11 @@ import dev.tether.supervisor.internal.identity.IdentityProbe;
 import dev.tether.supervisor.internal.ports.PortOwnership;
 
 /**
- * The part of each tick that reads the world outside the supervisor's lock: whether a
- * starting child's port accepts, whether an adopted process is still there, what the
- * shepherds are doing, whether a tree is above its max-memory, whether a notify wait ran
- * out. The tick first records, under the children, each child with the process it had
+ * The part of each tick that reads the world outside the supervisor's lock: which probes
+ * are due (sent to the probe client's thread, never waited on: a tick does no I/O that
+ * can wait), whether an adopted process is still there, what the shepherds are doing,
+ * whether a tree is above its max-memory, whether a notify wait ran out. The tick first
+ * records, under the children, each child with the process it had
  * ({@link ChildrenAtTick}); the checks then run without the children, and each result is
  * applied under it to that same process only, so a later process is never judged by an
  * earlier check.
@@ -57,11 +58,8 @@ final class TickChecks {
 	/** Runs the checks of what one pass of the tick saw. Call it holding no lock. */
 	void apply(ChildrenAtTick seen) {
 		this.children.assertNotHeld();
-		// Why sent before the poll: a connection to a port that is refused, or accepted,
-		// at once is then applied in this same tick.
 		this.probes.readiness(seen.starting);
 		this.probes.liveness(seen.live);
-		this.probes.poll();
 		this.notifications.check(seen.notified);
 		applyEndOfAdopted(seen.adopted);
 		this.shepherds.watch(seen.shepherded);

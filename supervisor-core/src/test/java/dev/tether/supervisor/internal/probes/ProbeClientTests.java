@@ -3,12 +3,17 @@ package dev.tether.supervisor.internal.probes;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -19,14 +24,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The probe client against real sockets on the loopback address, polled as the tick polls
- * it.
+ * The probe client against real sockets on the loopback address, its results coming on
+ * its own thread.
  */
 class ProbeClientTests {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(10);
 
-	private final ProbeClient client = new ProbeClient();
+	private final AtomicInteger turns = new AtomicInteger();
+
+	private final ProbeClient client = new ProbeClient(this.turns::incrementAndGet);
 
 	@AfterEach
 	void close() {
@@ -62,15 +69,51 @@ class ProbeClientTests {
 		try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
 				ServerSocket listening = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
 			CompletableFuture<Outcome> hung = new CompletableFuture<>();
-			this.client.send("127.0.0.1", silent.getLocalPort(), "/health", Duration.ofMillis(500), System.nanoTime(),
-					hung::complete);
+			long sent = System.nanoTime();
+			this.client.send("127.0.0.1", silent.getLocalPort(), "/health", Duration.ofMillis(500), hung::complete);
 			assertThat(probe(listening.getLocalPort(), null, Duration.ofSeconds(5)).passed()).isTrue();
 			assertThat(hung).as("still waiting for its answer").isNotDone();
-			await().atMost(DEADLINE).until(() -> {
-				this.client.poll(System.nanoTime());
-				return hung.isDone();
-			});
-			assertThat(hung.get()).isEqualTo(new Outcome(false, "no answer within PT0.5S"));
+			assertThat(hung.get(10, TimeUnit.SECONDS)).isEqualTo(new Outcome(false, "no answer within PT0.5S"));
+			assertThat(Duration.ofNanos(System.nanoTime() - sent)).as("failed at its timeout, counted from its send")
+				.isBetween(Duration.ofMillis(500), Duration.ofMillis(500 + 2_000));
+		}
+	}
+
+	@Test
+	void sendingNeverWaitsOnAConnectThatCannotComplete() throws Exception {
+		// A listener whose backlog is full: a connect to it never completes, as to a
+		// server that binds first and accepts only once it has loaded.
+		try (ServerSocketChannel full = ServerSocketChannel.open()) {
+			full.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1);
+			int port = ((InetSocketAddress) full.getLocalAddress()).getPort();
+			List<Socket> filling = new ArrayList<>();
+			try {
+				for (int i = 0; i < 4; i++) {
+					Socket socket = new Socket();
+					socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
+					filling.add(socket);
+				}
+			}
+			catch (IOException ex) {
+				// The backlog is full: what this test needs.
+			}
+			List<CompletableFuture<Outcome>> stuck = new ArrayList<>();
+			long before = System.nanoTime();
+			for (int i = 0; i < 50; i++) {
+				CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+				this.client.send("127.0.0.1", port, null, Duration.ofMillis(300), outcome::complete);
+				stuck.add(outcome);
+			}
+			assertThat(Duration.ofNanos(System.nanoTime() - before)).as("50 sends").isLessThan(Duration.ofMillis(50));
+			try (ServerSocket listening = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+				assertThat(probe(listening.getLocalPort(), null, Duration.ofSeconds(5)).passed()).isTrue();
+			}
+			for (CompletableFuture<Outcome> outcome : stuck) {
+				assertThat(outcome.get(10, TimeUnit.SECONDS)).isEqualTo(new Outcome(false, "no answer within PT0.3S"));
+			}
+			for (Socket socket : filling) {
+				socket.close();
+			}
 		}
 	}
 
@@ -97,15 +140,28 @@ class ProbeClientTests {
 		}
 	}
 
-	/** Sends a probe, then polls as the tick would until its outcome comes. */
+	@Test
+	void closingFailsWhatIsInFlightAndWhatIsSentLater() throws Exception {
+		try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+			CompletableFuture<Outcome> hung = new CompletableFuture<>();
+			this.client.send("127.0.0.1", silent.getLocalPort(), "/health", Duration.ofMinutes(1), hung::complete);
+			this.client.close();
+			assertThat(hung.get(10, TimeUnit.SECONDS)).isEqualTo(new Outcome(false, "the supervisor is closed"));
+			CompletableFuture<Outcome> late = new CompletableFuture<>();
+			this.client.send("127.0.0.1", silent.getLocalPort(), null, Duration.ofSeconds(1), late::complete);
+			assertThat(late).isCompletedWithValue(new Outcome(false, "the supervisor is closed"));
+		}
+	}
+
+	/** Sends a probe and waits for its outcome, which comes on the client's thread. */
 	private Outcome probe(int port, String path, Duration timeout) throws Exception {
 		CompletableFuture<Outcome> outcome = new CompletableFuture<>();
-		this.client.send("127.0.0.1", port, path, timeout, System.nanoTime(), outcome::complete);
-		await().atMost(DEADLINE).pollInterval(Duration.ofMillis(10)).until(() -> {
-			this.client.poll(System.nanoTime());
-			return outcome.isDone();
-		});
-		return outcome.get();
+		int before = this.turns.get();
+		this.client.send("127.0.0.1", port, path, timeout, outcome::complete);
+		Outcome came = outcome.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+		await().atMost(DEADLINE)
+			.untilAsserted(() -> assertThat(this.turns.get()).as("told after the results").isGreaterThan(before));
+		return came;
 	}
 
 }
