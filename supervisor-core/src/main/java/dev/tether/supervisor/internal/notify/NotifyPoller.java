@@ -46,7 +46,7 @@ public final class NotifyPoller implements AutoCloseable {
 
 	private final CredentialSockets sockets;
 
-	private final ProcessTree tree;
+	private final KnownSenders senders;
 
 	private final LongSupplier clock;
 
@@ -71,7 +71,7 @@ public final class NotifyPoller implements AutoCloseable {
 	public NotifyPoller(IdentityProbe probe, LongSupplier clock, Listener listener) {
 		this.posix = Posix.get();
 		this.sockets = new CredentialSockets(this.posix);
-		this.tree = new ProcessTree(probe);
+		this.senders = new KnownSenders(new ProcessTree(probe), this.posix);
 		this.clock = clock;
 		this.listener = listener;
 		this.uid = this.posix.isAvailable() ? this.posix.geteuid() : -1;
@@ -149,6 +149,7 @@ public final class NotifyPoller implements AutoCloseable {
 	private void closeDropped() {
 		for (NotifyChannel channel = this.closing.poll(); channel != null; channel = this.closing.poll()) {
 			this.channels.remove(channel.fd(), channel);
+			this.senders.forget(channel);
 			this.posix.close(channel.fd());
 		}
 	}
@@ -159,8 +160,7 @@ public final class NotifyPoller implements AutoCloseable {
 			if (datagram == null) {
 				return;
 			}
-			if (datagram.truncated() || datagram.uid() != this.uid
-					|| !this.tree.contains(channel.root(), channel.shepherd(), datagram.pid())) {
+			if (datagram.truncated() || datagram.uid() != this.uid || !this.senders.inTree(channel, datagram.pid())) {
 				channel.ignored();
 				logger.debug("Child '{}': a notify datagram from pid {} (uid {}) was ignored", channel.child(),
 						datagram.pid(), datagram.uid());

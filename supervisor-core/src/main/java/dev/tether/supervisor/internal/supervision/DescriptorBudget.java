@@ -110,8 +110,10 @@ final class DescriptorBudget {
 		if (this.limit < 0) {
 			return null;
 		}
-		// Why one more with a notify socket: the socket is the JVM's, one per process.
-		int cost = PER_CHILD + (spec.selfReport().socket() ? 1 : 0);
+		// Why two more with a notify socket: the socket is the JVM's, one per process,
+		// and
+		// so is the pidfd of its last sender (KnownSenders).
+		int cost = PER_CHILD + (spec.selfReport().socket() ? 2 : 0);
 		long left = this.limit - this.used - cost;
 		if (left < this.reserve) {
 			this.refusals++;
