@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.output.CapturedOutput;
 
 /**
  * The last lines a child wrote to its log file (a stdio server's stderr), escaped and
@@ -24,31 +26,31 @@ final class LastOutput {
 
 	/** The lines, oldest first; empty when there are none or the file cannot be read. */
 	static List<String> of(Supervisor supervisor, String name) {
-		byte[] lines;
-		try {
-			lines = supervisor.output(name).map((output) -> {
-				try {
-					return output.lastLines(LINES, BYTES);
-				}
-				catch (IOException ex) {
-					return new byte[0];
-				}
-			}).orElse(new byte[0]);
-		}
-		catch (RuntimeException ex) {
+		Optional<CapturedOutput> output = supervisor.output(name);
+		if (output.isEmpty()) {
 			return List.of();
 		}
-		List<String> text = new ArrayList<>();
+		try {
+			return escapedLines(output.get().lastLines(LINES, BYTES));
+		}
+		catch (IOException ex) {
+			// Why nothing: these lines only add to a reason that is given anyway.
+			return List.of();
+		}
+	}
+
+	private static List<String> escapedLines(byte[] tail) {
+		List<String> lines = new ArrayList<>();
 		int start = 0;
-		for (int i = 0; i <= lines.length; i++) {
-			if (i == lines.length || lines[i] == '\n') {
+		for (int i = 0; i <= tail.length; i++) {
+			if (i == tail.length || tail[i] == '\n') {
 				if (i > start) {
-					text.add(StrayLines.escaped(Arrays.copyOfRange(lines, start, i)));
+					lines.add(StrayLines.escaped(Arrays.copyOfRange(tail, start, i)));
 				}
 				start = i + 1;
 			}
 		}
-		return text;
+		return lines;
 	}
 
 }
