@@ -10,11 +10,11 @@ import dev.tether.supervisor.internal.os.Posix;
  * under a shepherd the last sender found so by the pidfd of that very process. Why: a
  * watchdog's beats come from one process, and placing it in the tree reads
  * {@code /proc/<pid>/stat} (three quarters of the notify thread's time at 1,000 beats a
- * second); a pidfd proves with one system call that the pid still names the process that
- * was placed, since a pid reused after its process was reaped has a pidfd of its own. Why
- * under a shepherd only: a descendant of a shepherd (a subreaper) stays below it for as
- * long as it lives, where without one a process of the command's group may leave the
- * group. The poller's thread's alone.
+ * second); a pidfd proves with one system call ({@link Posix#pidfdAlive}) that the pid
+ * still names the process that was placed, since a pid reused after its process was
+ * reaped has a pidfd of its own. Why under a shepherd only: a descendant of a shepherd (a
+ * subreaper) stays below it for as long as it lives, where without one a process of the
+ * command's group may leave the group. The poller's thread's alone.
  */
 final class KnownSenders {
 
@@ -38,7 +38,7 @@ final class KnownSenders {
 		}
 		Sender last = this.known.get(channel);
 		if (last != null && last.pid() == pid) {
-			if (alive(last.pidfd())) {
+			if (this.posix.pidfdAlive(last.pidfd())) {
 				return true;
 			}
 			forget(channel);
@@ -47,7 +47,7 @@ final class KnownSenders {
 		// pidfd names the process that ended, and is found dead below.
 		int pidfd = this.posix.pidfdOpen(pid);
 		boolean inTree = this.tree.contains(root, true, pid);
-		if (inTree && pidfd >= 0 && alive(pidfd)) {
+		if (inTree && pidfd >= 0 && this.posix.pidfdAlive(pidfd)) {
 			forget(channel);
 			this.known.put(channel, new Sender(pid, pidfd));
 		}
@@ -63,14 +63,6 @@ final class KnownSenders {
 		if (sender != null) {
 			this.posix.close(sender.pidfd());
 		}
-	}
-
-	/**
-	 * Whether the process {@code pidfd} names is not yet reaped: signal 0 sends nothing,
-	 * and fails once the process is gone.
-	 */
-	private boolean alive(int pidfd) {
-		return this.posix.pidfdSendSignal(pidfd, 0) == 0;
 	}
 
 	private record Sender(long pid, int pidfd) {

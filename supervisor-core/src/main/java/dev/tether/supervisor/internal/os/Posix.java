@@ -175,6 +175,15 @@ public final class Posix {
 	}
 
 	/**
+	 * Whether the process a pidfd names is not yet reaped: {@code pidfd_send_signal} with
+	 * signal 0, which sends nothing and fails once the process is gone (its pid may then
+	 * name another process; the pidfd never does).
+	 */
+	public boolean pidfdAlive(int pidfd) {
+		return this.calls.pidfdSendSignal(pidfd, 0, 0) == 0;
+	}
+
+	/**
 	 * Sends a signal to the process group of the process a pidfd names
 	 * ({@code PIDFD_SIGNAL_PROCESS_GROUP}), so the group is the one of that very process,
 	 * whatever happens to its pid number. Returns 0 or the errno ({@code EINVAL} on
