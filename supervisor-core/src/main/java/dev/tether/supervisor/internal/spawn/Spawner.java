@@ -3,8 +3,6 @@ package dev.tether.supervisor.internal.spawn;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -24,13 +22,9 @@ import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.SpawnException;
 import dev.tether.supervisor.SpawnFeatures;
-import dev.tether.supervisor.internal.os.NativeSpawnException;
 import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.internal.os.PosixSpawn;
-import dev.tether.supervisor.internal.output.ChildOutput;
-import dev.tether.supervisor.internal.output.OutputPump;
 import dev.tether.supervisor.internal.reaper.Reaper;
-import dev.tether.supervisor.internal.resources.TaskLimits;
 
 /**
  * Spawns children, every one of them from a single long-lived platform thread.
@@ -57,6 +51,9 @@ public final class Spawner implements AutoCloseable {
 	private final boolean nativeSpawn;
 
 	private final WorkingDirectoryChange workingDirectoryChange;
+
+	/** The spawn through posix_spawnp; null where the JVM makes no native call. */
+	private final @Nullable NativeProcessSpawn natives;
 
 	private Thread thread;
 
@@ -89,6 +86,9 @@ public final class Spawner implements AutoCloseable {
 				this.parentDeath.mechanism());
 		this.reaper = reaper;
 		this.threadFactory = threadFactory;
+		this.natives = this.nativeSpawn
+				? new NativeProcessSpawn(this.parentDeath, reaper, this.workingDirectoryChange, capturesOutput())
+				: null;
 		if (this.nativeSpawn) {
 			logger.info(
 					"Children are spawned with posix_spawnp; parent-death signal: {}; descendants contained by: {}; "
@@ -316,7 +316,12 @@ public final class Spawner implements AutoCloseable {
 				return;
 			}
 			try {
-				SpawnedChild child = Spawner.this.nativeSpawn ? spawnNative() : spawnWithProcessBuilder();
+				boolean shepherd = this.request.containDescendants() && shepherds();
+				SpawnedChild child = (Spawner.this.natives != null)
+						? Spawner.this.natives.spawn(this.request, this.executable, shepherd, this.queued,
+								this::deliver)
+						: JdkProcessSpawn.spawn(Spawner.this.parentDeath, this.request, this.executable, shepherd,
+								this.queued, this::deliver);
 				if (!this.result.complete(child)) {
 					abandon(child);
 				}
@@ -327,102 +332,6 @@ public final class Spawner implements AutoCloseable {
 				// the caller gets it instead, and the thread serves on.
 				this.result.completeExceptionally(ex);
 			}
-		}
-
-		private SpawnedChild spawnNative() throws SpawnException {
-			OutputPump.Pipes pipes = openPipes();
-			StdioPipes.Ends stdio = null;
-			boolean spawned = false;
-			try {
-				stdio = this.request.stdio() ? StdioPipes.Ends.open() : null;
-				long pid = spawnNative(pipes, stdio);
-				spawned = true;
-				return new SpawnedChild(pid, null, Duration.ofNanos(System.nanoTime() - this.queued),
-						this.request.containDescendants() && shepherds(), (stdio != null) ? stdio.spawned() : null);
-			}
-			finally {
-				if (pipes != null && spawned) {
-					pipes.attach();
-				}
-				else if (pipes != null) {
-					pipes.discard();
-				}
-				if (stdio != null && !spawned) {
-					stdio.discard();
-				}
-			}
-		}
-
-		private long spawnNative(OutputPump.@Nullable Pipes pipes, StdioPipes.@Nullable Ends stdio)
-				throws SpawnException {
-			// Why: without the chdir file action the launcher changes directory, and the
-			// spawn is given none.
-			boolean byLauncher = Spawner.this.workingDirectoryChange == WorkingDirectoryChange.LAUNCHER;
-			Path workingDirectory = this.request.workingDirectory();
-			Path launcherChdir = byLauncher ? workingDirectory : null;
-			boolean shepherd = this.request.containDescendants() && shepherds();
-			// Why the shepherd holds the read ends (a stdio child's stdout too): after
-			// the JVM's death a command that writes while it ends must not die of SIGPIPE
-			// (see tether-shepherd.c).
-			List<Integer> held = shepherd ? StdioPipes.Ends.held(stdio, pipes) : List.of();
-			List<String> argv = shepherd
-					? Spawner.this.parentDeath.shepherdArgv(this.executable, this.request.command(), launcherChdir,
-							this.request.settings(), held.size())
-					: Spawner.this.parentDeath.argv(this.executable, this.request.command(), launcherChdir,
-							this.request.settings());
-			List<String> env = new ArrayList<>(this.request.environment().size());
-			for (Map.Entry<String, String> entry : this.request.environment().entrySet()) {
-				env.add(entry.getKey() + "=" + entry.getValue());
-			}
-			Path stdin = (this.request.stdin() != null) ? this.request.stdin() : DEV_NULL;
-			PosixSpawn.Output output = (pipes != null) ? StdioPipes.Ends.output(stdio, pipes, held)
-					: new PosixSpawn.Output.AppendTo(this.request.logFile().toAbsolutePath());
-			try {
-				return Spawner.this.reaper
-					.spawnRegistered(() -> PosixSpawn.spawn(Spawner.this.parentDeath.spawnedPath(this.executable), argv,
-							env, stdin, output, byLauncher ? null : workingDirectory), this::deliver);
-			}
-			catch (NativeSpawnException ex) {
-				if (ex.errno() == Posix.EAGAIN) {
-					throw new ForkRefusedException("cannot spawn " + this.executable + ": " + TaskLimits.whyRefused(),
-							ex);
-				}
-				throw new SpawnException("cannot spawn " + this.executable + ": " + ex.getMessage(), ex);
-			}
-		}
-
-		private OutputPump.@Nullable Pipes openPipes() throws SpawnException {
-			ChildOutput capture = this.request.capture();
-			if (this.request.stdio() && (capture == null || !capturesOutput())) {
-				// Why refused: a stdio child's stdout is the JVM's pipe, which it must
-				// not outlive (see capturesOutput).
-				throw new SpawnException("stdio of " + this.executable + " needs its output captured, which needs a "
-						+ "parent-death signal (" + Spawner.this.parentDeath.mechanism().id() + " is in force)");
-			}
-			if (capture == null || !capturesOutput()) {
-				return null;
-			}
-			try {
-				capture.prepare();
-			}
-			catch (IOException ex) {
-				throw new SpawnException(
-						"cannot open the log file of child '" + capture.child() + "': " + ex.getMessage(), ex);
-			}
-			try {
-				return this.request.stdio() ? OutputPump.shared().openStderr(capture)
-						: OutputPump.shared().open(capture);
-			}
-			catch (NativeSpawnException ex) {
-				throw new SpawnException("cannot open the output pipes of " + this.executable + ": " + ex.getMessage(),
-						ex);
-			}
-		}
-
-		private SpawnedChild spawnWithProcessBuilder() throws SpawnException {
-			boolean shepherd = this.request.containDescendants() && shepherds();
-			return JdkProcessSpawn.spawn(Spawner.this.parentDeath, this.request, this.executable, shepherd, this.queued,
-					this::deliver);
 		}
 
 		private void deliver(long pid, ExitStatus status) {
