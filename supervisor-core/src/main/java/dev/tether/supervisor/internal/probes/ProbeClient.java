@@ -159,8 +159,15 @@ public final class ProbeClient implements AutoCloseable {
 				}
 			}
 			if (!completed.isEmpty()) {
-				completed.forEach((done) -> done.probe.result.accept(done.outcome));
-				this.afterResults.run();
+				try {
+					completed.forEach((done) -> done.probe.result.accept(done.outcome));
+					this.afterResults.run();
+				}
+				catch (RuntimeException ex) {
+					// Why go on: this one thread runs every child's probes, which must
+					// outlive a failure in applying one result.
+					logger.error("Probe results could not all be applied", ex);
+				}
 			}
 		}
 		List.copyOf(this.inFlight).forEach((probe) -> probe.result.accept(finish(probe, CLOSED)));

@@ -153,6 +153,23 @@ class ProbeClientTests {
 		}
 	}
 
+	@Test
+	void aFailureInApplyingResultsLeavesTheThreadProbing() throws Exception {
+		AtomicInteger calls = new AtomicInteger();
+		try (ProbeClient failing = new ProbeClient(() -> {
+			if (calls.incrementAndGet() == 1) {
+				throw new IllegalStateException("a result could not be applied");
+			}
+		}); ServerSocket listening = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+			for (int i = 0; i < 2; i++) {
+				CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+				failing.send("127.0.0.1", listening.getLocalPort(), null, Duration.ofSeconds(5), outcome::complete);
+				assertThat(outcome.get(10, TimeUnit.SECONDS).passed()).isTrue();
+			}
+			await().atMost(DEADLINE).untilAsserted(() -> assertThat(calls.get()).isEqualTo(2));
+		}
+	}
+
 	/** Sends a probe and waits for its outcome, which comes on the client's thread. */
 	private Outcome probe(int port, String path, Duration timeout) throws Exception {
 		CompletableFuture<Outcome> outcome = new CompletableFuture<>();
