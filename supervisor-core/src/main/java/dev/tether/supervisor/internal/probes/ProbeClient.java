@@ -34,12 +34,13 @@ import org.slf4j.LoggerFactory;
  * on one thread for every probe: {@link #send} hands a probe over and returns at once;
  * the thread opens a non-blocking connection, waits in one {@link Selector} for every
  * probe in flight, moves each on as its socket allows (connected, request written, status
- * line read), and fails those past their timeout, counted from when they were sent. Why a
- * thread of its own: a connect, a write and a close are system calls that cost the caller
- * (the supervision tick) half its time at 1,000 probed children, and a connect to a full
- * backlog may not complete at all; the tick must do no I/O. Why one thread and no HTTP
- * client: the JDK's cost about a millisecond of CPU and eight threads for 500 probes a
- * second; this costs a few system calls a probe.
+ * line read), and fails those past their timeout, counted from when its connection was
+ * opened (never from a late poll). Why a thread of its own: a connect, a write and a
+ * close are system calls that cost the caller (the supervision tick) half its time at
+ * 1,000 probed children, and a connect to a full backlog may not complete at all; the
+ * tick must do no I/O. Why one thread and no HTTP client: the JDK's cost about a
+ * millisecond of CPU and eight threads for 500 probes a second; this costs a few system
+ * calls a probe.
  */
 public final class ProbeClient implements AutoCloseable {
 
@@ -86,18 +87,21 @@ public final class ProbeClient implements AutoCloseable {
 	 * the client is closed), holding no lock of this client.
 	 * @param address the loopback address the child listens on, as an IP address (a
 	 * child's {@code probe-address}, checked to be one): {@code 127.0.0.1} or {@code ::1}
-	 * @param timeout how long the probe may take, from now
+	 * @param timeout how long the probe may take, from when its connection is opened
 	 */
 	public void send(String address, int port, @Nullable String path, Duration timeout, Consumer<Outcome> result) {
-		this.sent.add(new Probe(address, port, path, System.nanoTime() + timeout.toNanos(), timeout, result));
+		this.sent.add(new Probe(address, port, path, timeout, result));
 		Selector running = (this.closed) ? null : running();
 		if (running != null) {
 			running.wakeup();
 		}
+		else if (!this.closed) {
+			failSent(new Outcome(false, "probes cannot run: no selector could be opened"));
+		}
 		// Why checked after the hand-over: a probe sent while the client closes is
 		// failed here, or by the thread as it stops; each is taken from the queue once.
 		if (this.closed) {
-			failSent();
+			failSent(CLOSED);
 		}
 	}
 
@@ -108,7 +112,8 @@ public final class ProbeClient implements AutoCloseable {
 				this.selector = Selector.open();
 			}
 			catch (IOException ex) {
-				// Why go on: without a selector no probe can run, and each fails.
+				// Why go on: without a selector no probe can run, and each sent fails
+				// until one can be opened.
 				logger.warn("Probes cannot run: {}", ex.toString());
 				return null;
 			}
@@ -123,6 +128,10 @@ public final class ProbeClient implements AutoCloseable {
 
 	private void run(Selector selector) {
 		while (!this.closed) {
+			// Why cleared: results are applied on this thread, by code that may restore
+			// an interrupt it caught, and a set flag would make every select return at
+			// once.
+			Thread.interrupted();
 			List<Completed> completed = new ArrayList<>();
 			for (Probe probe = this.sent.poll(); probe != null; probe = this.sent.poll()) {
 				Outcome immediate = start(selector, probe);
@@ -171,7 +180,7 @@ public final class ProbeClient implements AutoCloseable {
 			}
 		}
 		List.copyOf(this.inFlight).forEach((probe) -> probe.result.accept(finish(probe, CLOSED)));
-		failSent();
+		failSent(CLOSED);
 		try {
 			selector.close();
 		}
@@ -193,13 +202,16 @@ public final class ProbeClient implements AutoCloseable {
 		return (nearest == Long.MAX_VALUE) ? 0 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(nearest) + 1);
 	}
 
-	private void failSent() {
+	private void failSent(Outcome outcome) {
 		for (Probe probe = this.sent.poll(); probe != null; probe = this.sent.poll()) {
-			probe.result.accept(CLOSED);
+			probe.result.accept(outcome);
 		}
 	}
 
 	private @Nullable Outcome start(Selector selector, Probe probe) {
+		// Why from here, not from the send: a probe waits for this thread while it
+		// applies results, and that wait must not count against the child.
+		probe.deadline = System.nanoTime() + probe.timeout.toNanos();
 		try {
 			SocketChannel channel = SocketChannel.open();
 			probe.channel = channel;
@@ -218,7 +230,10 @@ public final class ProbeClient implements AutoCloseable {
 			this.inFlight.add(probe);
 			return connected ? advance(selector, probe, true) : null;
 		}
-		catch (IOException ex) {
+		catch (IOException | RuntimeException ex) {
+			// Why unchecked too: an address this socket cannot reach (::1 where IPv6 is
+			// off) throws UnsupportedAddressTypeException, which fails this probe and
+			// must not end the thread that runs every probe.
 			return finish(probe, new Outcome(false, describe(ex)));
 		}
 	}
@@ -259,7 +274,7 @@ public final class ProbeClient implements AutoCloseable {
 			}
 			return read(probe);
 		}
-		catch (IOException ex) {
+		catch (IOException | RuntimeException ex) {
 			return finish(probe, new Outcome(false, describe(ex)));
 		}
 	}
@@ -304,7 +319,7 @@ public final class ProbeClient implements AutoCloseable {
 		return outcome;
 	}
 
-	private static String describe(IOException ex) {
+	private static String describe(Exception ex) {
 		if (ex instanceof ConnectException) {
 			return "connection refused";
 		}
@@ -326,7 +341,7 @@ public final class ProbeClient implements AutoCloseable {
 			}
 		}
 		if (running == null) {
-			failSent();
+			failSent(CLOSED);
 			return;
 		}
 		try {
@@ -359,7 +374,8 @@ public final class ProbeClient implements AutoCloseable {
 
 		private final @Nullable String path;
 
-		private final long deadline;
+		/** Set when its connection is opened. */
+		private long deadline;
 
 		private final Duration timeout;
 
@@ -369,12 +385,10 @@ public final class ProbeClient implements AutoCloseable {
 
 		private @Nullable SocketChannel channel;
 
-		Probe(String address, int port, @Nullable String path, long deadline, Duration timeout,
-				Consumer<Outcome> result) {
+		Probe(String address, int port, @Nullable String path, Duration timeout, Consumer<Outcome> result) {
 			this.address = address;
 			this.port = port;
 			this.path = path;
-			this.deadline = deadline;
 			this.timeout = timeout;
 			this.result = result;
 		}

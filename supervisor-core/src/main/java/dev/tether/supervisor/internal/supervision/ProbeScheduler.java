@@ -117,11 +117,18 @@ final class ProbeScheduler implements AutoCloseable {
 		PortOwnership.Checks checks = this.ownership.checks();
 		for (Answer answer : arrived) {
 			Outcome outcome = answer.outcome().passed() ? owned(answer, checks) : answer.outcome();
-			if (answer.live()) {
-				livenessResult(answer.child(), answer.process(), answer.settings(), outcome);
+			try {
+				if (answer.live()) {
+					livenessResult(answer.child(), answer.process(), answer.settings(), outcome);
+				}
+				else {
+					readinessResult(answer.child(), answer.process(), answer.settings(), outcome);
+				}
 			}
-			else {
-				readinessResult(answer.child(), answer.process(), answer.settings(), outcome);
+			catch (RuntimeException ex) {
+				// Why each apart: one child's failure must not lose the others' results.
+				logger.error("Child '{}': its probe result ({}) could not be applied", answer.child().name(),
+						outcome.detail(), ex);
 			}
 		}
 		this.outbox.dispatch();
@@ -133,9 +140,16 @@ final class ProbeScheduler implements AutoCloseable {
 	 */
 	private Outcome owned(Answer answer, PortOwnership.Checks checks) {
 		ChildProcess process = answer.process();
-		return checks.notHeld(answer.child().spec().port(), process, process.pid())
-			.map((why) -> new Outcome(false, why))
-			.orElse(answer.outcome());
+		try {
+			return checks.notHeld(answer.child().spec().port(), process, process.pid())
+				.map((why) -> new Outcome(false, why))
+				.orElse(answer.outcome());
+		}
+		catch (RuntimeException ex) {
+			// Why failed: a port is trusted only once its holder is known (a process that
+			// ends while its descriptors are read makes the read fail).
+			return new Outcome(false, "who holds port " + answer.child().spec().port() + " could not be read: " + ex);
+		}
 	}
 
 	private void readinessResult(SupervisedChild child, ChildProcess process, ProbeSettings settings, Outcome outcome) {
