@@ -6,7 +6,7 @@
  *   tether-launcher --self-test          exits 0 (the supervisor's check that this binary runs here)
  *   tether-launcher [--chdir <directory>] --shepherd ...   stays as the command's shepherd (see tether-shepherd.c)
  *
- * The settings (--limit, --oom-score-adjust; see tether-settings.c) are applied to the command just before its exec,
+ * The settings (--limit, --oom-score-adjust, --pid-env, --listen-socket; see tether-settings.c) are applied to the command just before its exec,
  * in either mode; a shepherd keeps its own limits.
  *
  * --chdir changes directory before the command runs, for a glibc without posix_spawn_file_actions_addchdir_np
@@ -165,7 +165,7 @@ int launcher_main(int argc, char **argv, char **envp) {
     if (settings_apply() != 0) {
         return 125;
     }
-    close_from(3);
+    close_from(settings_first_closed());
     say_failed("exec failed", settings_execve(argv[3], &argv[4], envp));
     return 127;
 }

@@ -7,6 +7,9 @@
  *   --oom-score-adjust <value>       -1000 to 1000, written to /proc/self/oom_score_adj
  *   --pid-env <NAME>                 the command's environment gets NAME=<its own pid> (WATCHDOG_PID, LISTEN_PID):
  *                                    only here, between fork and exec, is that pid known; at most two names
+ *   --listen-socket                  the descriptor after the shepherd's held ones (3 for the launcher alone) is a
+ *                                    listening socket the command gets as descriptor 3, systemd's first LISTEN_FDS
+ *                                    descriptor; it is the only descriptor from 3 up that the command keeps
  *
  * Why names, not numbers: the RLIMIT_ numbers differ between architectures; the kernel's headers give the right
  * ones here.
@@ -29,7 +32,8 @@ static struct {
     long oom;
     int pid_env_count;
     const char *pid_env[SETTINGS_MAX_PID_ENV];
-} settings;
+    int listen_fd;
+} settings = { .listen_fd = -1 };
 
 static const struct { const char *name; int resource; } resources[] = {
     { "cpu", RLIMIT_CPU },
@@ -93,7 +97,20 @@ int settings_option(int argc, char **argv) {
         settings.pid_env[settings.pid_env_count++] = name;
         return 2;
     }
+    if (argc > 1 && text_equals(argv[1], "--listen-socket")) {
+        settings.listen_fd = SETTINGS_LISTEN_FD;
+        return 1;
+    }
     return 0;
+}
+
+int settings_listen_socket(int held) {
+    if (settings.listen_fd >= 0) settings.listen_fd = SETTINGS_LISTEN_FD + held;
+    return settings.listen_fd;
+}
+
+int settings_first_closed(void) {
+    return settings.listen_fd >= 0 ? SETTINGS_LISTEN_FD + 1 : SETTINGS_LISTEN_FD;
 }
 
 /* Whether an environment entry is NAME=... */
@@ -135,6 +152,14 @@ long settings_execve(const char *executable, char **args, char **envp) {
 }
 
 int settings_apply(void) {
+    /* Why dup3 without flags: the copy at 3 must survive the exec; the one it came from is closed with the rest. */
+    if (settings.listen_fd > SETTINGS_LISTEN_FD) {
+        long moved = sys_dup3(settings.listen_fd, SETTINGS_LISTEN_FD);
+        if (moved < 0) {
+            say_failed("cannot hand the listening socket on as descriptor 3", moved);
+            return -1;
+        }
+    }
     for (int i = 0; i < settings.count; i++) {
         long result = sys_set_limit(settings.resource[i], settings.soft[i], settings.hard[i]);
         if (result != 0) {

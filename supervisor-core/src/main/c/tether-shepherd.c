@@ -18,6 +18,8 @@
  *   the supervisor lives; SIGCHLD is the shepherd's own.
  * - Once the command runs, the shepherd's own standard input and output are /dev/null: it holds no end of the
  *   command's stdin and stdout, so that the supervisor sees the end of a stdout the command closes.
+ * - With --listen-socket (a setting, see tether-settings.c), the descriptor after the held ones is a listening socket:
+ *   the command gets it as descriptor 3, and the shepherd closes its own copy once the command runs.
  * - With --hold-output, descriptors 3 up to 3 + <count> - 1 (count 1 or 2) are the read ends of the command's output
  *   pipes: the shepherd keeps them open without reading, and the command does not get them. Why: once the supervisor
  *   is dead nothing reads the pipes, and a command that writes while it ends would die of SIGPIPE at that write
@@ -227,7 +229,7 @@ static long start_command(long shepherd_pid, char *executable, char **args, char
     if (settings_apply() != 0) {
         sys_exit(125);
     }
-    close_from(3);
+    close_from(settings_first_closed());
     say_failed("exec failed", settings_execve(executable, args, envp));
     sys_exit(127);
 }
@@ -279,12 +281,16 @@ int shepherd_main(int argc, char **argv, char **envp) {
         say_failed("prctl(PR_SET_CHILD_SUBREAPER) failed", result);
         return 125;
     }
-    close_from(3 + held);
+    int listening = settings_listen_socket(held);
+    close_from(3 + held + (listening >= 0));
     long started = start_command(sys_getpid(), argv[3], &argv[4], envp);
     if (started < 0) {
         say_failed("fork failed", started);
         return 125;
     }
+    /* Why close it: the command has its copy; held here it would keep accepting into a backlog nobody reads once the
+     * command is gone, while the supervisor's own copy is what keeps the socket between processes. */
+    if (listening >= 0) sys_close(listening);
     shepherd.command = shepherd.command_group = (int) started;
     /* Why: the command has its own copies of standard input and output. Were the shepherd to keep its own, it would
      * hold the write end of the command's stdout pipe, and the supervisor would never see the end of a stdout that the

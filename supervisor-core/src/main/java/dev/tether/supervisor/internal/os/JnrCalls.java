@@ -159,6 +159,11 @@ final class JnrCalls implements NativeCalls {
 	}
 
 	@Override
+	public int listen(int fd, int backlog) {
+		return (this.libc.listen(fd, backlog) == 0) ? 0 : lastErrno();
+	}
+
+	@Override
 	public int setsockopt(int fd, int level, int option, int value) {
 		return (this.libc.setsockopt(fd, level, option, new int[] { value }, Integer.BYTES) == 0) ? 0 : lastErrno();
 	}

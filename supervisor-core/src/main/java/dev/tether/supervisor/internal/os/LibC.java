@@ -79,6 +79,9 @@ public interface LibC {
 	int bind(int fd, @In byte[] address, int length);
 
 	@SaveError
+	int listen(int fd, int backlog);
+
+	@SaveError
 	int setsockopt(int fd, int level, int option, @In int[] value, int length);
 
 	@SaveError

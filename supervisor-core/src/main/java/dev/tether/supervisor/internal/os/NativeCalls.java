@@ -77,6 +77,9 @@ interface NativeCalls {
 	/** {@code bind(fd, address, address.length)}: 0 or the errno. */
 	int bind(int fd, byte[] address);
 
+	/** {@code listen(fd, backlog)}: 0 or the errno. */
+	int listen(int fd, int backlog);
+
 	/** {@code setsockopt(fd, level, option, &value, sizeof(int))}: 0 or the errno. */
 	int setsockopt(int fd, int level, int option, int value);
 

@@ -72,21 +72,43 @@ public final class PosixSpawn {
 	 */
 	public static long spawn(String executable, List<String> argv, List<String> env, Path stdin, Output output,
 			@Nullable Path workingDirectory) throws NativeSpawnException {
-		return spawn(Posix.get(), executable, argv, env, stdin, output, workingDirectory);
+		return spawn(Posix.get(), executable, argv, env, stdin, output, workingDirectory, null);
+	}
+
+	/**
+	 * Spawns as {@link #spawn(String, List, List, Path, Output, Path)} does, handing the
+	 * child a listening socket as well.
+	 * @param socket the socket and where the child gets it, or {@code null}
+	 */
+	public static long spawn(String executable, List<String> argv, List<String> env, Path stdin, Output output,
+			@Nullable Path workingDirectory, @Nullable HandedSocket socket) throws NativeSpawnException {
+		return spawn(Posix.get(), executable, argv, env, stdin, output, workingDirectory, socket);
 	}
 
 	static long spawn(Posix posix, String executable, List<String> argv, List<String> env, Path stdin, Output output,
-			@Nullable Path workingDirectory) throws NativeSpawnException {
+			@Nullable Path workingDirectory, @Nullable HandedSocket socket) throws NativeSpawnException {
 		try (NativeCalls.SpawnCall call = posix.calls().spawnCall()) {
 			check("posix_spawn_file_actions_init", call.initActions());
 			check("posix_spawnattr_init", call.initAttributes());
-			if (output instanceof Output.Descriptors descriptors && descriptors.stdin() >= 0) {
+			if (socket != null && socket.asStdin()) {
+				check("dup2 listening socket " + socket.fd() + " to stdin", call.addDup2(socket.fd(), 0));
+			}
+			else if (output instanceof Output.Descriptors descriptors && descriptors.stdin() >= 0) {
 				check("dup2 " + descriptors.stdin() + " to stdin", call.addDup2(descriptors.stdin(), 0));
 			}
 			else {
 				check("open " + stdin, call.addOpen(0, stdin.toString(), O_RDONLY, 0));
 			}
 			addOutput(call, output);
+			int held = (output instanceof Output.Descriptors descriptors) ? descriptors.held().size() : 0;
+			boolean socketAfterHeld = socket != null && !socket.asStdin();
+			if (socketAfterHeld) {
+				// Why after the held pipes: the launcher takes it from there (see
+				// tether-settings.c, --listen-socket); the socket is kept above any of
+				// these.
+				check("dup2 listening socket " + socket.fd() + " to " + (3 + held),
+						call.addDup2(socket.fd(), 3 + held));
+			}
 			if (workingDirectory != null) {
 				if (!posix.calls().hasChdirAction()) {
 					throw new NativeSpawnException("chdir " + workingDirectory,
@@ -94,8 +116,7 @@ public final class PosixSpawn {
 				}
 				check("chdir " + workingDirectory, call.addChdir(workingDirectory.toString()));
 			}
-			closeInherited(call, posix.calls().hasClosefromAction(),
-					3 + ((output instanceof Output.Descriptors descriptors) ? descriptors.held().size() : 0));
+			closeInherited(call, posix.calls().hasClosefromAction(), 3 + held + (socketAfterHeld ? 1 : 0));
 			check("posix_spawnattr_setsigmask", call.emptySignalMask());
 			check("posix_spawnattr_setsigdefault", call.defaultSignalsBut(Posix.SIGKILL, SIGSTOP));
 			check("posix_spawnattr_setflags", call.setFlags((short) (SETSID | SETSIGMASK | SETSIGDEF)));

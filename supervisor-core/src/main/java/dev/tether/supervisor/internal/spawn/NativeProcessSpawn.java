@@ -100,7 +100,7 @@ final class NativeProcessSpawn {
 				: new PosixSpawn.Output.AppendTo(request.logFile().toAbsolutePath());
 		try {
 			return this.reaper.spawnRegistered(() -> PosixSpawn.spawn(this.parentDeath.spawnedPath(executable), argv,
-					env, stdin, output, byLauncher ? null : workingDirectory), onExit);
+					env, stdin, output, byLauncher ? null : workingDirectory, request.settings().socket()), onExit);
 		}
 		catch (NativeSpawnException ex) {
 			if (ex.errno() == Posix.EAGAIN) {

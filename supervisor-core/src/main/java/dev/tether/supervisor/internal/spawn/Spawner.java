@@ -193,9 +193,15 @@ public final class Spawner implements AutoCloseable {
 			// Why refuse: without the launcher nothing runs between fork and exec to set
 			// them, and setting them on the running command would leave it unlimited for
 			// a while.
-			throw new SpawnException("limits and oom-score-adjust are applied by the launcher, which is not in force "
-					+ "here (parent-death mechanism: " + this.parentDeath.mechanism().id() + "); "
+			throw new SpawnException("limits, oom-score-adjust and socket activation are applied by the launcher, "
+					+ "which is not in force here (parent-death mechanism: " + this.parentDeath.mechanism().id() + "); "
 					+ request.command().get(0) + " is not started without them");
+		}
+		if (request.settings().socket() != null && !this.nativeSpawn) {
+			// Why refuse: ProcessBuilder passes no descriptor but the standard three.
+			throw new SpawnException("socket activation hands the child a descriptor, which needs the native backend "
+					+ "(children are spawned with ProcessBuilder here); " + request.command().get(0)
+					+ " is not started without its socket");
 		}
 		Path executable = resolveExecutable(request.command(), request.environment(), request.workingDirectory());
 		prepareLog(request.logFile());

@@ -389,6 +389,11 @@ final class FfmCalls implements NativeCalls {
 	}
 
 	@Override
+	public int listen(int fd, int backlog) {
+		return FfmSockets.listen(fd, backlog);
+	}
+
+	@Override
 	public int setsockopt(int fd, int level, int option, int value) {
 		return FfmSockets.setsockopt(fd, level, option, value);
 	}

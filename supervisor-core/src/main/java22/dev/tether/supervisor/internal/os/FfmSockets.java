@@ -23,6 +23,8 @@ final class FfmSockets {
 
 	private static final MethodHandle BIND = FfmCalls.errnoCall("bind", JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT);
 
+	private static final MethodHandle LISTEN = FfmCalls.errnoCall("listen", JAVA_INT, JAVA_INT, JAVA_INT);
+
 	private static final MethodHandle SETSOCKOPT = FfmCalls.errnoCall("setsockopt", JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
 			ADDRESS, JAVA_INT);
 
@@ -57,6 +59,16 @@ final class FfmSockets {
 			MemorySegment sockaddr = arena.allocate(address.length);
 			sockaddr.copyFrom(MemorySegment.ofArray(address));
 			return ((int) BIND.invokeExact(scratch, fd, sockaddr, address.length) == 0) ? 0 : FfmCalls.errno(scratch);
+		}
+		catch (Throwable ex) {
+			throw FfmCalls.failed(ex);
+		}
+	}
+
+	static int listen(int fd, int backlog) {
+		MemorySegment scratch = FfmCalls.scratch();
+		try {
+			return ((int) LISTEN.invokeExact(scratch, fd, backlog) == 0) ? 0 : FfmCalls.errno(scratch);
 		}
 		catch (Throwable ex) {
 			throw FfmCalls.failed(ex);

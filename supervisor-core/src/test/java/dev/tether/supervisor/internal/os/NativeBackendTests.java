@@ -1,5 +1,9 @@
 package dev.tether.supervisor.internal.os;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -64,7 +68,7 @@ class NativeBackendTests {
 		try {
 			pid = PosixSpawn.spawn(posix, "sh", List.of("sh", "-c", "printf 'hello '\"$GREETING\"; exit 7"),
 					List.of("PATH=/usr/bin:/bin", "GREETING=world"), Path.of("/dev/null"),
-					new PosixSpawn.Output.Descriptors(pipe[1], pipe[1], List.of()), null);
+					new PosixSpawn.Output.Descriptors(pipe[1], pipe[1], List.of()), null, null);
 		}
 		finally {
 			posix.close(pipe[1]);
@@ -100,9 +104,40 @@ class NativeBackendTests {
 
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("backends")
+	void opensAListeningSocketThatAChildGetsAsItsStandardInput(Posix posix) throws Exception {
+		ActivationSockets sockets = new ActivationSockets(posix);
+		int port;
+		try (ServerSocket probe = new ServerSocket(0)) {
+			port = probe.getLocalPort();
+		}
+		int fd = sockets.open(InetAddress.getLoopbackAddress(), port, 16);
+		try {
+			assertThat(fd).isGreaterThanOrEqualTo(ActivationSockets.LOWEST_DESCRIPTOR);
+			assertThatExceptionOfType(IOException.class)
+				.isThrownBy(() -> sockets.open(InetAddress.getLoopbackAddress(), port, 16))
+				.withMessage("bind(127.0.0.1 port " + port + "): Address already in use (EADDRINUSE)");
+			try (Socket client = new Socket(InetAddress.getLoopbackAddress(), port)) {
+				assertThat(client.isConnected()).as("the kernel's backlog takes a connection nobody accepts").isTrue();
+			}
+			Path log = this.temp.resolve("fds.log");
+			long pid = PosixSpawn.spawn(posix, "sh",
+					List.of("sh", "-c", "readlink /proc/self/fd/0; readlink /proc/self/fd/3 || echo none"),
+					List.of("PATH=/usr/bin:/bin"), Path.of("/dev/null"), new PosixSpawn.Output.AppendTo(log), null,
+					new HandedSocket(fd, true));
+			await().atMost(PROMPTLY).until(() -> posix.waitpid(pid).kind() == Posix.WaitResult.Kind.EXITED);
+			String socket = Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString();
+			assertThat(Files.readAllLines(log)).containsExactly(socket, "none");
+		}
+		finally {
+			sockets.close(fd);
+		}
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("backends")
 	void signalsThroughAPidfdAndSeesItGone(Posix posix) throws Exception {
 		long pid = PosixSpawn.spawn(posix, "sleep", List.of("sleep", "60"), List.of("PATH=/usr/bin:/bin"),
-				Path.of("/dev/null"), new PosixSpawn.Output.AppendTo(this.temp.resolve("sleep.log")), this.temp);
+				Path.of("/dev/null"), new PosixSpawn.Output.AppendTo(this.temp.resolve("sleep.log")), this.temp, null);
 		try {
 			assertThat(Files.readString(Path.of("/proc/" + pid + "/cwd/sleep.log"))).isEmpty();
 			if (posix.isPidfdAvailable()) {
@@ -144,7 +179,7 @@ class NativeBackendTests {
 		assertThatExceptionOfType(NativeSpawnException.class)
 			.isThrownBy(() -> PosixSpawn.spawn(posix, "tether-no-such-command", List.of("tether-no-such-command"),
 					List.of("PATH=/usr/bin:/bin"), Path.of("/dev/null"),
-					new PosixSpawn.Output.AppendTo(this.temp.resolve("none.log")), null))
+					new PosixSpawn.Output.AppendTo(this.temp.resolve("none.log")), null, null))
 			.withMessage("posix_spawnp tether-no-such-command: No such file or directory (ENOENT)");
 	}
 

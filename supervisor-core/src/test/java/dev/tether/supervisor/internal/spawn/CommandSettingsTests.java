@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.tether.supervisor.LimitedResource;
 import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.SpawnException;
+import dev.tether.supervisor.internal.os.HandedSocket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -38,6 +39,16 @@ class CommandSettingsTests {
 	}
 
 	@Test
+	void aSocketOnDescriptor3IsTheLaunchersAndOneOnStandardInputTheSpawnsAlone() {
+		CommandSettings onThree = new CommandSettings(List.of(), null, List.of("LISTEN_PID"),
+				new HandedSocket(12, false));
+		assertThat(onThree.launcherOptions()).containsExactly("--pid-env", "LISTEN_PID", "--listen-socket");
+		CommandSettings onStdin = new CommandSettings(List.of(), null, List.of(), new HandedSocket(12, true));
+		assertThat(onStdin.launcherOptions()).isEmpty();
+		assertThat(onStdin.needLauncher()).as("the spawn hands it, but only the native path can").isTrue();
+	}
+
+	@Test
 	@EnabledOnOs(OS.LINUX)
 	void withoutTheLauncherACommandWithSettingsIsNotStarted() {
 		try (Spawner spawner = new Spawner(15, EnumSet.of(ParentDeathMechanism.SETPRIV),
@@ -46,9 +57,14 @@ class CommandSettingsTests {
 					null, false, null, false, new CommandSettings(List.of(), 500));
 			assertThatExceptionOfType(SpawnException.class).isThrownBy(() -> spawner.spawn(request, (pid, status) -> {
 			}))
-				.withMessage("limits and oom-score-adjust are applied by the launcher, which is not in force here "
-						+ "(parent-death mechanism: " + spawner.parentDeathMechanism().id() + "); /bin/true is not "
-						+ "started without them");
+				.withMessage(
+						"limits, oom-score-adjust and socket activation are applied by the launcher, which is not in "
+								+ "force here (parent-death mechanism: " + spawner.parentDeathMechanism().id()
+								+ "); /bin/true is not started without them");
+			SpawnRequest socket = new SpawnRequest(List.of("/bin/true"), Map.of(), null, this.temp.resolve("log"), null,
+					false, null, false, new CommandSettings(List.of(), null, List.of(), new HandedSocket(12, true)));
+			assertThatExceptionOfType(SpawnException.class).isThrownBy(() -> spawner.spawn(socket, (pid, status) -> {
+			})).withMessageStartingWith("limits, oom-score-adjust and socket activation are applied by the launcher");
 		}
 	}
 
