@@ -28,12 +28,14 @@ import org.jspecify.annotations.Nullable;
  * {@code DOWN}
  * @param notifyStatus what its current process said over its notify socket, or
  * {@code null} without one (see {@link SelfReport})
+ * @param socketActivation the listening socket the supervisor holds for it, or
+ * {@code null} when it holds none (see {@link SocketActivation})
  */
 public record ChildSnapshot(String name, ChildKind kind, ChildState state, @Nullable Long pid,
 		@Nullable Instant startedAt, long uptimeSeconds, int restarts, @Nullable Integer port,
 		@Nullable ExitStatus lastExit, @Nullable String lastError, boolean adopted, @Nullable Long shepherdPid,
 		@Nullable ProbeResult readiness, @Nullable ProbeResult liveness, boolean critical,
-		@Nullable NotifyStatus notifyStatus) {
+		@Nullable NotifyStatus notifyStatus, @Nullable HeldSocket socketActivation) {
 
 	/** Its last {@code STATUS=} over the notify protocol, or {@code null}. */
 	public @Nullable String statusText() {

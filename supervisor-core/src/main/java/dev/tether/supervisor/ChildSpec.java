@@ -70,6 +70,9 @@ import dev.tether.supervisor.output.LogSettings;
  * @param probeAddress the loopback address its port is probed on (readiness, liveness):
  * {@value #DEFAULT_PROBE_ADDRESS} by default, or {@code ::1} for a child that listens
  * only there
+ * @param socketActivation whether the supervisor holds the child's listening socket and
+ * hands it to each of its processes ({@link SocketActivation#DISABLED}: the child binds
+ * its port itself)
  * @throws InvalidChildSpecException naming the setting when a value is unusable; every
  * duration must be positive and at most {@link #MAX_DURATION}
  */
@@ -79,7 +82,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		int stopSignal, Duration stopTimeout, LogSettings log, boolean containDescendants, List<String> dependsOn,
 		ProbeSettings readiness, ProbeSettings liveness, boolean critical, boolean restartWithDependencies,
 		boolean stdio, ResourceLimits resources, ExitCodes successExitCodes, ExitCodes restartPreventExitCodes,
-		int reloadSignal, SelfReport selfReport, String probeAddress) {
+		int reloadSignal, SelfReport selfReport, String probeAddress, SocketActivation socketActivation) {
 
 	/** The address a child's port is probed on unless it names another. */
 	public static final String DEFAULT_PROBE_ADDRESS = "127.0.0.1";
@@ -164,6 +167,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		Objects.requireNonNull(successExitCodes, "successExitCodes");
 		Objects.requireNonNull(restartPreventExitCodes, "restartPreventExitCodes");
 		Objects.requireNonNull(selfReport, "selfReport").check(name, log);
+		Objects.requireNonNull(socketActivation, "socketActivation").check(name, port, stdio);
 		Duration needed = backoff.minimumTotal(maxRestarts);
 		if (maxRestarts > 0 && restartWindow.compareTo(needed) < 0) {
 			throw new InvalidChildSpecException(name, "restart-window",

@@ -85,6 +85,8 @@ public final class ChildSpecBuilder {
 
 	private SelfReport selfReport = SelfReport.NONE;
 
+	private SocketActivation socketActivation = SocketActivation.DISABLED;
+
 	ChildSpecBuilder(String name, List<String> command) {
 		this.name = name;
 		this.command = command;
@@ -127,6 +129,7 @@ public final class ChildSpecBuilder {
 		this.successExitCodes = spec.successExitCodes();
 		this.restartPreventExitCodes = spec.restartPreventExitCodes();
 		this.selfReport = spec.selfReport();
+		this.socketActivation = spec.socketActivation();
 	}
 
 	/** The executable, then its arguments. */
@@ -389,6 +392,15 @@ public final class ChildSpecBuilder {
 		return this;
 	}
 
+	/**
+	 * {@code socket-activation.*}: the supervisor listens on the child's port and hands
+	 * the socket to each of its processes ({@link SocketActivation#DISABLED} by default).
+	 */
+	public ChildSpecBuilder socketActivation(SocketActivation socketActivation) {
+		this.socketActivation = socketActivation;
+		return this;
+	}
+
 	public ChildSpec build() {
 		return new ChildSpec(this.name, this.kind, this.command, this.environment, this.workingDirectory,
 				this.autostart, this.port, this.startupTimeout, this.restart, this.backoff, this.maxRestarts,
@@ -397,7 +409,8 @@ public final class ChildSpecBuilder {
 						this.logToLogger, this.logStderrLevel, this.logMaxLineLength),
 				this.containDescendants, this.dependsOn, this.readiness, this.liveness, this.critical,
 				this.restartWithDependencies, this.stdio, this.resources, this.successExitCodes,
-				this.restartPreventExitCodes, this.reloadSignal, this.selfReport, this.probeAddress);
+				this.restartPreventExitCodes, this.reloadSignal, this.selfReport, this.probeAddress,
+				this.socketActivation);
 	}
 
 }

@@ -46,20 +46,29 @@ final class ChildSpecChecks {
 	 * name would be looked up, and could resolve anywhere.
 	 */
 	static void probeAddress(String name, String address) {
-		if (address != null && (IPV4.matcher(address).matches() || address.contains(":"))) {
-			try {
-				// Why no lookup here: an IPv4 literal of four octets, or anything with a
-				// colon (an IPv6 literal or an error), is parsed, never resolved.
-				if (InetAddress.getByName(address).isLoopbackAddress()) {
-					return;
-				}
-			}
-			catch (UnknownHostException ex) {
-				// Not an address at all: refused below.
-			}
+		InetAddress literal = ipAddress(address);
+		if (literal != null && literal.isLoopbackAddress()) {
+			return;
 		}
 		throw new InvalidChildSpecException(name, "probe-address",
 				"must be a loopback IP address such as 127.0.0.1 (the default) or ::1 (was '" + address + "')");
+	}
+
+	/**
+	 * {@code address} parsed when it is written as an IP address, else {@code null}. Why
+	 * no lookup here: an IPv4 literal of four octets, or anything with a colon (an IPv6
+	 * literal or an error), is parsed, never resolved.
+	 */
+	static @Nullable InetAddress ipAddress(@Nullable String address) {
+		if (address == null || !(IPV4.matcher(address).matches() || address.contains(":"))) {
+			return null;
+		}
+		try {
+			return InetAddress.getByName(address);
+		}
+		catch (UnknownHostException ex) {
+			return null;
+		}
 	}
 
 	static void bounded(String name, String setting, Duration value) {

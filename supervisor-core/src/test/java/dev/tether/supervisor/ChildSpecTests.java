@@ -49,6 +49,7 @@ class ChildSpecTests {
 			.reloadSignal(10)
 			.readinessNotify(true)
 			.probeAddress("::1")
+			.socketActivation(new SocketActivation(true, "0.0.0.0", 128, 3))
 			.build();
 		ChildSpec defaults = builder().build();
 		// Why every component differs from its default: a setting toBuilder forgot would
@@ -79,6 +80,36 @@ class ChildSpecTests {
 							+ "or ::1 (was '" + refused + "')");
 				});
 		}
+	}
+
+	@Test
+	void socketActivationNeedsAPortAnIpAddressABacklogInRangeAndDescriptor3Or0() {
+		SocketActivation activation = new SocketActivation(true, "0.0.0.0", null, 3);
+		assertThat(builder().port(8080).socketActivation(activation).build().socketActivation()).isEqualTo(activation);
+		assertThat(builder().port(8080).socketActivation(new SocketActivation(true, "::", 1, 0)).build()).isNotNull();
+		assertThat(builder().build().socketActivation()).isEqualTo(SocketActivation.DISABLED);
+		refusedActivation(builder().socketActivation(activation), "socket-activation.enabled",
+				"needs the child's port: it is the port the supervisor listens on");
+		refusedActivation(builder().port(8080).socketActivation(new SocketActivation(true, "localhost", null, 3)),
+				"socket-activation.address",
+				"must be an IP address such as 127.0.0.1 (the default), 0.0.0.0 or :: (was 'localhost')");
+		refusedActivation(builder().port(8080).socketActivation(new SocketActivation(true, "127.0.0.1", 0, 3)),
+				"socket-activation.backlog", "must be between 1 and 65535 (was 0)");
+		refusedActivation(builder().port(8080).socketActivation(new SocketActivation(true, "127.0.0.1", null, 4)),
+				"socket-activation.fd", "must be 3 (systemd's LISTEN_FDS convention) or 0 (standard input) (was 4)");
+		refusedActivation(
+				builder().port(8080).stdio(true).socketActivation(new SocketActivation(true, "127.0.0.1", null, 0)),
+				"socket-activation.fd", "cannot be 0 for a stdio child, whose standard input is the supervisor's pipe");
+		assertThat(builder().socketActivation(new SocketActivation(false, "not checked", -1, 9)).build())
+			.as("nothing is checked while it is off")
+			.isNotNull();
+	}
+
+	private static void refusedActivation(ChildSpecBuilder builder, String setting, String reason) {
+		assertThatExceptionOfType(InvalidChildSpecException.class).isThrownBy(builder::build).satisfies((ex) -> {
+			assertThat(ex.setting()).isEqualTo(setting);
+			assertThat(ex.reason()).isEqualTo(reason);
+		});
 	}
 
 	@Test

@@ -25,6 +25,7 @@ import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.ProcStat;
 import dev.tether.supervisor.internal.notify.NotifyChannel;
 import dev.tether.supervisor.internal.notify.NotifyPoller;
+import dev.tether.supervisor.internal.os.HandedSocket;
 import dev.tether.supervisor.internal.output.ChildOutput;
 import dev.tether.supervisor.internal.output.LineWatch;
 import dev.tether.supervisor.internal.ports.PortGuard;
@@ -65,6 +66,8 @@ final class ChildLauncher implements AutoCloseable {
 	// Why kept: a child's socket lives until its next process gets one, or it is removed.
 	private final Map<String, NotifyChannel> channels = new ConcurrentHashMap<>();
 
+	private final ChildSockets sockets = new ChildSockets();
+
 	ChildLauncher(Spawner spawner, IdentityProbe probe, Owner owner, Path logDirectory, NotifyPoller notify) {
 		this.notify = notify;
 		this.spawner = spawner;
@@ -76,13 +79,14 @@ final class ChildLauncher implements AutoCloseable {
 	}
 
 	/**
-	 * Who holds the child's port now; free when it declares none. Reads {@code /proc}:
-	 * call it outside the lock.
+	 * Who holds the child's port now; free when it declares none, or when this supervisor
+	 * holds it for the child (socket activation). Reads {@code /proc}: call it outside
+	 * the lock.
 	 */
 	PortGuard.PortClaim inspectPort(ChildSpec spec) {
 		Integer port = spec.port();
-		return (port != null) ? this.ports.inspect(port, this.owner, spec.kind(), spec.name())
-				: new PortGuard.PortClaim.Free();
+		return (port != null && !this.sockets.holdsPort(spec))
+				? this.ports.inspect(port, this.owner, spec.kind(), spec.name()) : new PortGuard.PortClaim.Free();
 	}
 
 	/**
@@ -94,6 +98,15 @@ final class ChildLauncher implements AutoCloseable {
 	 */
 	void spawn(SupervisedChild child, Reaper.ExitListener onExit, long nowNanos) {
 		ChildSpec spec = child.spec();
+		ChildSockets.Open socket;
+		try {
+			socket = this.sockets.socket(spec);
+		}
+		catch (IOException ex) {
+			child.launchFailed("its listening socket could not be opened: " + ex.getMessage(), null);
+			return;
+		}
+		child.holds((socket != null) ? socket.held() : null);
 		NotifyChannel channel;
 		try {
 			channel = spec.selfReport().socket() ? this.notify.open(spec.name()) : null;
@@ -102,7 +115,7 @@ final class ChildLauncher implements AutoCloseable {
 			child.launchFailed("its notify socket could not be opened: " + ex.getMessage(), null);
 			return;
 		}
-		Map<String, String> environment = environment(spec, channel);
+		Map<String, String> environment = environment(spec, channel, socket);
 		ChildOutput output = output(spec);
 		Pattern logLine = spec.selfReport().logLinePattern();
 		LineWatch watch = (logLine != null) ? new LineWatch(logLine) : null;
@@ -114,7 +127,7 @@ final class ChildLauncher implements AutoCloseable {
 		SpawnedChild spawned;
 		try {
 			spawned = this.spawner.spawn(new SpawnRequest(spec.command(), environment, spec.workingDirectory(), log,
-					null, spec.containDescendants(), output, spec.stdio(), settings(spec, channel)), onExit);
+					null, spec.containDescendants(), output, spec.stdio(), settings(spec, channel, socket)), onExit);
 		}
 		catch (SpawnException ex) {
 			if (channel != null) {
@@ -142,18 +155,29 @@ final class ChildLauncher implements AutoCloseable {
 		child.launched(spawned, startTime, this.bootId, channel, watch, nowNanos);
 	}
 
-	private Map<String, String> environment(ChildSpec spec, @Nullable NotifyChannel channel) {
+	private Map<String, String> environment(ChildSpec spec, @Nullable NotifyChannel channel,
+			ChildSockets.@Nullable Open socket) {
 		Map<String, String> environment = ChildMarkers.stamp(System.getenv(), spec.environment(), this.owner,
 				spec.kind(), spec.name());
-		if (channel == null) {
+		if (channel == null && socket == null && !environment.containsKey("LISTEN_FDS")) {
 			return environment;
 		}
-		Map<String, String> notified = new LinkedHashMap<>(environment);
-		// Why: a watchdog of the JVM's own (under systemd) is not the child's.
-		notified.remove("WATCHDOG_USEC");
-		notified.remove("WATCHDOG_PID");
-		notified.putAll(channel.environment(spec.selfReport().watchdog()));
-		return notified;
+		Map<String, String> handed = new LinkedHashMap<>(environment);
+		// Why: sockets and a watchdog of the JVM's own (under systemd) are not the
+		// child's.
+		handed.keySet().removeAll(List.of("LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES"));
+		if (channel != null) {
+			handed.remove("WATCHDOG_USEC");
+			handed.remove("WATCHDOG_PID");
+			handed.putAll(channel.environment(spec.selfReport().watchdog()));
+		}
+		// Why not for descriptor 0: LISTEN_FDS counts from descriptor 3, as systemd's
+		// StandardInput=socket sets none either.
+		if (socket != null && !socket.handed().asStdin()) {
+			handed.put("LISTEN_FDS", "1");
+			handed.put("LISTEN_FDNAMES", spec.name());
+		}
+		return handed;
 	}
 
 	private void replaceChannel(String name, @Nullable NotifyChannel current) {
@@ -164,11 +188,13 @@ final class ChildLauncher implements AutoCloseable {
 	}
 
 	/**
-	 * What the launcher sets on the command: its limits, its OOM score, and with a
-	 * watchdog {@code WATCHDOG_PID}, so that only the command itself, not a descendant
-	 * that inherits {@code WATCHDOG_USEC}, takes the watchdog as its own.
+	 * What the launcher sets on the command: its limits, its OOM score, with a watchdog
+	 * {@code WATCHDOG_PID}, so that only the command itself, not a descendant that
+	 * inherits {@code WATCHDOG_USEC}, takes the watchdog as its own, and the listening
+	 * socket with {@code LISTEN_PID} likewise.
 	 */
-	static CommandSettings settings(ChildSpec spec, @Nullable NotifyChannel channel) {
+	static CommandSettings settings(ChildSpec spec, @Nullable NotifyChannel channel,
+			ChildSockets.@Nullable Open socket) {
 		ResourceLimits resources = spec.resources();
 		List<CommandSettings.Limit> limits = new ArrayList<>();
 		for (LimitedResource resource : LimitedResource.values()) {
@@ -177,8 +203,15 @@ final class ChildLauncher implements AutoCloseable {
 				limits.add(new CommandSettings.Limit(resource, limit.soft(), limit.hard()));
 			}
 		}
-		boolean watchdog = channel != null && spec.selfReport().watchdog() != null;
-		return new CommandSettings(limits, resources.oomScoreAdjust(), watchdog ? List.of("WATCHDOG_PID") : List.of());
+		List<String> pidVariables = new ArrayList<>(2);
+		if (channel != null && spec.selfReport().watchdog() != null) {
+			pidVariables.add("WATCHDOG_PID");
+		}
+		HandedSocket handed = (socket != null) ? socket.handed() : null;
+		if (handed != null && !handed.asStdin()) {
+			pidVariables.add("LISTEN_PID");
+		}
+		return new CommandSettings(limits, resources.oomScoreAdjust(), pidVariables, handed);
 	}
 
 	/** The sinks of a child's output, one for its whole life. */
@@ -201,9 +234,19 @@ final class ChildLauncher implements AutoCloseable {
 
 	/**
 	 * Drops a removed child's sinks; its pipes, if any are left, still drain into them
-	 * and close them. Its stdio pipes are closed.
+	 * and close them. Its stdio pipes and its listening socket are closed.
 	 */
 	void forget(String name) {
+		renew(name);
+		this.sockets.close(name);
+	}
+
+	/**
+	 * Drops what a child whose configuration changed gets anew, as {@link #forget} does,
+	 * but keeps its listening socket: its next start reuses it unless its address, port
+	 * or backlog changed, so that no client is refused across the change.
+	 */
+	void renew(String name) {
 		this.outputs.remove(name);
 		replaceStdio(name, null);
 		replaceChannel(name, null);
@@ -213,10 +256,14 @@ final class ChildLauncher implements AutoCloseable {
 		return this.bootId;
 	}
 
-	/** Closes the notify sockets: nothing a child says is heard any more. */
+	/**
+	 * Closes the notify sockets (nothing a child says is heard any more) and the
+	 * listening sockets. Called once the children are stopped.
+	 */
 	@Override
 	public void close() {
 		this.notify.close();
+		this.sockets.close();
 	}
 
 }

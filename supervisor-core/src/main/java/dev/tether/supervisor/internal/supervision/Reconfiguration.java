@@ -117,7 +117,7 @@ final class Reconfiguration {
 			}
 		}
 		removed.forEach(this.launcher::forget);
-		changed.forEach(this.launcher::forget);
+		changed.forEach(this.launcher::renew);
 		return new UpdateReport(added, removed, changed, unchanged);
 	}
 

@@ -16,6 +16,7 @@ import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.ExitStatus;
+import dev.tether.supervisor.HeldSocket;
 import dev.tether.supervisor.StopOutcome;
 import dev.tether.supervisor.internal.identity.ExpectedIdentity;
 import dev.tether.supervisor.internal.notify.NotifyChannel;
@@ -63,6 +64,8 @@ final class SupervisedChild {
 	private @Nullable ExitStatus lastExit;
 
 	private @Nullable String lastError;
+
+	private @Nullable HeldSocket socket;
 
 	private @Nullable Stop stop;
 
@@ -183,6 +186,12 @@ final class SupervisedChild {
 			logger.info("Child '{}' started as pid {}", name(), spawned.pid());
 		}
 		emit(ChildEvent.Type.STARTED, null, spawned.duration(), null, null, null);
+	}
+
+	/** The listening socket the supervisor now holds for it (socket activation). */
+	void holds(@Nullable HeldSocket socket) {
+		this.children.assertHeld();
+		this.socket = socket;
 	}
 
 	void launchFailed(String error, @Nullable Duration spawnDuration) {
@@ -474,7 +483,8 @@ final class SupervisedChild {
 				this.lastExit, this.lastError, current != null && current.adopted(),
 				(current != null && current.shepherd()) ? current.pid() : null, this.probes.readiness(current),
 				this.probes.liveness(current), this.spec.critical(),
-				(current != null && current.notifyChannel() != null) ? current.notifyChannel().status() : null);
+				(current != null && current.notifyChannel() != null) ? current.notifyChannel().status() : null,
+				this.socket);
 	}
 
 	/**

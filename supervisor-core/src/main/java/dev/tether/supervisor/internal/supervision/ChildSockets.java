@@ -1,0 +1,98 @@
+package dev.tether.supervisor.internal.supervision;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.HeldSocket;
+import dev.tether.supervisor.SocketActivation;
+import dev.tether.supervisor.internal.os.ActivationSockets;
+import dev.tether.supervisor.internal.os.HandedSocket;
+import dev.tether.supervisor.internal.os.Posix;
+
+/**
+ * The listening sockets of socket-activated children: each opened when its child first
+ * starts, handed to every process of that child, and closed when the child is removed or
+ * the supervisor closes, after the child's stop. Why kept between processes: a client
+ * that connects while one process ends and the next starts waits in the socket's backlog
+ * instead of being refused.
+ */
+final class ChildSockets implements AutoCloseable {
+
+	private final Map<String, Open> open = new ConcurrentHashMap<>();
+
+	private final @Nullable ActivationSockets sockets = Posix.get().isAvailable() ? new ActivationSockets(Posix.get())
+			: null;
+
+	/**
+	 * The child's socket, opened now if it has none or its address, port or backlog
+	 * changed; {@code null} when the child has no socket activation.
+	 * @throws IOException naming the call, the address and port, and why it failed
+	 */
+	@Nullable Open socket(ChildSpec spec) throws IOException {
+		SocketActivation activation = spec.socketActivation();
+		Integer port = spec.port();
+		if (!activation.enabled() || port == null) {
+			close(spec.name());
+			return null;
+		}
+		int backlog = (activation.backlog() != null) ? activation.backlog() : ActivationSockets.kernelBacklog();
+		HeldSocket wanted = new HeldSocket(activation.address(), port, activation.fd(), backlog);
+		Open current = this.open.get(spec.name());
+		if (current != null && current.sameSocket(wanted)) {
+			Open updated = new Open(current.fd(), wanted);
+			this.open.put(spec.name(), updated);
+			return updated;
+		}
+		close(spec.name());
+		if (this.sockets == null) {
+			throw new IOException("socket activation needs the native backend, which this JVM cannot load");
+		}
+		int fd = this.sockets.open(activation.inetAddress(), port, backlog);
+		Open opened = new Open(fd, wanted);
+		this.open.put(spec.name(), opened);
+		return opened;
+	}
+
+	/** Whether the supervisor holds the socket on this child's port. */
+	boolean holdsPort(ChildSpec spec) {
+		Open current = this.open.get(spec.name());
+		return current != null && spec.port() != null && current.held().port() == spec.port();
+	}
+
+	/** Closes the child's socket, if it has one. */
+	void close(String name) {
+		Open closed = this.open.remove(name);
+		if (closed != null && this.sockets != null) {
+			this.sockets.close(closed.fd());
+		}
+	}
+
+	@Override
+	public void close() {
+		this.open.keySet().forEach(this::close);
+	}
+
+	/**
+	 * One child's open socket.
+	 *
+	 * @param fd its descriptor in this JVM
+	 * @param held what it is, as the child's snapshot shows it
+	 */
+	record Open(int fd, HeldSocket held) {
+
+		HandedSocket handed() {
+			return new HandedSocket(this.fd, this.held.fd() == 0);
+		}
+
+		private boolean sameSocket(HeldSocket other) {
+			return this.held.address().equals(other.address()) && this.held.port() == other.port()
+					&& this.held.backlog() == other.backlog();
+		}
+
+	}
+
+}
