@@ -30,8 +30,12 @@ import dev.tether.supervisor.testsupport.ChildSpecs;
 import dev.tether.supervisor.testsupport.InheritedChannelServer;
 import dev.tether.supervisor.testsupport.JavaCommand;
 import dev.tether.supervisor.testsupport.Listen;
+import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.PythonListener;
 import dev.tether.supervisor.testsupport.RequestLoop;
+import dev.tether.supervisor.testsupport.SecondJvm;
+import dev.tether.supervisor.testsupport.SocketActivationJvm;
+import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -179,6 +183,25 @@ class SocketActivationTests {
 				assertThat(line).isEqualTo(Long.toString(pid));
 			}
 		}
+	}
+
+	@Test
+	void killNineOfTheSupervisorEndsTheChildAndFreesThePort() throws Exception {
+		int port = Listen.unusedPort();
+		String installation = TestRun.installationId("socket-activation-kill9");
+		long pid;
+		try (SecondJvm jvm = SecondJvm.start(SocketActivationJvm.class, this.temp.resolve("jvm.log"), installation,
+				this.temp.resolve("state").toString(), Integer.toString(port))) {
+			pid = Long.parseLong(jvm.readUntil("RUNNING").get("RUNNING"));
+			assertThat(descriptors(pid).get("3")).startsWith("socket:[");
+			jvm.kill9();
+		}
+		await().atMost(Duration.ofSeconds(5)).until(() -> !LiveProcesses.isAlive(pid));
+		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+			try (ServerSocket free = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+				assertThat(free.getLocalPort()).isEqualTo(port);
+			}
+		});
 	}
 
 	private ChildSpec served(String name, int port, List<String> arguments) {

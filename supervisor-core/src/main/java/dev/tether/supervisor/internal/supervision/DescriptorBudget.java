@@ -111,9 +111,10 @@ final class DescriptorBudget {
 			return null;
 		}
 		// Why two more with a notify socket: the socket is the JVM's, one per process,
-		// and
-		// so is the pidfd of its last sender (KnownSenders).
-		int cost = PER_CHILD + (spec.selfReport().socket() ? 2 : 0);
+		// and so is the pidfd of its last sender (KnownSenders). Why one more with socket
+		// activation: the listening socket is the JVM's too (counted at each start, an
+		// estimate that errs high, as the budget must).
+		int cost = PER_CHILD + (spec.selfReport().socket() ? 2 : 0) + (spec.socketActivation().enabled() ? 1 : 0);
 		long left = this.limit - this.used - cost;
 		if (left < this.reserve) {
 			this.refusals++;
