@@ -2,15 +2,21 @@
 A server that serves on the listening socket it is handed (socket activation):
 descriptor 3, checked against LISTEN_FDS and LISTEN_PID as sd_listen_fds() checks them.
 With "--bind <port>" it binds the port itself instead, the same server without socket
-activation. Each connection gets one line, the pid that served it. On SIGTERM it
-finishes the connection in hand and exits 0, leaving what waits in the backlog to the
-next process.
+activation. It speaks just enough HTTP/1.0: every request is answered with the pid that
+served it, "GET /health" with 500 while a file "unhealthy-<its pid>" is in its working
+directory. On SIGTERM it finishes the connection in hand and exits 0, leaving what waits
+in the backlog to the next process.
+
+Its readiness: it prints "serving" once it serves, after READY_AFTER seconds (0 by
+default). While a file "refuse-to-start" is in its working directory it exits 3 at once;
+while a file "hang-before-ready" is, it never gets ready (until SIGTERM).
 """
 import os
 import select
 import signal
 import socket
 import sys
+import time
 
 
 def listening():
@@ -28,9 +34,24 @@ def listening():
 
 stopping = []
 signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
+if os.path.exists('refuse-to-start'):
+    sys.exit(3)
 server = listening()
+time.sleep(float(os.environ.get('READY_AFTER', '0')))
+while os.path.exists('hang-before-ready') and not stopping:
+    time.sleep(0.05)
+print('serving', flush=True)
 while not stopping:
     if select.select([server], [], [], 0.05)[0]:
         connection, _ = server.accept()
         with connection:
-            connection.sendall(b'%d\n' % os.getpid())
+            request = b''
+            while b'\r\n\r\n' not in request and len(request) < 4096:
+                chunk = connection.recv(1024)
+                if not chunk:
+                    break
+                request += chunk
+            sick = request.startswith(b'GET /health') and os.path.exists('unhealthy-%d' % os.getpid())
+            body = b'%d\n' % os.getpid()
+            connection.sendall(b'HTTP/1.0 %s\r\nContent-Length: %d\r\n\r\n%s'
+                               % (b'500 Unhealthy' if sick else b'200 OK', len(body), body))

@@ -73,6 +73,8 @@ import dev.tether.supervisor.output.LogSettings;
  * @param socketActivation whether the supervisor holds the child's listening socket and
  * hands it to each of its processes ({@link SocketActivation#DISABLED}: the child binds
  * its port itself)
+ * @param restartMode whether a restart stops the old process first (the default) or
+ * starts the new one first ({@link RestartMode#ROLLING}, with socket activation)
  * @throws InvalidChildSpecException naming the setting when a value is unusable; every
  * duration must be positive and at most {@link #MAX_DURATION}
  */
@@ -82,7 +84,8 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		int stopSignal, Duration stopTimeout, LogSettings log, boolean containDescendants, List<String> dependsOn,
 		ProbeSettings readiness, ProbeSettings liveness, boolean critical, boolean restartWithDependencies,
 		boolean stdio, ResourceLimits resources, ExitCodes successExitCodes, ExitCodes restartPreventExitCodes,
-		int reloadSignal, SelfReport selfReport, String probeAddress, SocketActivation socketActivation) {
+		int reloadSignal, SelfReport selfReport, String probeAddress, SocketActivation socketActivation,
+		RestartMode restartMode) {
 
 	/** The address a child's port is probed on unless it names another. */
 	public static final String DEFAULT_PROBE_ADDRESS = "127.0.0.1";
@@ -168,6 +171,8 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		Objects.requireNonNull(restartPreventExitCodes, "restartPreventExitCodes");
 		Objects.requireNonNull(selfReport, "selfReport").check(name, log);
 		Objects.requireNonNull(socketActivation, "socketActivation").check(name, port, stdio);
+		ChildSpecChecks.restartMode(name, Objects.requireNonNull(restartMode, "restartMode"), socketActivation,
+				selfReport, readiness, stdio);
 		Duration needed = backoff.minimumTotal(maxRestarts);
 		if (maxRestarts > 0 && restartWindow.compareTo(needed) < 0) {
 			throw new InvalidChildSpecException(name, "restart-window",

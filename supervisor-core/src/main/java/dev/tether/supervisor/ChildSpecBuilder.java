@@ -87,6 +87,8 @@ public final class ChildSpecBuilder {
 
 	private SocketActivation socketActivation = SocketActivation.DISABLED;
 
+	private RestartMode restartMode = RestartMode.STOP_FIRST;
+
 	ChildSpecBuilder(String name, List<String> command) {
 		this.name = name;
 		this.command = command;
@@ -130,6 +132,7 @@ public final class ChildSpecBuilder {
 		this.restartPreventExitCodes = spec.restartPreventExitCodes();
 		this.selfReport = spec.selfReport();
 		this.socketActivation = spec.socketActivation();
+		this.restartMode = spec.restartMode();
 	}
 
 	/** The executable, then its arguments. */
@@ -401,6 +404,15 @@ public final class ChildSpecBuilder {
 		return this;
 	}
 
+	/**
+	 * {@code restart-mode}: {@link RestartMode#STOP_FIRST} by default, or
+	 * {@link RestartMode#ROLLING} with socket activation.
+	 */
+	public ChildSpecBuilder restartMode(RestartMode restartMode) {
+		this.restartMode = restartMode;
+		return this;
+	}
+
 	public ChildSpec build() {
 		return new ChildSpec(this.name, this.kind, this.command, this.environment, this.workingDirectory,
 				this.autostart, this.port, this.startupTimeout, this.restart, this.backoff, this.maxRestarts,
@@ -410,7 +422,7 @@ public final class ChildSpecBuilder {
 				this.containDescendants, this.dependsOn, this.readiness, this.liveness, this.critical,
 				this.restartWithDependencies, this.stdio, this.resources, this.successExitCodes,
 				this.restartPreventExitCodes, this.reloadSignal, this.selfReport, this.probeAddress,
-				this.socketActivation);
+				this.socketActivation, this.restartMode);
 	}
 
 }

@@ -71,6 +71,31 @@ final class ChildSpecChecks {
 		}
 	}
 
+	/**
+	 * A rolling restart needs socket activation (both processes accept from one socket)
+	 * and a readiness the new process itself shows: the socket always accepts, so a port
+	 * that accepts says nothing of the new process.
+	 */
+	static void restartMode(String name, RestartMode mode, SocketActivation activation, SelfReport selfReport,
+			ProbeSettings readiness, boolean stdio) {
+		if (mode != RestartMode.ROLLING) {
+			return;
+		}
+		if (stdio) {
+			throw new InvalidChildSpecException(name, "restart-mode",
+					"rolling cannot be used by a stdio child: its pipes to this JVM belong to one process at a time");
+		}
+		if (!activation.enabled()) {
+			throw new InvalidChildSpecException(name, "restart-mode",
+					"rolling needs socket-activation.enabled: the old and the new process share its socket");
+		}
+		if (!selfReport.readiness() && readiness.httpGet() == null) {
+			throw new InvalidChildSpecException(name, "restart-mode", "rolling needs a readiness the new process "
+					+ "shows itself (readiness.notify, readiness.log-line or readiness.http-get): the held socket "
+					+ "always accepts, so a port that accepts says nothing of it");
+		}
+	}
+
 	static void bounded(String name, String setting, Duration value) {
 		if (value == null || value.isNegative() || value.isZero() || value.compareTo(ChildSpec.MAX_DURATION) > 0) {
 			throw new InvalidChildSpecException(name, setting, "must be a positive duration of at most "

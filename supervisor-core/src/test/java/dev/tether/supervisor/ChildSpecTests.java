@@ -55,12 +55,16 @@ class ChildSpecTests {
 		// Why every component differs from its default: a setting toBuilder forgot would
 		// then come back as its default, and the copy would not equal the spec.
 		for (RecordComponent component : ChildSpec.class.getRecordComponents()) {
-			if (!List.of("name", "command").contains(component.getName())) {
+			// Why not restartMode: rolling cannot go with this spec's stdio; its own copy
+			// is checked below.
+			if (!List.of("name", "command", "restartMode").contains(component.getName())) {
 				assertThat(component.getAccessor().invoke(spec)).as(component.getName())
 					.isNotEqualTo(component.getAccessor().invoke(defaults));
 			}
 		}
 		assertThat(spec.toBuilder().build()).isEqualTo(spec);
+		ChildSpec rolling = spec.toBuilder().stdio(false).restartMode(RestartMode.ROLLING).build();
+		assertThat(rolling.toBuilder().build()).isEqualTo(rolling);
 		ChildSpec changed = spec.toBuilder().command(List.of("false")).build();
 		assertThat(changed.command()).containsExactly("false");
 		assertThat(changed.toBuilder().command(spec.command()).build()).isEqualTo(spec);
@@ -103,6 +107,23 @@ class ChildSpecTests {
 		assertThat(builder().socketActivation(new SocketActivation(false, "not checked", -1, 9)).build())
 			.as("nothing is checked while it is off")
 			.isNotNull();
+	}
+
+	@Test
+	void rollingRestartsNeedSocketActivationAReadinessOfTheChildsOwnAndNoStdio() {
+		ChildSpecBuilder activated = builder().port(8080)
+			.socketActivation(new SocketActivation(true, "127.0.0.1", null, 3))
+			.restartMode(RestartMode.ROLLING);
+		assertThat(activated.readinessNotify(true).build().restartMode()).isEqualTo(RestartMode.ROLLING);
+		assertThat(builder().build().restartMode()).isEqualTo(RestartMode.STOP_FIRST);
+		refusedActivation(builder().port(8080).readinessNotify(true).restartMode(RestartMode.ROLLING), "restart-mode",
+				"rolling needs socket-activation.enabled: the old and the new process share its socket");
+		refusedActivation(activated.readinessNotify(false), "restart-mode",
+				"rolling needs a readiness the new process shows itself (readiness.notify, readiness.log-line or "
+						+ "readiness.http-get): the held socket always accepts, so a port that accepts says nothing "
+						+ "of it");
+		refusedActivation(activated.readinessHttpGet("/ready").stdio(true), "restart-mode",
+				"rolling cannot be used by a stdio child: its pipes to this JVM belong to one process at a time");
 	}
 
 	private static void refusedActivation(ChildSpecBuilder builder, String setting, String reason) {

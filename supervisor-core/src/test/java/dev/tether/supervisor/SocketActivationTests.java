@@ -53,7 +53,7 @@ class SocketActivationTests {
 
 	private static final Path PYTHON = Path.of("/usr/bin/python3");
 
-	private static final int RESTARTS = 10;
+	private static final int RESTARTS = 21;
 
 	@TempDir
 	Path temp;
@@ -115,19 +115,25 @@ class SocketActivationTests {
 		int boundPort = Listen.unusedPort();
 		ChildSpec activated = served("activated", activatedPort, List.of()).toBuilder()
 			.socketActivation(new SocketActivation(true, "127.0.0.1", null, 3))
+			.livenessHttpGet("/health")
+			.livenessPeriod(Duration.ofMillis(100))
+			.livenessFailureThreshold(1)
 			.build();
 		ChildSpec bound = served("bound", boundPort, List.of("--bind", Integer.toString(boundPort)));
 		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), List.of(activated, bound))) {
 			test.supervisor().start("activated");
 			test.supervisor().start("bound");
+			await().atMost(DEADLINE)
+				.until(() -> Stream.of("activated", "bound")
+					.allMatch((name) -> test.supervisor().snapshot(name).orElseThrow().state() == ChildState.RUNNING));
 			try (RequestLoop toActivated = RequestLoop.start(activatedPort, Duration.ofMillis(10));
 					RequestLoop toBound = RequestLoop.start(boundPort, Duration.ofMillis(10))) {
 				for (int i = 0; i < RESTARTS; i++) {
-					restartAndAwaitNewServer(test, "activated", toActivated, false);
-					restartAndAwaitNewServer(test, "bound", toBound, false);
-				}
-				for (int i = 0; i < RESTARTS; i++) {
-					restartAndAwaitNewServer(test, "activated", toActivated, true);
+					Cause cause = Cause.values()[i % Cause.values().length];
+					restartAndAwaitNewServer(test, "activated", toActivated, cause);
+					if (cause == Cause.OPERATOR) {
+						restartAndAwaitNewServer(test, "bound", toBound, cause);
+					}
 				}
 				toActivated.close();
 				toBound.close();
@@ -207,28 +213,45 @@ class SocketActivationTests {
 	private ChildSpec served(String name, int port, List<String> arguments) {
 		List<String> command = new ArrayList<>(List.of(PYTHON.toString(), this.server.toString()));
 		command.addAll(arguments);
-		return ChildSpecs.restartedForever(name, command, Duration.ofMillis(20)).toBuilder().port(port).build();
+		return ChildSpecs.restartedForever(name, command, Duration.ofMillis(20))
+			.toBuilder()
+			.port(port)
+			.workingDirectory(this.temp)
+			.build();
 	}
 
 	/**
-	 * Restarts the child (by the operator, or by killing its command: a crash), then
-	 * waits until a request is answered by its new process.
+	 * Restarts the child for {@code cause}, then waits until a request is answered by its
+	 * new process.
 	 */
-	private static void restartAndAwaitNewServer(TestSupervisor test, String name, RequestLoop client, boolean crash)
+	private void restartAndAwaitNewServer(TestSupervisor test, String name, RequestLoop client, Cause cause)
 			throws Exception {
 		long before = await().atMost(DEADLINE)
 			.until(() -> test.supervisor().snapshot(name).orElseThrow().pid(),
 					(pid) -> pid != null && client.lastServer() == pid);
-		if (crash) {
-			ProcessHandle.of(before).ifPresent(ProcessHandle::destroyForcibly);
-		}
-		else {
-			test.supervisor().restart(name);
+		switch (cause) {
+			case OPERATOR -> test.supervisor().restart(name);
+			case CRASH -> ProcessHandle.of(before).ifPresent(ProcessHandle::destroyForcibly);
+			case LIVENESS -> Files.createFile(this.temp.resolve("unhealthy-" + before));
 		}
 		await().atMost(DEADLINE).until(() -> {
 			Long now = test.supervisor().snapshot(name).orElseThrow().pid();
 			return now != null && now != before && client.lastServer() == now;
 		});
+	}
+
+	/** Why a restart happens. */
+	enum Cause {
+
+		/** {@link Supervisor#restart}. */
+		OPERATOR,
+
+		/** Its command is killed with SIGKILL. */
+		CRASH,
+
+		/** It answers its liveness probe with 500. */
+		LIVENESS
+
 	}
 
 	/** The descriptors of a process, each with what it links to. */

@@ -3,6 +3,7 @@ package dev.tether.supervisor.testsupport;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -19,13 +20,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A client that sends a request to a port at a fixed rate, each on a connection of its
- * own that reads one line (the pid that served it), and counts what happens: answered,
- * refused, or failed otherwise (cut, timed out).
+ * A client that sends a request to a port at a fixed rate, each an HTTP/1.0 {@code GET /}
+ * on a connection of its own whose answer's last line is the pid that served it, and
+ * counts what happens: answered, refused, or failed otherwise (cut, timed out).
  */
 public final class RequestLoop implements AutoCloseable {
 
 	private static final int TIMEOUT_MILLIS = 10_000;
+
+	private static final byte[] REQUEST = "GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
 	private final int port;
 
@@ -57,8 +60,11 @@ public final class RequestLoop implements AutoCloseable {
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress("127.0.0.1", this.port), TIMEOUT_MILLIS);
 			socket.setSoTimeout(TIMEOUT_MILLIS);
+			socket.getOutputStream().write(REQUEST);
 			String line = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
-				.readLine();
+				.lines()
+				.reduce((first, second) -> second)
+				.orElse(null);
 			if (line == null) {
 				this.failures.add("connection closed without an answer");
 				return;
@@ -70,7 +76,7 @@ public final class RequestLoop implements AutoCloseable {
 		catch (ConnectException ex) {
 			this.refused.incrementAndGet();
 		}
-		catch (IOException | RuntimeException ex) {
+		catch (IOException | UncheckedIOException | NumberFormatException ex) {
 			this.failures.add(ex.toString());
 		}
 	}

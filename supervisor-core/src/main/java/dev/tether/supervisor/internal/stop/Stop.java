@@ -20,7 +20,10 @@ import dev.tether.supervisor.internal.os.Posix;
  */
 public final class Stop {
 
-	static final Duration KILL_GRACE = Duration.ofSeconds(5);
+	/**
+	 * How long a process may take to end after SIGKILL before the stop gives up on it.
+	 */
+	public static final Duration KILL_GRACE = Duration.ofSeconds(5);
 
 	private final StopTarget target;
 

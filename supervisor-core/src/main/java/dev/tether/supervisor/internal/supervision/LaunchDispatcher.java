@@ -147,14 +147,21 @@ final class LaunchDispatcher {
 
 	private void exited(SupervisedChild child, long pid, ExitStatus status) {
 		synchronized (this.children) {
-			ChildProcess process = child.process();
-			if (process != null && process.pid() == pid) {
+			ChildProcess current = child.process();
+			Predecessor previous = child.predecessor();
+			ChildProcess process = (current != null && current.pid() == pid) ? current
+					: (previous != null && previous.process().pid() == pid) ? previous.process() : null;
+			if (process != null) {
 				child.exited(pid, this.kills.explain(child, process, status), this.clock.getAsLong(), random());
 				this.ended++;
 				if (process.handle() == null) {
 					this.orphans.exited(child.name(), process, status);
 				}
-				this.dependents.ended(child);
+				// Why not for the process a rolling restart replaced: the child's service
+				// went on, so its dependents have nothing to follow.
+				if (process == current) {
+					this.dependents.ended(child);
+				}
 			}
 		}
 		this.saver.changed();

@@ -17,6 +17,7 @@ import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.HeldSocket;
+import dev.tether.supervisor.RestartMode;
 import dev.tether.supervisor.StopOutcome;
 import dev.tether.supervisor.internal.identity.ExpectedIdentity;
 import dev.tether.supervisor.internal.notify.NotifyChannel;
@@ -66,6 +67,12 @@ final class SupervisedChild {
 	private @Nullable String lastError;
 
 	private @Nullable HeldSocket socket;
+
+	private @Nullable Predecessor predecessor;
+
+	// Why: a stop is complete only once the predecessor of a rolling restart has ended
+	// too; its outcome waits here until then.
+	private @Nullable StopOutcome stopEndedBeforePredecessor;
 
 	private @Nullable Stop stop;
 
@@ -248,6 +255,7 @@ final class SupervisedChild {
 		if (ready) {
 			this.state = ChildState.RUNNING;
 			logger.info("Child '{}' is ready: it did {}", name(), waitingFor);
+			stopPredecessor(nowNanos);
 			return;
 		}
 		if (this.startupTimedOut || this.stop != null
@@ -258,6 +266,90 @@ final class SupervisedChild {
 		this.lastError = "did not " + waitingFor + " within " + this.spec.startupTimeout();
 		logger.warn("Child '{}' {}; killing it", name(), this.lastError);
 		target.signal(Posix.SIGKILL);
+	}
+
+	/**
+	 * A rolling restart ({@code restart-mode: rolling}): the current process goes on
+	 * serving as the {@link Predecessor} while a new one is launched; it is stopped once
+	 * the new one is ready, or takes the child back if the new one fails first.
+	 * @param target how the current process is signalled
+	 * @param reason why it restarts (a failed check), or {@code null} for an operator's
+	 * restart
+	 * @return whether it began: only for a running process of this supervisor's own, not
+	 * while a stop or another rolling restart is under way
+	 */
+	boolean beginRolling(StopTarget target, @Nullable String reason, long nowNanos) {
+		this.children.assertHeld();
+		ChildProcess current = this.process;
+		if (current == null || current.adopted() || this.state != ChildState.RUNNING || this.stop != null
+				|| this.predecessor != null || this.removed) {
+			return false;
+		}
+		this.predecessor = new Predecessor(current, this.command, target);
+		this.process = null;
+		this.command = new ShepherdedCommand();
+		this.lastError = reason;
+		if (reason != null) {
+			this.budget.restarted(nowNanos);
+		}
+		logger.info("Child '{}' restarts rolling{}: pid {} serves until the new process is ready", name(),
+				(reason != null) ? " (" + reason + ")" : "", current.pid());
+		wantLaunch();
+		return true;
+	}
+
+	/** The rolling restart under way, or {@code null}. */
+	@Nullable Predecessor predecessor() {
+		this.children.assertHeld();
+		return this.predecessor;
+	}
+
+	private void stopPredecessor(long nowNanos) {
+		Predecessor previous = this.predecessor;
+		if (previous != null && !previous.stopping()) {
+			logger.info("Child '{}': stopping pid {}, which the new process replaces", name(),
+					previous.process().pid());
+			previous.stop(this.spec.stopSignal(), this.spec.stopTimeout(), nowNanos);
+		}
+	}
+
+	/**
+	 * The predecessor's process ended, or its stop is over without an exit to wait for:
+	 * it is gone, and a stop that waited for it completes.
+	 */
+	private void predecessorGone(String how) {
+		Predecessor previous = this.predecessor;
+		this.predecessor = null;
+		if (previous != null) {
+			logger.info("Child '{}': the replaced pid {} {}", name(), previous.process().pid(), how);
+			previous.gone().complete(null);
+		}
+		StopOutcome waiting = this.stopEndedBeforePredecessor;
+		if (waiting != null) {
+			this.stopEndedBeforePredecessor = null;
+			completeStop(waiting);
+		}
+	}
+
+	/**
+	 * The new process of a rolling restart ended before it was ready: the predecessor,
+	 * which still serves, is the child's process again.
+	 */
+	private void predecessorTakesBack(ChildProcess failed, ExitStatus status) {
+		Predecessor previous = this.predecessor;
+		Long pid = this.command.pid(name(), failed);
+		this.predecessor = null;
+		previous.gone().complete(null);
+		this.process = previous.process();
+		this.command = previous.command();
+		this.state = ChildState.RUNNING;
+		this.lastExit = status;
+		this.lastError = "the new process (pid " + ((pid != null) ? pid : failed.pid()) + ") "
+				+ (this.startupTimedOut ? this.lastError : "exited before it was ready: " + status) + "; pid "
+				+ this.command.pid(name(), this.process) + " goes on serving";
+		this.startupTimedOut = false;
+		logger.warn("Child '{}': {}", name(), this.lastError);
+		emit(ChildEvent.Type.EXITED, status, null, this.lastError, null, null);
 	}
 
 	/** {@code checked} reported an error of its own (notify protocol): its lastError. */
@@ -282,6 +374,12 @@ final class SupervisedChild {
 	void checkFailed(ChildProcess checked, String reason, StopTarget target, long nowNanos) {
 		this.children.assertHeld();
 		if (this.process != checked || this.stop != null || this.removed) {
+			return;
+		}
+		// Why only while the policy and the breaker allow a restart: otherwise the ladder
+		// below ends it, and its exit is judged as any failure's.
+		if (this.spec.restartMode() == RestartMode.ROLLING && this.spec.restart().restartsAfter(true)
+				&& this.budget.restartsInWindow() < this.spec.maxRestarts() && beginRolling(target, reason, nowNanos)) {
 			return;
 		}
 		this.failedCheck = reason;
@@ -323,8 +421,17 @@ final class SupervisedChild {
 	 */
 	void exited(long pid, ExitStatus status, long nowNanos, double random) {
 		this.children.assertHeld();
+		Predecessor previous = this.predecessor;
+		if (previous != null && previous.process().pid() == pid) {
+			predecessorGone("ended: " + status);
+			return;
+		}
 		ChildProcess current = this.process;
 		if (current == null || current.pid() != pid) {
+			return;
+		}
+		if (previous != null && !previous.stopping() && this.stop == null) {
+			predecessorTakesBack(current, status);
 			return;
 		}
 		this.lastExit = status;
@@ -368,6 +475,18 @@ final class SupervisedChild {
 			return pending;
 		}
 		this.launch.drop();
+		Predecessor previous = this.predecessor;
+		if (previous != null && this.process == null) {
+			// Why: the new process of a rolling restart is not launched yet; what runs is
+			// the predecessor, and it is what this stop stops.
+			this.predecessor = null;
+			this.process = previous.process();
+			this.command = previous.command();
+			target = previous.target();
+		}
+		else if (previous != null) {
+			previous.stop(this.spec.stopSignal(), this.spec.stopTimeout(), nowNanos);
+		}
 		if (this.process == null || target == null) {
 			this.state = ChildState.STOPPED;
 			return CompletableFuture.completedFuture(StopOutcome.NOT_RUNNING);
@@ -391,6 +510,14 @@ final class SupervisedChild {
 	 */
 	void advanceStop(long nowNanos) {
 		this.children.assertHeld();
+		Predecessor previous = this.predecessor;
+		StopOutcome previousOutcome = (previous != null) ? previous.advance(nowNanos) : null;
+		if (previousOutcome != null) {
+			logger.error("Child '{}': the replaced pid {} {}", name(), previous.process().pid(),
+					(previousOutcome == StopOutcome.SURVIVED) ? "survived SIGKILL"
+							: "could not be verified as ours; not signalled");
+			predecessorGone("is left alone");
+		}
 		Stop pending = this.stop;
 		if (pending == null) {
 			return;
@@ -435,6 +562,10 @@ final class SupervisedChild {
 	}
 
 	private void completeStop(StopOutcome outcome) {
+		if (this.predecessor != null) {
+			this.stopEndedBeforePredecessor = outcome;
+			return;
+		}
 		CompletableFuture<StopOutcome> pending = this.stopOutcome;
 		this.stopOutcome = null;
 		if (pending != null) {
