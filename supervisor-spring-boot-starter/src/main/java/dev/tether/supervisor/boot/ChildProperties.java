@@ -59,6 +59,9 @@ public class ChildProperties {
 	 */
 	private @Nullable Duration startupTimeout;
 
+	@NestedConfigurationProperty
+	private final ChildSocketActivationProperties socketActivation = new ChildSocketActivationProperties();
+
 	/**
 	 * When the child is restarted after it exits: 'always', 'on-failure' or 'never'.
 	 */
@@ -226,6 +229,10 @@ public class ChildProperties {
 
 	public void setStartupTimeout(@Nullable Duration startupTimeout) {
 		this.startupTimeout = startupTimeout;
+	}
+
+	public ChildSocketActivationProperties getSocketActivation() {
+		return this.socketActivation;
 	}
 
 	public @Nullable RestartPolicy getRestart() {

@@ -19,6 +19,7 @@ import dev.tether.supervisor.ExitCodes;
 import dev.tether.supervisor.InvalidChildSpecException;
 import dev.tether.supervisor.ResourceLimits;
 import dev.tether.supervisor.Signals;
+import dev.tether.supervisor.SocketActivation;
 import dev.tether.supervisor.SpawnException;
 
 /**
@@ -96,6 +97,7 @@ final class ChildSpecFactory {
 			apply("port", ChildProperties::getPort, builder::port);
 			apply("startup-timeout", ChildProperties::getStartupTimeout, builder::startupTimeout);
 			apply("probe-address", ChildProperties::getProbeAddress, builder::probeAddress);
+			socketActivation(builder);
 			apply("restart", ChildProperties::getRestart, builder::restart);
 			apply("backoff.initial", (settings) -> settings.getBackoff().getInitial(), builder::backoffInitial);
 			apply("backoff.max", (settings) -> settings.getBackoff().getMax(), builder::backoffMax);
@@ -172,17 +174,49 @@ final class ChildSpecFactory {
 			return resources.build();
 		}
 
+		/**
+		 * {@code socket-activation.*}, each setting the child or the defaults leave unset
+		 * taken from {@link SocketActivation#DISABLED}; the builder is not touched when
+		 * none is set.
+		 */
+		private void socketActivation(ChildSpecBuilder builder) {
+			Boolean enabled = layered("socket-activation.enabled",
+					(settings) -> settings.getSocketActivation().getEnabled());
+			String address = layered("socket-activation.address",
+					(settings) -> settings.getSocketActivation().getAddress());
+			Integer backlog = layered("socket-activation.backlog",
+					(settings) -> settings.getSocketActivation().getBacklog());
+			Integer fd = layered("socket-activation.fd", (settings) -> settings.getSocketActivation().getFd());
+			if (enabled == null && address == null && backlog == null && fd == null) {
+				return;
+			}
+			SocketActivation unset = SocketActivation.DISABLED;
+			builder.socketActivation(new SocketActivation((enabled != null) ? enabled : unset.enabled(),
+					(address != null) ? address : unset.address(), (backlog != null) ? backlog : unset.backlog(),
+					(fd != null) ? fd : unset.fd()));
+		}
+
 		private <T> void apply(String setting, Function<ChildProperties, @Nullable T> value, Consumer<T> setter) {
+			T layered = layered(setting, value);
+			if (layered != null) {
+				setter.accept(layered);
+			}
+		}
+
+		/**
+		 * The child's own value of {@code setting}, else the default's (remembered as
+		 * inherited), else {@code null}.
+		 */
+		private <T> @Nullable T layered(String setting, Function<ChildProperties, @Nullable T> value) {
 			T own = value.apply(this.child);
 			if (own != null) {
-				setter.accept(own);
-				return;
+				return own;
 			}
 			T fromDefaults = value.apply(this.defaults);
 			if (fromDefaults != null) {
 				this.inherited.add(setting);
-				setter.accept(fromDefaults);
 			}
+			return fromDefaults;
 		}
 
 		/**

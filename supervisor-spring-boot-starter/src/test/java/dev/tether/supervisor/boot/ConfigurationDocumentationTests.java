@@ -67,6 +67,9 @@ class ConfigurationDocumentationTests {
 		builderDefaults.put("autostart", spec.autostart());
 		builderDefaults.put("startup-timeout", spec.startupTimeout());
 		builderDefaults.put("probe-address", spec.probeAddress());
+		builderDefaults.put("socket-activation.enabled", spec.socketActivation().enabled());
+		builderDefaults.put("socket-activation.address", spec.socketActivation().address());
+		builderDefaults.put("socket-activation.fd", spec.socketActivation().fd());
 		builderDefaults.put("restart", spec.restart());
 		builderDefaults.put("backoff.initial", spec.backoff().initial());
 		builderDefaults.put("backoff.max", spec.backoff().max());

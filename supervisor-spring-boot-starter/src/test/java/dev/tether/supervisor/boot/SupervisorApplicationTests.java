@@ -81,8 +81,8 @@ class SupervisorApplicationTests extends RunningApplication {
 				"gone", "unverifiable", "stopped", "adopted");
 		JsonNode greeter = child(body, "greeter");
 		assertThat(greeter.propertyNames()).containsExactlyInAnyOrder("name", "kind", "state", "pid", "shepherdPid",
-				"startedAt", "uptimeSeconds", "restarts", "port", "lastExit", "lastError", "statusText", "critical",
-				"readiness", "liveness", "details", "resources");
+				"startedAt", "uptimeSeconds", "restarts", "port", "socketActivation", "lastExit", "lastError",
+				"statusText", "critical", "readiness", "liveness", "details", "resources");
 		assertThat(greeter.get("resources").propertyNames()).containsExactlyInAnyOrder("memoryBytes", "cpuSeconds",
 				"processes", "zombies", "descriptors", "maxMemoryRestarts");
 		assertThat(greeter.get("kind").asString()).isEqualTo("agent");
@@ -91,6 +91,7 @@ class SupervisorApplicationTests extends RunningApplication {
 		assertThat(greeter.get("shepherdPid").asLong()).isPositive().isNotEqualTo(greeter.get("pid").asLong());
 		assertThat(greeter.get("lastExit").isNull()).isTrue();
 		assertThat(greeter.get("port").isNull()).isTrue();
+		assertThat(greeter.get("socketActivation").isNull()).isTrue();
 		assertThat(child(body, "files").get("kind").asString()).isEqualTo("mcp");
 		JsonNode idle = child(body, "idle");
 		assertThat(idle.get("state").asString()).isEqualTo("STOPPED");

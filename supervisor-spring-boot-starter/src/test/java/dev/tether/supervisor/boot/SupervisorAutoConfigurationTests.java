@@ -31,6 +31,7 @@ import dev.tether.supervisor.ResourceLimits;
 import dev.tether.supervisor.RestartPolicy;
 import dev.tether.supervisor.SelfReport;
 import dev.tether.supervisor.Signals;
+import dev.tether.supervisor.SocketActivation;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.boot.actuate.ChildLogEndpoint;
 import dev.tether.supervisor.boot.actuate.ChildrenEndpoint;
@@ -476,6 +477,42 @@ class SupervisorAutoConfigurationTests {
 				containing("must be a loopback IP address such as 127.0.0.1 (the default) or ::1 (was '192.168.1.2')"),
 				Map.of("supervisor.children.greeter.command", "true", "supervisor.children.greeter.probe-address",
 						"192.168.1.2"));
+	}
+
+	@Test
+	void socketActivationIsBoundFromTheChildOverTheDefaultsAndABadValueFailsNamingTheProperty() {
+		String web = "supervisor.children.web.";
+		runner()
+			.withPropertyValues("supervisor.defaults.socket-activation.address=0.0.0.0",
+					"supervisor.defaults.socket-activation.backlog=64", web + "command=true", web + "port=7070",
+					web + "socket-activation.enabled=true", web + "socket-activation.fd=0",
+					"supervisor.children.v6.command=true", "supervisor.children.v6.port=7071",
+					"supervisor.children.v6.socket-activation.enabled=true",
+					"supervisor.children.v6.socket-activation.address=::", "supervisor.children.plain.command=true")
+			.run((context) -> {
+				List<ChildSpec> specs = ChildSpecFactory.from(context.getBean(ConfiguredChildren.class), List.of());
+				assertThat(specs).extracting(ChildSpec::name, ChildSpec::socketActivation)
+					.containsExactly(tuple("web", new SocketActivation(true, "0.0.0.0", 64, 0)),
+							tuple("v6", new SocketActivation(true, "::", 64, 3)),
+							tuple("plain", new SocketActivation(false, "0.0.0.0", 64, 3)));
+			});
+		runner().withPropertyValues(web + "command=true")
+			.run((context) -> assertThat(ChildSpecFactory.from(context.getBean(ConfiguredChildren.class), List.of())
+				.get(0)
+				.socketActivation()).isEqualTo(SocketActivation.DISABLED));
+		assertFailure(web + "socket-activation.fd",
+				containing("must be 3 (systemd's LISTEN_FDS convention) or 0 (standard input) (was 5)"),
+				Map.of(web + "command", "true", web + "port", "7070", web + "socket-activation.enabled", "true",
+						web + "socket-activation.fd", "5"));
+		assertFailure(web + "socket-activation.backlog", containing("must be between 1 and 65535 (was 0)"),
+				Map.of(web + "command", "true", web + "port", "7070", web + "socket-activation.enabled", "true",
+						web + "socket-activation.backlog", "0"));
+		assertFailure("supervisor.defaults.socket-activation.address",
+				containing("must be an IP address such as 127.0.0.1 (the default), 0.0.0.0 or :: (was 'localhost')"),
+				Map.of(web + "command", "true", web + "port", "7070", web + "socket-activation.enabled", "true",
+						"supervisor.defaults.socket-activation.address", "localhost"));
+		assertFailure(web + "socket-activation.enabled", containing("needs the child's port"),
+				Map.of(web + "command", "true", web + "socket-activation.enabled", "true"));
 	}
 
 	@Test

@@ -40,6 +40,8 @@ class SupervisorRuntimeHintsTests {
 		assertThat(this.reflection.onMethodInvocation(ChildBackoffProperties.class, "getInitial")).accepts(this.hints);
 		assertThat(this.reflection.onMethodInvocation(ChildLimitsProperties.class, "getOpenFiles")).accepts(this.hints);
 		assertThat(this.reflection.onMethodInvocation(ChildLogProperties.class, "getFile")).accepts(this.hints);
+		assertThat(this.reflection.onMethodInvocation(ChildSocketActivationProperties.class, "setFd"))
+			.accepts(this.hints);
 		assertThat(this.reflection.onMethodInvocation(LivenessProperties.class, "getFailureThreshold"))
 			.accepts(this.hints);
 	}

@@ -62,6 +62,8 @@ class UnknownPropertiesTests {
 			"supervisor.children.api.backoff.inital, supervisor.children.api.backoff.initial",
 			"supervisor.children.api.readiness.notfy, supervisor.children.api.readiness.notify",
 			"supervisor.defaults.liveness.watchdgo, supervisor.defaults.liveness.watchdog",
+			"supervisor.children.api.socket-activation.adress, supervisor.children.api.socket-activation.address",
+			"supervisor.defaults.socket-activation.backlg, supervisor.defaults.socket-activation.backlog",
 			"supervisor.tick-intervall, supervisor.tick-interval",
 			"supervisor.reconcile.orphan, supervisor.reconcile.orphans" })
 	void aMisspelledSettingFailsStartupNamingItAndTheSettingMeant(String written, String meant) {

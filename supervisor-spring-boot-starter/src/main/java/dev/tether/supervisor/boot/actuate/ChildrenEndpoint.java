@@ -21,6 +21,7 @@ import dev.tether.supervisor.ChildUsage;
 import dev.tether.supervisor.DescriptorUse;
 import dev.tether.supervisor.ExitCodes;
 import dev.tether.supervisor.ExitStatus;
+import dev.tether.supervisor.HeldSocket;
 import dev.tether.supervisor.NotifyStatus;
 import dev.tether.supervisor.ProbeResult;
 import dev.tether.supervisor.ReconciliationReport;
@@ -219,6 +220,8 @@ public class ChildrenEndpoint {
 	 * @param uptimeSeconds seconds since then
 	 * @param restarts restarts by its policy
 	 * @param port its port, or {@code null}
+	 * @param socketActivation the listening socket the application holds on that port for
+	 * it (socket activation), or {@code null} when it holds none
 	 * @param lastExit its last exit, or {@code null}
 	 * @param lastError why its last start or stop failed, or {@code null}
 	 * @param statusText its last {@code STATUS=} over the notify protocol, or
@@ -234,17 +237,38 @@ public class ChildrenEndpoint {
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record ChildDescriptor(String name, String kind, String state, @Nullable Long pid,
 			@Nullable Long shepherdPid, @Nullable String startedAt, long uptimeSeconds, int restarts,
-			@Nullable Integer port, @Nullable ExitDescriptor lastExit, @Nullable String lastError,
-			@Nullable String statusText, boolean critical, @Nullable ProbeDescriptor readiness,
-			@Nullable ProbeDescriptor liveness, Map<String, Object> details, @Nullable ResourcesDescriptor resources) {
+			@Nullable Integer port, @Nullable SocketActivationDescriptor socketActivation,
+			@Nullable ExitDescriptor lastExit, @Nullable String lastError, @Nullable String statusText,
+			boolean critical, @Nullable ProbeDescriptor readiness, @Nullable ProbeDescriptor liveness,
+			Map<String, Object> details, @Nullable ResourcesDescriptor resources) {
 
 		static ChildDescriptor of(ChildSnapshot child, Map<String, Object> details,
 				@Nullable ResourcesDescriptor resources) {
 			return new ChildDescriptor(child.name(), child.kind().id(), child.state().name(), child.pid(),
 					child.shepherdPid(), (child.startedAt() != null) ? child.startedAt().toString() : null,
-					child.uptimeSeconds(), child.restarts(), child.port(), ExitDescriptor.of(child.lastExit()),
+					child.uptimeSeconds(), child.restarts(), child.port(),
+					SocketActivationDescriptor.of(child.socketActivation()), ExitDescriptor.of(child.lastExit()),
 					child.lastError(), child.statusText(), child.critical(), ProbeDescriptor.of(child.readiness()),
 					ProbeDescriptor.of(child.liveness()), details, resources);
+		}
+
+	}
+
+	/**
+	 * The listening socket the application holds for a socket-activated child: the port
+	 * is the application's, whichever process of the child accepts on it.
+	 *
+	 * @param address the address it is bound to
+	 * @param port its port
+	 * @param fd where the child's processes find it: {@code 3} or {@code 0}
+	 * @param backlog the backlog it listens with
+	 * @param heldBy the pid of this application, which holds it
+	 */
+	public record SocketActivationDescriptor(String address, int port, int fd, int backlog, long heldBy) {
+
+		static @Nullable SocketActivationDescriptor of(@Nullable HeldSocket socket) {
+			return (socket != null) ? new SocketActivationDescriptor(socket.address(), socket.port(), socket.fd(),
+					socket.backlog(), ProcessHandle.current().pid()) : null;
 		}
 
 	}

@@ -43,6 +43,8 @@ class ChildrenEndpointRuntimeHintsTests {
 			.accepts(this.hints);
 		assertThat(this.reflection.onMethodInvocation(ChildrenEndpoint.ExitDescriptor.class, "code"))
 			.accepts(this.hints);
+		assertThat(this.reflection.onMethodInvocation(ChildrenEndpoint.SocketActivationDescriptor.class, "heldBy"))
+			.accepts(this.hints);
 		assertThat(this.reflection.onMethodInvocation(ChildrenEndpoint.ProbeDescriptor.class, "passed"))
 			.accepts(this.hints);
 		assertThat(this.reflection.onMethodInvocation(ChildrenEndpoint.ResourcesDescriptor.class, "memoryBytes"))
