@@ -12,6 +12,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 import dev.tether.supervisor.ChildKind;
+import dev.tether.supervisor.RestartMode;
 import dev.tether.supervisor.RestartPolicy;
 
 /**
@@ -66,6 +67,14 @@ public class ChildProperties {
 	 * When the child is restarted after it exits: 'always', 'on-failure' or 'never'.
 	 */
 	private @Nullable RestartPolicy restart;
+
+	/**
+	 * In what order a restart replaces a running process: 'stop-first' (the old one is
+	 * stopped, then the new one started) or 'rolling' (with socket activation: the new
+	 * one starts on the held socket, and the old one is stopped once the new one is
+	 * ready).
+	 */
+	private @Nullable RestartMode restartMode;
 
 	@NestedConfigurationProperty
 	private final ChildBackoffProperties backoff = new ChildBackoffProperties();
@@ -241,6 +250,14 @@ public class ChildProperties {
 
 	public void setRestart(@Nullable RestartPolicy restart) {
 		this.restart = restart;
+	}
+
+	public @Nullable RestartMode getRestartMode() {
+		return this.restartMode;
+	}
+
+	public void setRestartMode(@Nullable RestartMode restartMode) {
+		this.restartMode = restartMode;
 	}
 
 	public ChildBackoffProperties getBackoff() {

@@ -99,6 +99,7 @@ final class ChildSpecFactory {
 			apply("probe-address", ChildProperties::getProbeAddress, builder::probeAddress);
 			socketActivation(builder);
 			apply("restart", ChildProperties::getRestart, builder::restart);
+			apply("restart-mode", ChildProperties::getRestartMode, builder::restartMode);
 			apply("backoff.initial", (settings) -> settings.getBackoff().getInitial(), builder::backoffInitial);
 			apply("backoff.max", (settings) -> settings.getBackoff().getMax(), builder::backoffMax);
 			apply("backoff.multiplier", (settings) -> settings.getBackoff().getMultiplier(),

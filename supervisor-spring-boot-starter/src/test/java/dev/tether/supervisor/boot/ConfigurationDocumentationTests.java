@@ -71,6 +71,7 @@ class ConfigurationDocumentationTests {
 		builderDefaults.put("socket-activation.address", spec.socketActivation().address());
 		builderDefaults.put("socket-activation.fd", spec.socketActivation().fd());
 		builderDefaults.put("restart", spec.restart());
+		builderDefaults.put("restart-mode", spec.restartMode());
 		builderDefaults.put("backoff.initial", spec.backoff().initial());
 		builderDefaults.put("backoff.max", spec.backoff().max());
 		builderDefaults.put("backoff.multiplier", spec.backoff().multiplier());

@@ -28,6 +28,7 @@ import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ResourceLimit;
 import dev.tether.supervisor.ResourceLimits;
+import dev.tether.supervisor.RestartMode;
 import dev.tether.supervisor.RestartPolicy;
 import dev.tether.supervisor.SelfReport;
 import dev.tether.supervisor.Signals;
@@ -513,6 +514,22 @@ class SupervisorAutoConfigurationTests {
 						"supervisor.defaults.socket-activation.address", "localhost"));
 		assertFailure(web + "socket-activation.enabled", containing("needs the child's port"),
 				Map.of(web + "command", "true", web + "socket-activation.enabled", "true"));
+	}
+
+	@Test
+	void restartModeIsBoundFromTheChildOverTheDefaultsAndRollingWithoutSocketActivationFails() {
+		String web = "supervisor.children.web.";
+		runner()
+			.withPropertyValues("supervisor.defaults.restart-mode=rolling",
+					"supervisor.defaults.socket-activation.enabled=true", "supervisor.defaults.readiness.notify=true",
+					web + "command=true", web + "port=7070", "supervisor.children.plain.command=true",
+					"supervisor.children.plain.port=7071", "supervisor.children.plain.restart-mode=stop-first")
+			.run((context) -> assertThat(ChildSpecFactory.from(context.getBean(ConfiguredChildren.class), List.of()))
+				.extracting(ChildSpec::name, ChildSpec::restartMode)
+				.containsExactly(tuple("web", RestartMode.ROLLING), tuple("plain", RestartMode.STOP_FIRST)));
+		assertFailure(web + "restart-mode", containing("rolling needs socket-activation.enabled"),
+				Map.of(web + "command", "true", web + "port", "7070", web + "restart-mode", "rolling",
+						web + "readiness.notify", "true"));
 	}
 
 	@Test
