@@ -1,7 +1,6 @@
 package dev.tether.supervisor;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -9,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +15,6 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -34,6 +30,7 @@ import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.PythonListener;
 import dev.tether.supervisor.testsupport.RequestLoop;
 import dev.tether.supervisor.testsupport.SecondJvm;
+import dev.tether.supervisor.testsupport.ServedScript;
 import dev.tether.supervisor.testsupport.SocketActivationJvm;
 import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TestSupervisor;
@@ -51,22 +48,10 @@ class SocketActivationTests {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(30);
 
-	private static final Path PYTHON = Path.of("/usr/bin/python3");
-
 	private static final int RESTARTS = 21;
 
 	@TempDir
 	Path temp;
-
-	private Path server;
-
-	@BeforeEach
-	void server() throws IOException {
-		this.server = this.temp.resolve("served.py");
-		try (InputStream in = SocketActivationTests.class.getResourceAsStream("/socket-activation/served.py")) {
-			Files.copy(in, this.server);
-		}
-	}
 
 	@ParameterizedTest(name = "contain-descendants: {0}")
 	@ValueSource(booleans = { true, false })
@@ -110,16 +95,15 @@ class SocketActivationTests {
 
 	@Test
 	void restartsRefuseNoConnectionWhereTheSameServerBindingItsPortIsRefused() throws Exception {
-		Assumptions.assumeTrue(Files.isExecutable(PYTHON), "needs " + PYTHON);
 		int activatedPort = Listen.unusedPort();
 		int boundPort = Listen.unusedPort();
-		ChildSpec activated = served("activated", activatedPort, List.of()).toBuilder()
+		ChildSpec activated = served("activated", activatedPort).toBuilder()
 			.socketActivation(new SocketActivation(true, "127.0.0.1", null, 3))
 			.livenessHttpGet("/health")
 			.livenessPeriod(Duration.ofMillis(100))
 			.livenessFailureThreshold(1)
 			.build();
-		ChildSpec bound = served("bound", boundPort, List.of("--bind", Integer.toString(boundPort)));
+		ChildSpec bound = served("bound", boundPort, "--bind", Integer.toString(boundPort));
 		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), List.of(activated, bound))) {
 			test.supervisor().start("activated");
 			test.supervisor().start("bound");
@@ -210,10 +194,8 @@ class SocketActivationTests {
 		});
 	}
 
-	private ChildSpec served(String name, int port, List<String> arguments) {
-		List<String> command = new ArrayList<>(List.of(PYTHON.toString(), this.server.toString()));
-		command.addAll(arguments);
-		return ChildSpecs.restartedForever(name, command, Duration.ofMillis(20))
+	private ChildSpec served(String name, int port, String... arguments) throws IOException {
+		return ChildSpecs.restartedForever(name, ServedScript.command(this.temp, arguments), Duration.ofMillis(20))
 			.toBuilder()
 			.port(port)
 			.workingDirectory(this.temp)

@@ -1,15 +1,11 @@
 package dev.tether.supervisor.internal.supervision;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
@@ -22,7 +18,6 @@ import dev.tether.supervisor.DescriptorUse;
 import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.ProbeResult;
 import dev.tether.supervisor.ReconciliationReport;
-import dev.tether.supervisor.RestartMode;
 import dev.tether.supervisor.SpawnFeatures;
 import dev.tether.supervisor.StopOutcome;
 import dev.tether.supervisor.UpdateReport;
@@ -36,7 +31,6 @@ import dev.tether.supervisor.internal.reaper.Reaper;
 import dev.tether.supervisor.internal.reconcile.Reconciler;
 import dev.tether.supervisor.internal.spawn.Shepherd;
 import dev.tether.supervisor.internal.spawn.Spawner;
-import dev.tether.supervisor.internal.stop.Stop;
 import dev.tether.supervisor.output.CapturedOutput;
 import dev.tether.supervisor.registry.ChildRegistry;
 
@@ -110,6 +104,8 @@ public final class Engine implements AutoCloseable {
 
 	private final LaunchDispatcher launches;
 
+	private final RollingRestarts rolling;
+
 	private final Reconfiguration reconfiguration;
 
 	private final ResourceWatch resources;
@@ -165,6 +161,7 @@ public final class Engine implements AutoCloseable {
 		this.launches = new LaunchDispatcher(this.children, this.launcher, this.orphans, this.saver, this.outbox,
 				this.clock, new DependentRestarts(this.children, targets, this.clock), this.descriptors);
 		this.reconfiguration = new Reconfiguration(this.children, this.stops, this.launcher, this::newChild);
+		this.rolling = new RollingRestarts(this.children, this.stops, this.launches, this.clock);
 		this.resources = new ResourceWatch(this.children, targets, this.clock);
 		PortOwnership ownership = new PortOwnership(this.probe);
 		this.ports = new PortCheck(this.children, ownership);
@@ -401,56 +398,12 @@ public final class Engine implements AutoCloseable {
 
 	/** As {@link dev.tether.supervisor.Supervisor#restart}. */
 	public ChildSnapshot restart(String name) {
-		boolean rolling = false;
-		CompletableFuture<Void> previousGone = null;
-		Duration stopTimeout;
-		synchronized (this.children) {
-			SupervisedChild child = this.children.require(name);
-			ChildProcess current = child.process();
-			Predecessor previous = child.predecessor();
-			stopTimeout = child.spec().stopTimeout();
-			if (previous != null && !previous.stopping()) {
-				// Why nothing more: a new process is starting already, as a restart asks.
-				return child.snapshot(this.clock.getAsLong());
-			}
-			if (previous != null) {
-				previousGone = previous.gone();
-			}
-			else if (child.spec().restartMode() == RestartMode.ROLLING && current != null) {
-				rolling = child.beginRolling(this.stops.target(child, current), null, this.clock.getAsLong());
-			}
-		}
-		if (previousGone != null) {
-			// Why wait, holding no lock: the process the last rolling restart replaced is
-			// being stopped; its ladder, which the tick moves on, ends it within its stop
-			// timeout, and only one predecessor is tracked at a time.
-			awaitGone(name, previousGone, stopTimeout);
-			return restart(name);
-		}
-		if (rolling) {
-			// Why no wait for readiness here: the old process serves until the new one is
-			// ready, and the tick stops it then; the snapshot shows the new one STARTING.
-			this.launches.launchWanted();
+		if (this.rolling.restart(name)) {
 			publish();
 			return snapshot(name).orElseThrow();
 		}
 		stop(name);
 		return start(name);
-	}
-
-	private static void awaitGone(String name, CompletableFuture<Void> gone, Duration stopTimeout) {
-		Duration limit = stopTimeout.plus(Stop.KILL_GRACE.multipliedBy(2));
-		try {
-			gone.get(limit.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("interrupted while child '" + name + "' ended a rolling restart", ex);
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			throw new IllegalStateException("child '" + name + "' is not restarted: the process its last rolling "
-					+ "restart replaced has not ended within " + limit, ex);
-		}
 	}
 
 	/** As {@link dev.tether.supervisor.Supervisor#stopAll}. */
