@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.net.InetAddress;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -20,6 +22,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.tether.supervisor.internal.identity.ProcStat;
+import dev.tether.supervisor.internal.os.ActivationSockets;
+import dev.tether.supervisor.internal.os.HandedSocket;
+import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.internal.os.PosixSpawn;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -132,6 +138,42 @@ class LauncherArchitecturesTests {
 			parent.destroyForcibly().waitFor(PROMPTLY.toSeconds(), TimeUnit.SECONDS);
 			if (child > 0 && LiveProcesses.isAlive(child, startTime)) {
 				ProcessHandle.of(child).ifPresent(ProcessHandle::destroyForcibly);
+			}
+		}
+	}
+
+	@Test
+	void theArm64LauncherHandsTheCommandItsListeningSocketAsDescriptor3WithItsOwnPid() throws Exception {
+		Path qemu = qemuOrSkip();
+		Path launcher = launcherOrSkip("aarch64");
+		ActivationSockets sockets = new ActivationSockets(Posix.get());
+		int fd = sockets.open(InetAddress.getLoopbackAddress(), 0, 4);
+		long pid = 0;
+		try {
+			pid = PosixSpawn.spawn(qemu.toString(),
+					List.of(qemu.toString(), launcher.toString(), "--listen-socket", "--pid-env", "LISTEN_PID", "15",
+							Long.toString(ProcessHandle.current().pid()), onPath("sleep").toString(), "sleep", "300"),
+					List.of("PATH=/usr/bin:/bin"), Path.of("/dev/null"),
+					new PosixSpawn.Output.AppendTo(Path.of("/dev/null")), null, new HandedSocket(fd, false));
+			long command = pid;
+			await("the command past the launcher").atMost(PROMPTLY)
+				.until(() -> LiveProcesses.isRunning(command, "sleep"));
+			Path descriptors = Path.of("/proc", Long.toString(pid), "fd");
+			try (Stream<Path> open = Files.list(descriptors)) {
+				assertThat(open.map((path) -> path.getFileName().toString())).containsExactlyInAnyOrder("0", "1", "2",
+						"3");
+			}
+			assertThat(Files.readSymbolicLink(descriptors.resolve("3")))
+				.isEqualTo(Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)));
+			assertThat(LiveProcesses.environ(pid)).contains("LISTEN_PID=" + pid);
+		}
+		finally {
+			sockets.close(fd);
+			if (pid > 0) {
+				long spawned = pid;
+				ProcessHandle.of(spawned).ifPresent(ProcessHandle::destroyForcibly);
+				await().atMost(PROMPTLY)
+					.until(() -> Posix.get().waitpid(spawned).kind() != Posix.WaitResult.Kind.RUNNING);
 			}
 		}
 	}
