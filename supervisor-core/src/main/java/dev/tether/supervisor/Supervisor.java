@@ -287,11 +287,11 @@ public final class Supervisor implements AutoCloseable {
 	}
 
 	/**
-	 * Stops, then starts, a child; with {@link RestartMode#ROLLING} and a running process,
-	 * starts the new process first and returns at once, the child {@code STARTING}: the old
-	 * process serves until the new one is ready, then is stopped (or goes on serving if the
-	 * new one fails). A restart asked while a rolling restart's new process starts does
-	 * nothing more.
+	 * Stops, then starts, a child; with {@link RestartMode#ROLLING} and a running
+	 * process, starts the new process first and returns at once, the child
+	 * {@code STARTING}: the old process serves until the new one is ready, then is
+	 * stopped (or goes on serving if the new one fails). A restart asked while a rolling
+	 * restart's new process starts does nothing more.
 	 */
 	public ChildSnapshot restart(String name) {
 		return this.engine.restart(name);

@@ -110,6 +110,9 @@ class SocketActivationTests {
 			await().atMost(DEADLINE)
 				.until(() -> Stream.of("activated", "bound")
 					.allMatch((name) -> test.supervisor().snapshot(name).orElseThrow().state() == ChildState.RUNNING));
+			assertThat(test.supervisor().snapshot("activated").orElseThrow().socketActivation().backlog())
+				.as("without a backlog set, the kernel's ceiling")
+				.isEqualTo(Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/core/somaxconn")).get(0)));
 			try (RequestLoop toActivated = RequestLoop.start(activatedPort, Duration.ofMillis(10));
 					RequestLoop toBound = RequestLoop.start(boundPort, Duration.ofMillis(10))) {
 				for (int i = 0; i < RESTARTS; i++) {

@@ -1,5 +1,6 @@
 package dev.tether.supervisor.internal.os;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -39,6 +40,9 @@ public final class ActivationSockets {
 
 	private static final Path SOMAXCONN = Path.of("/proc/sys/net/core/somaxconn");
 
+	/** The kernel's default {@code somaxconn} since Linux 5.4. */
+	private static final int DEFAULT_SOMAXCONN = 4096;
+
 	private final Posix posix;
 
 	/**
@@ -55,11 +59,15 @@ public final class ActivationSockets {
 	 * since 5.4) where it cannot be read.
 	 */
 	public static int kernelBacklog() {
-		try {
-			return Integer.parseInt(Files.readString(SOMAXCONN).trim());
+		// Why a line reader, not Files.readString: a sysctl file reports a size of 0, so
+		// the JDK reads its first byte alone, and the kernel ends the file at any later
+		// offset: "4096" would read as "4".
+		try (BufferedReader reader = Files.newBufferedReader(SOMAXCONN)) {
+			String line = reader.readLine();
+			return (line != null) ? Integer.parseInt(line.trim()) : DEFAULT_SOMAXCONN;
 		}
 		catch (IOException | NumberFormatException ex) {
-			return 4096;
+			return DEFAULT_SOMAXCONN;
 		}
 	}
 

@@ -47,7 +47,10 @@ class SocketActivationApplicationTests extends RunningApplication {
 		registry.add("supervisor.children.held.port", () -> heldPort);
 	}
 
+	// Why closed after the method: the supervisor's probe thread starts with the child's
+	// first readiness probe, during the test, and ends with the application.
 	@Test
+	@DirtiesContext
 	void theEndpointShowsTheSocketTheApplicationHoldsForTheChild() throws Exception {
 		JsonNode child = await().atMost(DEADLINE)
 			.until(() -> getJson("/actuator/children/held"),
