@@ -3,7 +3,8 @@
 # what capturing children's output costs.
 #   benchmarks/run.sh [rounds] [long-n] [short-n] [memory-n] [latency-n]      (defaults: 3 500 500 1000 100)
 # Prints a markdown report on stdout. ONLY=word,word runs only the phases whose names hold one of the words
-# (e.g. ONLY=reconciliation,autostart benchmarks/run.sh 5; ONLY=output benchmarks/run.sh 3 for the output rows).
+# (e.g. ONLY=reconciliation,autostart benchmarks/run.sh 5; ONLY=output benchmarks/run.sh 3 for the output rows;
+# ONLY="socket activation" benchmarks/run.sh 1 for the restart rows).
 # WARMUP=n runs n rounds first without counting them, so that the JIT's first compilations fall outside the figures.
 # JAVA_OPTS="..." adds options to the benchmark JVM (e.g. -Xint, or -XX:+UnlockDiagnosticVMOptions -XX:+CITime).
 # NATIVE=jnr on JDK 22+ runs Tether on jnr instead of FFM, to compare the two backends on one JDK: supervisor-core's
@@ -20,6 +21,7 @@ trap 'rm -rf "$work"' EXIT
 "${CC:-cc}" -O2 -o "$work/mcp-echo" "$root/benchmarks/src/main/c/mcp-echo.c"
 "${CC:-cc}" -O2 -o "$work/proc-floor" "$root/benchmarks/src/main/c/proc-floor.c"
 "${CC:-cc}" -O2 -o "$work/notify-beat" "$root/benchmarks/src/main/c/notify-beat.c"
+"${CC:-cc}" -O2 -o "$work/line-server" "$root/benchmarks/src/main/c/line-server.c"
 classpath="$root/benchmarks/target/classes"
 [ "${NATIVE:-}" = jnr ] && classpath="$classpath:$root/supervisor-core/target/classes"
 for jar in "$root"/benchmarks/target/lib/*.jar; do

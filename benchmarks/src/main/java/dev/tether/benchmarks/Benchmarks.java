@@ -23,7 +23,8 @@ import dev.tether.supervisor.internal.reaper.Reaper;
  * commons-exec, zt-exec, NuProcess and posix_spawn in C; then what only Tether does
  * (parent death, autostart, {@code snapshots()} while children stop, reconciliation, the
  * tick, an application's start with many children, what capturing their output costs,
- * what sampling and bounding their resources and descriptors costs), and supervised MCP
+ * what sampling and bounding their resources and descriptors costs, what a client sees
+ * while a server is restarted with and without socket activation), and supervised MCP
  * servers against Spring AI's own stdio transport, in this JVM and in applications (a
  * server's death, broken servers at start).
  * <p>
@@ -33,8 +34,8 @@ import dev.tether.supervisor.internal.reaper.Reaper;
  * phases whose names hold one, and {@code benchmarks.warmup} runs that many rounds first
  * without counting them (the JIT's first compilations of each path then fall outside the
  * figures). The output rows run {@code line-writer}, the probe rows {@code http-ok}, the
- * MCP rows {@code mcp-echo} and the resources view's C limit {@code proc-floor}, all
- * compiled next to the spawn-limit binary.
+ * MCP rows {@code mcp-echo}, the restart rows {@code line-server} and the resources
+ * view's C limit {@code proc-floor}, all compiled next to the spawn-limit binary.
  */
 public final class Benchmarks {
 
@@ -83,6 +84,7 @@ public final class Benchmarks {
 		McpRows mcp = new McpRows(benchmarks.results, work);
 		McpApplicationRows mcpApplication = new McpApplicationRows(benchmarks.results, work);
 		NotifyRows notify = new NotifyRows(benchmarks.results, work, limit.resolveSibling("notify-beat"));
+		RestartRows restarts = new RestartRows(benchmarks.results, work, limit.resolveSibling("line-server"));
 		ApplicationRows application = new ApplicationRows(benchmarks.results, work, scale);
 		long started = System.nanoTime();
 		int warmUp = Integer.getInteger("benchmarks.warmup", 0);
@@ -109,6 +111,7 @@ public final class Benchmarks {
 			timed("port ownership ticks", () -> probes.portTicks(1000));
 			timed("notify watchdogs", () -> notify.watchdogs(500, Duration.ofSeconds(60)));
 			timed("notify ready latency", () -> notify.readyLatency(latencyN));
+			timed("socket activation restarts", () -> restarts.restarts(20));
 			timed("application start", () -> application.start(1000));
 			timed("application autostart", () -> application.autostart(1000));
 			timed("output throughput", () -> output.throughput(10_000_000));
