@@ -4,7 +4,8 @@
  * LISTEN_PID as sd_listen_fds() checks them), or, given a port, on 127.0.0.1:<port> that it binds itself: the same
  * server without socket activation. It first takes <start-ms> milliseconds to start, as a server that initialises
  * before it serves (a signal ends it meanwhile). On SIGTERM it finishes the connection in hand and exits 0 at once,
- * leaving what waits in the backlog to the next process.
+ * leaving what waits in the backlog to the next process. Once it serves it prints "serving" (its readiness for a
+ * rolling restart, by readiness.log-line).
  *   line-server <start-ms>            (socket activation)
  *   line-server <start-ms> <port>     (binds its port)
  */
@@ -65,6 +66,8 @@ int main(int argc, char **argv) {
     if (server < 0) {
         return 2;
     }
+    printf("serving\n");
+    fflush(stdout);
     /*
      * SIGTERM is blocked except inside ppoll(), which unblocks it atomically: a stop that comes while a connection is
      * served is seen right after it, and one that comes while waiting ends the wait at once (no polling period adds

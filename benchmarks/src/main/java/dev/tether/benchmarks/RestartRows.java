@@ -14,8 +14,11 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
+import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildSpecBuilder;
+import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.RestartMode;
 import dev.tether.supervisor.SocketActivation;
 import dev.tether.supervisor.Supervisor;
 
@@ -68,6 +71,7 @@ final class RestartRows {
 		Measure baseline = measure(Mode.STOP_FIRST, 0);
 		record(metric, "no restart (socket activation, " + BASELINE.toSeconds() + " s)", baseline);
 		for (Mode mode : Mode.values()) {
+			System.err.println("  restarts: " + mode.subject);
 			Measure during = measure(mode, restarts);
 			record(metric, mode.subject, during);
 			this.results.add(metric + ", latency p99 ÷ the no-restart p99", "ratio, target ≤ 2 for rolling restarts",
@@ -147,12 +151,17 @@ final class RestartRows {
 		awaitServing(supervisor, client, old);
 	}
 
-	/** The child's pid, once it is not {@code other} and has answered the client. */
+	/**
+	 * The child's pid, once it is not {@code other}, the child is {@code RUNNING} (a
+	 * rolling restart's new process answers before it is found ready, and a restart asked
+	 * meanwhile does nothing more) and it has answered the client.
+	 */
 	private static long awaitServing(Supervisor supervisor, LineClient client, long other) {
 		long deadline = System.nanoTime() + AWAIT_NANOS;
 		while (true) {
-			Long pid = supervisor.snapshot(NAME).orElseThrow().pid();
-			if (pid != null && pid != other && client.servedBy(pid)) {
+			ChildSnapshot child = supervisor.snapshot(NAME).orElseThrow();
+			Long pid = child.pid();
+			if (pid != null && pid != other && child.state() == ChildState.RUNNING && client.servedBy(pid)) {
 				return pid;
 			}
 			if (System.nanoTime() > deadline) {
@@ -189,8 +198,20 @@ final class RestartRows {
 		 * The supervisor holds the socket; a restart stops the process, then starts the
 		 * next, which accepts what waited in the backlog meanwhile.
 		 */
-		STOP_FIRST("socket activation, stop-first restarts (the default)", false, (child) -> child
-			.socketActivation(new SocketActivation(true, SocketActivation.DEFAULT_ADDRESS, null, 3)));
+		STOP_FIRST("socket activation, stop-first restarts (the default)", false,
+				(child) -> child
+					.socketActivation(new SocketActivation(true, SocketActivation.DEFAULT_ADDRESS, null, 3))),
+
+		/**
+		 * The supervisor holds the socket; a restart starts the next process first and
+		 * stops the old one once the next one says it serves (its "serving" line), so the
+		 * old one answers meanwhile.
+		 */
+		ROLLING("socket activation, rolling restarts", false,
+				(child) -> child.socketActivation(new SocketActivation(true, SocketActivation.DEFAULT_ADDRESS, null, 3))
+					.restartMode(RestartMode.ROLLING)
+					.readinessLogLine("^serving$")
+					.logFileEnabled(true));
 
 		private final String subject;
 
