@@ -75,6 +75,9 @@ import dev.tether.supervisor.output.LogSettings;
  * its port itself)
  * @param restartMode whether a restart stops the old process first (the default) or
  * starts the new one first ({@link RestartMode#ROLLING}, with socket activation)
+ * @param startupDelay {@code startup-delay}: the child is ready once its process has run
+ * this long, instead of once its port accepts; {@code null} for none. For a child that
+ * says nothing of its readiness, such as one on a held socket, which always accepts
  * @throws InvalidChildSpecException naming the setting when a value is unusable; every
  * duration must be positive and at most {@link #MAX_DURATION}
  */
@@ -85,7 +88,7 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		ProbeSettings readiness, ProbeSettings liveness, boolean critical, boolean restartWithDependencies,
 		boolean stdio, ResourceLimits resources, ExitCodes successExitCodes, ExitCodes restartPreventExitCodes,
 		int reloadSignal, SelfReport selfReport, String probeAddress, SocketActivation socketActivation,
-		RestartMode restartMode) {
+		RestartMode restartMode, @Nullable Duration startupDelay) {
 
 	/** The address a child's port is probed on unless it names another. */
 	public static final String DEFAULT_PROBE_ADDRESS = "127.0.0.1";
@@ -171,8 +174,9 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 		Objects.requireNonNull(restartPreventExitCodes, "restartPreventExitCodes");
 		Objects.requireNonNull(selfReport, "selfReport").check(name, log);
 		Objects.requireNonNull(socketActivation, "socketActivation").check(name, port, stdio);
+		ChildSpecChecks.startupDelay(name, startupDelay, startupTimeout, selfReport, readiness);
 		ChildSpecChecks.restartMode(name, Objects.requireNonNull(restartMode, "restartMode"), socketActivation,
-				selfReport, readiness, stdio);
+				selfReport, readiness, stdio, startupDelay != null);
 		Duration needed = backoff.minimumTotal(maxRestarts);
 		if (maxRestarts > 0 && restartWindow.compareTo(needed) < 0) {
 			throw new InvalidChildSpecException(name, "restart-window",

@@ -89,6 +89,8 @@ public final class ChildSpecBuilder {
 
 	private RestartMode restartMode = RestartMode.STOP_FIRST;
 
+	private @Nullable Duration startupDelay;
+
 	ChildSpecBuilder(String name, List<String> command) {
 		this.name = name;
 		this.command = command;
@@ -133,6 +135,7 @@ public final class ChildSpecBuilder {
 		this.selfReport = spec.selfReport();
 		this.socketActivation = spec.socketActivation();
 		this.restartMode = spec.restartMode();
+		this.startupDelay = spec.startupDelay();
 	}
 
 	/** The executable, then its arguments. */
@@ -413,6 +416,15 @@ public final class ChildSpecBuilder {
 		return this;
 	}
 
+	/**
+	 * {@code startup-delay}: the child is ready once its process has run this long,
+	 * instead of once its port accepts ({@code null}: no delay).
+	 */
+	public ChildSpecBuilder startupDelay(@Nullable Duration startupDelay) {
+		this.startupDelay = startupDelay;
+		return this;
+	}
+
 	public ChildSpec build() {
 		return new ChildSpec(this.name, this.kind, this.command, this.environment, this.workingDirectory,
 				this.autostart, this.port, this.startupTimeout, this.restart, this.backoff, this.maxRestarts,
@@ -422,7 +434,7 @@ public final class ChildSpecBuilder {
 				this.containDescendants, this.dependsOn, this.readiness, this.liveness, this.critical,
 				this.restartWithDependencies, this.stdio, this.resources, this.successExitCodes,
 				this.restartPreventExitCodes, this.reloadSignal, this.selfReport, this.probeAddress,
-				this.socketActivation, this.restartMode);
+				this.socketActivation, this.restartMode, this.startupDelay);
 	}
 
 }

@@ -77,7 +77,7 @@ final class ChildSpecChecks {
 	 * that accepts says nothing of the new process.
 	 */
 	static void restartMode(String name, RestartMode mode, SocketActivation activation, SelfReport selfReport,
-			ProbeSettings readiness, boolean stdio) {
+			ProbeSettings readiness, boolean stdio, boolean startupDelay) {
 		if (mode != RestartMode.ROLLING) {
 			return;
 		}
@@ -89,10 +89,31 @@ final class ChildSpecChecks {
 			throw new InvalidChildSpecException(name, "restart-mode",
 					"rolling needs socket-activation.enabled: the old and the new process share its socket");
 		}
-		if (!selfReport.readiness() && readiness.httpGet() == null) {
+		if (!selfReport.readiness() && readiness.httpGet() == null && !startupDelay) {
 			throw new InvalidChildSpecException(name, "restart-mode", "rolling needs a readiness the new process "
-					+ "shows itself (readiness.notify, readiness.log-line or readiness.http-get): the held socket "
-					+ "always accepts, so a port that accepts says nothing of it");
+					+ "shows itself (readiness.notify, readiness.log-line or readiness.http-get) or a startup-delay: "
+					+ "the held socket always accepts, so a port that accepts says nothing of it");
+		}
+	}
+
+	/**
+	 * A startup delay is one way of saying when the child is ready: not beside another,
+	 * and shorter than the startup timeout, which would otherwise end every start first.
+	 */
+	static void startupDelay(String name, @Nullable Duration delay, Duration startupTimeout, SelfReport selfReport,
+			ProbeSettings readiness) {
+		if (delay == null) {
+			return;
+		}
+		bounded(name, "startup-delay", delay);
+		if (delay.compareTo(startupTimeout) >= 0) {
+			throw new InvalidChildSpecException(name, "startup-delay",
+					"(" + delay + ") must be shorter than startup-timeout (" + startupTimeout
+							+ "), which would end the start first");
+		}
+		if (selfReport.readiness() || readiness.httpGet() != null) {
+			throw new InvalidChildSpecException(name, "startup-delay", "is another way to say when the child is "
+					+ "ready: set it or readiness.notify, readiness.log-line or readiness.http-get, not both");
 		}
 	}
 

@@ -55,15 +55,21 @@ class ChildSpecTests {
 		// Why every component differs from its default: a setting toBuilder forgot would
 		// then come back as its default, and the copy would not equal the spec.
 		for (RecordComponent component : ChildSpec.class.getRecordComponents()) {
-			// Why not restartMode: rolling cannot go with this spec's stdio; its own copy
-			// is checked below.
-			if (!List.of("name", "command", "restartMode").contains(component.getName())) {
+			// Why not restartMode and startupDelay: rolling cannot go with this spec's
+			// stdio, nor a delay with its readiness; their own copy is checked below.
+			if (!List.of("name", "command", "restartMode", "startupDelay").contains(component.getName())) {
 				assertThat(component.getAccessor().invoke(spec)).as(component.getName())
 					.isNotEqualTo(component.getAccessor().invoke(defaults));
 			}
 		}
 		assertThat(spec.toBuilder().build()).isEqualTo(spec);
-		ChildSpec rolling = spec.toBuilder().stdio(false).restartMode(RestartMode.ROLLING).build();
+		ChildSpec rolling = spec.toBuilder()
+			.stdio(false)
+			.restartMode(RestartMode.ROLLING)
+			.readinessNotify(false)
+			.readinessHttpGet(null)
+			.startupDelay(Duration.ofSeconds(2))
+			.build();
 		assertThat(rolling.toBuilder().build()).isEqualTo(rolling);
 		ChildSpec changed = spec.toBuilder().command(List.of("false")).build();
 		assertThat(changed.command()).containsExactly("false");
@@ -120,10 +126,26 @@ class ChildSpecTests {
 				"rolling needs socket-activation.enabled: the old and the new process share its socket");
 		refusedActivation(activated.readinessNotify(false), "restart-mode",
 				"rolling needs a readiness the new process shows itself (readiness.notify, readiness.log-line or "
-						+ "readiness.http-get): the held socket always accepts, so a port that accepts says nothing "
-						+ "of it");
+						+ "readiness.http-get) or a startup-delay: the held socket always accepts, so a port that "
+						+ "accepts says nothing of it");
 		refusedActivation(activated.readinessHttpGet("/ready").stdio(true), "restart-mode",
 				"rolling cannot be used by a stdio child: its pipes to this JVM belong to one process at a time");
+	}
+
+	@Test
+	void aStartupDelayIsShorterThanTheStartupTimeoutAndTheOnlyReadiness() {
+		assertThat(builder().startupDelay(Duration.ofSeconds(5)).build().startupDelay()).hasSeconds(5);
+		refusedActivation(builder().startupDelay(Duration.ofSeconds(60)), "startup-delay",
+				"(PT1M) must be shorter than startup-timeout (PT1M), which would end the start first");
+		refusedActivation(builder().startupDelay(Duration.ofSeconds(1)).readinessLogLine("up"), "startup-delay",
+				"is another way to say when the child is ready: set it or readiness.notify, readiness.log-line or "
+						+ "readiness.http-get, not both");
+		assertThat(builder().port(8080)
+			.socketActivation(new SocketActivation(true, "127.0.0.1", null, 3))
+			.restartMode(RestartMode.ROLLING)
+			.startupDelay(Duration.ofSeconds(1))
+			.build()
+			.restartMode()).as("a delay is a readiness for rolling restarts").isEqualTo(RestartMode.ROLLING);
 	}
 
 	private static void refusedActivation(ChildSpecBuilder builder, String setting, String reason) {

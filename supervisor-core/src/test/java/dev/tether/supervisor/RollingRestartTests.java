@@ -98,6 +98,31 @@ class RollingRestartTests {
 		}
 	}
 
+	@Test
+	void aStartupDelayIsTheNewProcesssReadinessAndTheOldOneServesUntilItHasPassed() throws Exception {
+		int port = Listen.unusedPort();
+		ChildSpec spec = rolling("delayed", port, "0").toBuilder()
+			.readinessLogLine(null)
+			.startupDelay(Duration.ofSeconds(1))
+			.build();
+		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
+			test.supervisor().start("delayed");
+			awaitServing(test, "delayed");
+			try (RequestLoop client = RequestLoop.start(port, Duration.ofMillis(10))) {
+				long old = await().atMost(DEADLINE)
+					.until(() -> running(test, "delayed"), (pid) -> pid != 0 && client.lastServer() == pid);
+				long restarted = System.nanoTime();
+				long next = test.supervisor().restart("delayed").pid();
+				await().atMost(DEADLINE).until(() -> running(test, "delayed") == next);
+				assertThat(Duration.ofNanos(System.nanoTime() - restarted))
+					.as("a held socket accepts at once, but the new process is ready only after the delay")
+					.isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+				await().atMost(DEADLINE).until(() -> !LiveProcesses.isAlive(old));
+				assertEveryRequestAnswered(client);
+			}
+		}
+	}
+
 	@ParameterizedTest(name = "{0}")
 	@ValueSource(strings = { "refuse-to-start", "hang-before-ready" })
 	void aNewProcessThatFailsItsReadinessIsStoppedAndTheOldOneGoesOnServing(String failure) throws Exception {

@@ -60,6 +60,14 @@ public class ChildProperties {
 	 */
 	private @Nullable Duration startupTimeout;
 
+	/**
+	 * The child is ready once its process has run this long, instead of once its port
+	 * accepts: for a child that says nothing of its own readiness, such as one on a held
+	 * socket (socket activation), which always accepts. Shorter than 'startup-timeout';
+	 * not with readiness.notify, readiness.log-line or readiness.http-get.
+	 */
+	private @Nullable Duration startupDelay;
+
 	@NestedConfigurationProperty
 	private final ChildSocketActivationProperties socketActivation = new ChildSocketActivationProperties();
 
@@ -238,6 +246,14 @@ public class ChildProperties {
 
 	public void setStartupTimeout(@Nullable Duration startupTimeout) {
 		this.startupTimeout = startupTimeout;
+	}
+
+	public @Nullable Duration getStartupDelay() {
+		return this.startupDelay;
+	}
+
+	public void setStartupDelay(@Nullable Duration startupDelay) {
+		this.startupDelay = startupDelay;
 	}
 
 	public ChildSocketActivationProperties getSocketActivation() {

@@ -96,6 +96,7 @@ final class ChildSpecFactory {
 			apply("autostart", ChildProperties::getAutostart, builder::autostart);
 			apply("port", ChildProperties::getPort, builder::port);
 			apply("startup-timeout", ChildProperties::getStartupTimeout, builder::startupTimeout);
+			apply("startup-delay", ChildProperties::getStartupDelay, builder::startupDelay);
 			apply("probe-address", ChildProperties::getProbeAddress, builder::probeAddress);
 			socketActivation(builder);
 			apply("restart", ChildProperties::getRestart, builder::restart);

@@ -517,6 +517,19 @@ class SupervisorAutoConfigurationTests {
 	}
 
 	@Test
+	void startupDelayIsBoundAndOneAsLongAsTheStartupTimeoutFailsNamingIt() {
+		String web = "supervisor.children.web.";
+		runner()
+			.withPropertyValues("supervisor.defaults.startup-delay=2s", web + "command=true", web + "port=7070",
+					"supervisor.children.told.command=true", "supervisor.children.told.startup-delay=500ms")
+			.run((context) -> assertThat(ChildSpecFactory.from(context.getBean(ConfiguredChildren.class), List.of()))
+				.extracting(ChildSpec::name, ChildSpec::startupDelay)
+				.containsExactly(tuple("web", Duration.ofSeconds(2)), tuple("told", Duration.ofMillis(500))));
+		assertFailure(web + "startup-delay", containing("must be shorter than startup-timeout"),
+				Map.of(web + "command", "true", web + "startup-delay", "10s", web + "startup-timeout", "10s"));
+	}
+
+	@Test
 	void restartModeIsBoundFromTheChildOverTheDefaultsAndRollingWithoutSocketActivationFails() {
 		String web = "supervisor.children.web.";
 		runner()

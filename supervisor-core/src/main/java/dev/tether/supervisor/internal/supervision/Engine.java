@@ -429,6 +429,7 @@ public final class Engine implements AutoCloseable {
 				child.advancePortReclaim(now);
 				child.restartIfDue(now);
 				child.checkStable(now);
+				child.checkStartupDelay(now);
 				seen.add(child);
 			}
 		}

@@ -187,7 +187,8 @@ final class SupervisedChild {
 		this.process = new ChildProcess(spawned.pid(), spawned.handle(), false, spawned.shepherd(), startTime, bootId,
 				Instant.now(), nowNanos, notify, lineWatch);
 		this.command = new ShepherdedCommand();
-		boolean waits = this.spec.port() != null || this.spec.selfReport().readiness();
+		boolean waits = this.spec.port() != null || this.spec.selfReport().readiness()
+				|| this.spec.startupDelay() != null;
 		this.state = waits ? ChildState.STARTING : ChildState.RUNNING;
 		if (!spawned.shepherd()) {
 			logger.info("Child '{}' started as pid {}", name(), spawned.pid());
@@ -253,9 +254,7 @@ final class SupervisedChild {
 			return;
 		}
 		if (ready) {
-			this.state = ChildState.RUNNING;
-			logger.info("Child '{}' is ready: it did {}", name(), waitingFor);
-			stopPredecessor(nowNanos);
+			ready(waitingFor, nowNanos);
 			return;
 		}
 		if (this.startupTimedOut || this.stop != null
@@ -350,6 +349,23 @@ final class SupervisedChild {
 		this.startupTimedOut = false;
 		logger.warn("Child '{}': {}", name(), this.lastError);
 		emit(ChildEvent.Type.EXITED, status, null, this.lastError, null, null);
+	}
+
+	private void ready(String waitingFor, long nowNanos) {
+		this.state = ChildState.RUNNING;
+		logger.info("Child '{}' is ready: it did {}", name(), waitingFor);
+		stopPredecessor(nowNanos);
+	}
+
+	/** With {@code startup-delay}: ready once its process has run that long. */
+	void checkStartupDelay(long nowNanos) {
+		this.children.assertHeld();
+		Duration delay = this.spec.startupDelay();
+		ChildProcess current = this.process;
+		if (delay != null && current != null && this.state == ChildState.STARTING
+				&& nowNanos - current.startedNanos() >= delay.toNanos()) {
+			ready("run for " + delay, nowNanos);
+		}
 	}
 
 	/** {@code checked} reported an error of its own (notify protocol): its lastError. */

@@ -118,9 +118,10 @@ final class TickChecks {
 			if (process.notifyChannel() != null || process.lineWatch() != null) {
 				this.notified.put(child, process);
 			}
-			// Why not probed when it says itself that it is ready: its port would make it
-			// RUNNING before it says so.
-			if (child.state() == ChildState.STARTING && !spec.selfReport().readiness()) {
+			// Why not probed when it says itself that it is ready, or waits out a delay:
+			// its
+			// port would make it RUNNING before that.
+			if (child.state() == ChildState.STARTING && !spec.selfReport().readiness() && spec.startupDelay() == null) {
 				this.starting.put(child, process);
 			}
 			else if (child.state() == ChildState.RUNNING && spec.liveness().enabled()) {
