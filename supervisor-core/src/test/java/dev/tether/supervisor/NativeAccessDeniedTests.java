@@ -14,8 +14,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.tether.supervisor.internal.identity.ChildMarkers;
 import dev.tether.supervisor.testsupport.JavaCommand;
+import dev.tether.supervisor.testsupport.Listen;
 import dev.tether.supervisor.testsupport.LiveProcesses;
 import dev.tether.supervisor.testsupport.SecondJvm;
+import dev.tether.supervisor.testsupport.SocketActivationJvm;
 import dev.tether.supervisor.testsupport.StopOnRequestJvm;
 import dev.tether.supervisor.testsupport.TestRun;
 import dev.tether.supervisor.testsupport.TreeSupervisorJvm;
@@ -89,6 +91,18 @@ class NativeAccessDeniedTests {
 			await("nothing marked left after the stop").atMost(DEADLINE)
 				.until(() -> LiveProcesses.withEnvironmentEntry(marker).isEmpty());
 			assertThat(jvm.awaitExit(DEADLINE)).isTrue();
+		}
+	}
+
+	@Test
+	void aSocketActivatedChildIsNotStartedAndSaysThatItNeedsTheNativeBackend() throws Exception {
+		Path log = this.temp.resolve("jvm.log");
+		List<String> command = deniedJvm(SocketActivationJvm.class, TestRun.installationId("denied-socket"),
+				this.temp.resolve("state").toString(), Integer.toString(Listen.unusedPort()));
+		try (SecondJvm jvm = SecondJvm.start(new ProcessBuilder(command).redirectError(log.toFile()))) {
+			assertThat(jvm.readUntilCount("NOT_STARTED", 1)).as(() -> read(log))
+				.isEqualTo("its listening socket could not be opened: socket activation needs the native backend, "
+						+ "which this JVM cannot load");
 		}
 	}
 

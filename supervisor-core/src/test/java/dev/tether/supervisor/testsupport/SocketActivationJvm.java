@@ -20,7 +20,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * A second JVM supervising one socket-activated child, {@code held} ({@code sleep} under
  * a shepherd, its socket on the given port). Prints {@code RUNNING <command pid>} once
- * the child runs, then waits to be killed.
+ * the child runs, or {@code NOT_STARTED <its lastError>} when it could not be started,
+ * then waits to be killed.
  * <p>
  * Arguments: {@code <installation-id> <state-directory> <port>}.
  */
@@ -41,10 +42,11 @@ public final class SocketActivationJvm {
 		ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
 		ticker.scheduleWithFixedDelay(supervisor::tick, 20, 20, TimeUnit.MILLISECONDS);
 		supervisor.start("held");
-		ChildSnapshot running = await().atMost(Duration.ofSeconds(60))
+		ChildSnapshot seen = await().atMost(Duration.ofSeconds(60))
 			.until(() -> supervisor.snapshot("held").orElseThrow(),
-					(child) -> child.state() == ChildState.RUNNING && child.pid() != null);
-		System.out.println("RUNNING " + running.pid());
+					(child) -> (child.state() == ChildState.RUNNING && child.pid() != null)
+							|| (child.pid() == null && child.lastError() != null));
+		System.out.println((seen.pid() != null) ? "RUNNING " + seen.pid() : "NOT_STARTED " + seen.lastError());
 		System.out.flush();
 		new CountDownLatch(1).await();
 	}
