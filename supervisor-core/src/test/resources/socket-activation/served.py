@@ -9,7 +9,8 @@ in the backlog to the next process.
 
 Its readiness: it prints "serving" once it serves, after READY_AFTER seconds (0 by
 default). While a file "refuse-to-start" is in its working directory it exits 3 at once;
-while a file "hang-before-ready" is, it never gets ready (until SIGTERM).
+while a file "hang-before-ready" is, it never gets ready (until SIGTERM); while a file
+"say-serving-again" is, it prints "serving" again after each request it answers.
 """
 import os
 import select
@@ -55,3 +56,5 @@ while not stopping:
             body = b'%d\n' % os.getpid()
             connection.sendall(b'HTTP/1.0 %s\r\nContent-Length: %d\r\n\r\n%s'
                                % (b'500 Unhealthy' if sick else b'200 OK', len(body), body))
+        if os.path.exists('say-serving-again'):
+            print('serving', flush=True)

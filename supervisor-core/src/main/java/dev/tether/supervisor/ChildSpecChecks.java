@@ -73,8 +73,8 @@ final class ChildSpecChecks {
 
 	/**
 	 * A rolling restart needs socket activation (both processes accept from one socket)
-	 * and a readiness the new process itself shows: the socket always accepts, so a port
-	 * that accepts says nothing of the new process.
+	 * and a readiness the new process itself shows: the socket always accepts, and a
+	 * probe through it may be answered by the old process.
 	 */
 	static void restartMode(String name, RestartMode mode, SocketActivation activation, SelfReport selfReport,
 			ProbeSettings readiness, boolean stdio, boolean startupDelay) {
@@ -89,10 +89,11 @@ final class ChildSpecChecks {
 			throw new InvalidChildSpecException(name, "restart-mode",
 					"rolling needs socket-activation.enabled: the old and the new process share its socket");
 		}
-		if (!selfReport.readiness() && readiness.httpGet() == null && !startupDelay) {
+		if (!selfReport.readiness() && !startupDelay) {
 			throw new InvalidChildSpecException(name, "restart-mode", "rolling needs a readiness the new process "
-					+ "shows itself (readiness.notify, readiness.log-line or readiness.http-get) or a startup-delay: "
-					+ "the held socket always accepts, so a port that accepts says nothing of it");
+					+ "shows itself (readiness.notify or readiness.log-line) or a startup-delay: the held socket "
+					+ "always accepts, and the old process, which accepts from it too, would answer a port or "
+					+ "http-get probe");
 		}
 	}
 

@@ -125,9 +125,9 @@ class ChildSpecTests {
 		refusedActivation(builder().port(8080).readinessNotify(true).restartMode(RestartMode.ROLLING), "restart-mode",
 				"rolling needs socket-activation.enabled: the old and the new process share its socket");
 		refusedActivation(activated.readinessNotify(false), "restart-mode",
-				"rolling needs a readiness the new process shows itself (readiness.notify, readiness.log-line or "
-						+ "readiness.http-get) or a startup-delay: the held socket always accepts, so a port that "
-						+ "accepts says nothing of it");
+				"rolling needs a readiness the new process shows itself (readiness.notify or readiness.log-line) or "
+						+ "a startup-delay: the held socket always accepts, and the old process, which accepts from "
+						+ "it too, would answer a port or http-get probe");
 		refusedActivation(activated.readinessHttpGet("/ready").stdio(true), "restart-mode",
 				"rolling cannot be used by a stdio child: its pipes to this JVM belong to one process at a time");
 	}

@@ -135,6 +135,8 @@ class RollingRestartTests {
 				long old = await().atMost(DEADLINE)
 					.until(() -> running(test, "kept"), (pid) -> pid != 0 && client.lastServer() == pid);
 				Files.createFile(this.temp.resolve(failure));
+				// Why: the old process's own lines must not make the new one ready.
+				Files.createFile(this.temp.resolve("say-serving-again"));
 				long failed = test.supervisor().restart("kept").pid();
 				ChildSnapshot kept = await().atMost(DEADLINE)
 					.until(() -> test.supervisor().snapshot("kept").orElseThrow(), (child) -> child.lastError() != null
@@ -148,6 +150,28 @@ class RollingRestartTests {
 				assertThat(client.lastServer()).isEqualTo(old);
 				assertEveryRequestAnswered(client);
 			}
+		}
+	}
+
+	@Test
+	void aNewProcessThatCannotBeSpawnedLeavesTheOldOneServingAndTheNextRestartRolls() throws Exception {
+		int port = Listen.unusedPort();
+		Path work = Files.createDirectories(this.temp.resolve("work"));
+		ChildSpec spec = rolling("unspawned", port, "0").toBuilder().workingDirectory(work).build();
+		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
+			test.supervisor().start("unspawned");
+			long old = await().atMost(DEADLINE).until(() -> running(test, "unspawned"), (pid) -> pid != 0);
+			Files.delete(work);
+			ChildSnapshot kept = test.supervisor().restart("unspawned");
+			assertThat(kept.state()).isEqualTo(ChildState.RUNNING);
+			assertThat(kept.pid()).isEqualTo(old);
+			assertThat(kept.lastError()).isEqualTo("the new process could not be started: working directory " + work
+					+ " does not exist; pid " + old + " goes on serving");
+			Files.createDirectories(work);
+			long next = test.supervisor().restart("unspawned").pid();
+			assertThat(next).as("the next restart rolls").isNotEqualTo(old);
+			await().atMost(DEADLINE).until(() -> running(test, "unspawned") == next);
+			await().atMost(DEADLINE).until(() -> !LiveProcesses.isAlive(old));
 		}
 	}
 

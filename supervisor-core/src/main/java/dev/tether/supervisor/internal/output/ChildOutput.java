@@ -41,8 +41,9 @@ public final class ChildOutput implements CapturedOutput {
 
 	private @Nullable String failure;
 
-	// Why volatile: set by the launcher for a new process, read and cleared by the pump.
-	private volatile @Nullable LineWatch watch;
+	// Why kept apart from the pipes: set by the launcher just before a spawn, taken by
+	// the pipes opened for that spawn, so that only that process's lines are matched.
+	private volatile @Nullable LineWatch nextWatch;
 
 	/**
 	 * @param child the child's name
@@ -95,7 +96,7 @@ public final class ChildOutput implements CapturedOutput {
 		int length = Math.min(line.length, this.settings.maxLineLength() - 1);
 		ByteBuffer bytes = ByteBuffer.allocate(length + 1).put(line, 0, length).put((byte) '\n').flip();
 		received(bytes.remaining());
-		write(Stream.STDOUT, bytes, 1);
+		write(Stream.STDOUT, bytes, 1, null);
 	}
 
 	@Override
@@ -126,11 +127,20 @@ public final class ChildOutput implements CapturedOutput {
 	}
 
 	/**
-	 * Matches the lines written from now on against {@code watch} until one matches
-	 * ({@code null}: none).
+	 * Matches the lines of the next process, the one whose pipes are opened next, against
+	 * {@code watch} until one matches ({@code null}: none). Why not every line of the
+	 * child: during a rolling restart the process it replaces writes here too, and its
+	 * lines must not make the new one ready.
 	 */
 	public void watch(@Nullable LineWatch watch) {
-		this.watch = watch;
+		this.nextWatch = watch;
+	}
+
+	/** The watch for the pipes being opened, once. */
+	@Nullable LineWatch takeWatch() {
+		LineWatch taken = this.nextWatch;
+		this.nextWatch = null;
+		return taken;
 	}
 
 	void received(int count) {
@@ -168,12 +178,12 @@ public final class ChildOutput implements CapturedOutput {
 	 * Writes complete lines, from the buffer's position to its limit, to every sink; the
 	 * position ends at the limit.
 	 * @param count how many lines they are
+	 * @param watch the watch of the process that wrote them, or {@code null}
 	 */
-	synchronized void write(Stream stream, ByteBuffer complete, int count) {
+	synchronized void write(Stream stream, ByteBuffer complete, int count, @Nullable LineWatch watch) {
 		this.lines.add(count);
-		LineWatch current = this.watch;
-		if (current != null && current.scan(complete)) {
-			this.watch = null;
+		if (watch != null && !watch.matched()) {
+			watch.scan(complete);
 		}
 		if (this.loggerSink != null) {
 			this.loggerSink.log(stream, complete);

@@ -4,6 +4,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One pipe of one process: splits what is read from it into lines for its
  * {@link ChildOutput}. A line split across reads is joined; a line longer than the limit
@@ -43,8 +45,15 @@ final class LineSplitter {
 
 	private int carried;
 
-	LineSplitter(int fd, Stream stream, ChildOutput output, PipeSizer.Pipe pipe) {
+	private final @Nullable LineWatch watch;
+
+	/**
+	 * @param watch the readiness watch of the process writing to this pipe, or
+	 * {@code null}
+	 */
+	LineSplitter(int fd, Stream stream, ChildOutput output, PipeSizer.Pipe pipe, @Nullable LineWatch watch) {
 		this.fd = fd;
+		this.watch = watch;
 		this.pipe = pipe;
 		this.stream = stream;
 		this.output = output;
@@ -167,7 +176,7 @@ final class LineSplitter {
 
 	private void emit(ByteBuffer read, int start, int end, int count) {
 		if (count > 0) {
-			this.output.write(this.stream, read.duplicate().limit(end).position(start), count);
+			this.output.write(this.stream, read.duplicate().limit(end).position(start), count, this.watch);
 		}
 	}
 
@@ -196,13 +205,13 @@ final class LineSplitter {
 		}
 		ByteBuffer piece = ByteBuffer.allocate(at + this.cutMarker.length + 1);
 		piece.put(this.carry, 0, at).put(this.cutMarker).put((byte) '\n').flip();
-		this.output.write(this.stream, piece, 1);
+		this.output.write(this.stream, piece, 1, this.watch);
 		System.arraycopy(this.carry, at, this.carry, 0, this.carried - at);
 		this.carried -= at;
 	}
 
 	private void emitCarry() {
-		this.output.write(this.stream, ByteBuffer.wrap(this.carry, 0, this.carried), 1);
+		this.output.write(this.stream, ByteBuffer.wrap(this.carry, 0, this.carried), 1, this.watch);
 		this.carried = 0;
 		if (this.carry.length > KEPT_CARRY) {
 			this.carry = NONE;

@@ -230,11 +230,14 @@ public final class OutputPump {
 		 */
 		private final Stream first;
 
+		private final @Nullable LineWatch watch;
+
 		Pipes(ChildOutput output, int[] stdout, int @Nullable [] stderr, Stream first) {
 			this.output = output;
 			this.stdout = stdout;
 			this.stderr = stderr;
 			this.first = first;
+			this.watch = output.takeWatch();
 		}
 
 		/** The descriptor the child gets as its stdout. */
@@ -272,7 +275,7 @@ public final class OutputPump {
 		}
 
 		private void watch(int fd, Stream stream) {
-			LineSplitter capture = new LineSplitter(fd, stream, this.output, sizer.watch(fd));
+			LineSplitter capture = new LineSplitter(fd, stream, this.output, sizer.watch(fd), this.watch);
 			this.output.opened();
 			captures.put(fd, capture);
 			Epoll current = epoll;

@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -58,7 +57,7 @@ final class ChildTable {
 	 */
 	void replace(SupervisedChild old, SupervisedChild replacement) {
 		assertHeld();
-		if (old.process() != null || this.children.get(old.name()) != old) {
+		if (old.process() != null || old.predecessor() != null || this.children.get(old.name()) != old) {
 			throw new IllegalStateException("child '" + old.name() + "' cannot be replaced while it runs");
 		}
 		this.children.put(old.name(), replacement);
@@ -73,7 +72,7 @@ final class ChildTable {
 	/** Forgets a child that holds no process (a removed one, once stopped). */
 	void remove(SupervisedChild child) {
 		assertHeld();
-		if (child.process() != null) {
+		if (child.process() != null || child.predecessor() != null) {
 			throw new IllegalStateException("child '" + child.name() + "' still holds a process");
 		}
 		if (this.children.remove(child.name(), child)) {
@@ -111,12 +110,19 @@ final class ChildTable {
 	/** The pids of the processes the children hold now: never taken for orphans. */
 	Set<Long> pids() {
 		assertHeld();
-		return this.children.values()
-			.stream()
-			.map(SupervisedChild::process)
-			.filter((process) -> process != null)
-			.map(ChildProcess::pid)
-			.collect(Collectors.toSet());
+		Set<Long> pids = new HashSet<>();
+		for (SupervisedChild child : this.children.values()) {
+			ChildProcess process = child.process();
+			Predecessor previous = child.predecessor();
+			if (process != null) {
+				pids.add(process.pid());
+			}
+			// Why: the process a rolling restart replaces is the child's until it ends.
+			if (previous != null) {
+				pids.add(previous.process().pid());
+			}
+		}
+		return pids;
 	}
 
 	/** The registry rows of every running process. */

@@ -157,9 +157,11 @@ final class LaunchDispatcher {
 				if (process.handle() == null) {
 					this.orphans.exited(child.name(), process, status);
 				}
-				// Why not for the process a rolling restart replaced: the child's service
-				// went on, so its dependents have nothing to follow.
-				if (process == current) {
+				// Why only when the child has no process left: when the process a rolling
+				// restart replaced ends, or a failed new one leaves the old one serving,
+				// the
+				// child's service went on, and its dependents have nothing to follow.
+				if (process == current && child.process() == null) {
 					this.dependents.ended(child);
 				}
 			}

@@ -54,6 +54,11 @@ final class Predecessor {
 		return this.gone;
 	}
 
+	/** Its stop ladder, once begun. */
+	@Nullable Stop stop() {
+		return this.stop;
+	}
+
 	/** Whether its stop has begun: it no longer takes the child back. */
 	boolean stopping() {
 		return this.stop != null;

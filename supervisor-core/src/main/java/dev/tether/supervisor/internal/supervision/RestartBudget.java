@@ -97,6 +97,14 @@ final class RestartBudget {
 		return this.restartTimes.size();
 	}
 
+	/** Whether the breaker allows one more restart at {@code nowNanos}. */
+	boolean allowsRestart(long nowNanos) {
+		while (!this.restartTimes.isEmpty() && nowNanos - this.restartTimes.peekFirst() > this.windowNanos) {
+			this.restartTimes.removeFirst();
+		}
+		return this.restartTimes.size() < this.maxRestarts;
+	}
+
 	/** Resets backoff and breaker once a process has been up for {@code stable-after}. */
 	void checkStable(long startedNanos, long nowNanos) {
 		if (this.failureStreak > 0 && nowNanos - startedNanos >= this.stableAfterNanos) {

@@ -205,6 +205,11 @@ final class SupervisedChild {
 	void launchFailed(String error, @Nullable Duration spawnDuration) {
 		this.children.assertHeld();
 		this.launch.drop();
+		Predecessor previous = this.predecessor;
+		if (previous != null && !previous.stopping() && this.process == null) {
+			predecessorTakesBack(null, "could not be started: " + error, null);
+			return;
+		}
 		this.lastError = error;
 		this.state = ChildState.FAILED;
 		logger.error("Child '{}' could not be started: {}", name(), error);
@@ -317,11 +322,9 @@ final class SupervisedChild {
 	 * it is gone, and a stop that waited for it completes.
 	 */
 	private void predecessorGone(String how) {
-		Predecessor previous = this.predecessor;
-		this.predecessor = null;
+		Predecessor previous = dropPredecessor();
 		if (previous != null) {
 			logger.info("Child '{}': the replaced pid {} {}", name(), previous.process().pid(), how);
-			previous.gone().complete(null);
 		}
 		StopOutcome waiting = this.stopEndedBeforePredecessor;
 		if (waiting != null) {
@@ -334,21 +337,37 @@ final class SupervisedChild {
 	 * The new process of a rolling restart ended before it was ready: the predecessor,
 	 * which still serves, is the child's process again.
 	 */
-	private void predecessorTakesBack(ChildProcess failed, ExitStatus status) {
-		Predecessor previous = this.predecessor;
-		Long pid = this.command.pid(name(), failed);
-		this.predecessor = null;
-		previous.gone().complete(null);
+	private void predecessorTakesBack(@Nullable ChildProcess failed, @Nullable String what,
+			@Nullable ExitStatus status) {
+		Long pid = (failed != null) ? this.command.pid(name(), failed) : null;
+		String which = (failed != null) ? "the new process (pid " + ((pid != null) ? pid : failed.pid()) + ")"
+				: "the new process";
+		Predecessor previous = dropPredecessor();
 		this.process = previous.process();
 		this.command = previous.command();
 		this.state = ChildState.RUNNING;
-		this.lastExit = status;
-		this.lastError = "the new process (pid " + ((pid != null) ? pid : failed.pid()) + ") "
-				+ (this.startupTimedOut ? this.lastError : "exited before it was ready: " + status) + "; pid "
-				+ this.command.pid(name(), this.process) + " goes on serving";
+		this.stop = null;
+		this.failedCheck = null;
 		this.startupTimedOut = false;
+		if (status != null) {
+			this.lastExit = status;
+		}
+		this.lastError = which + " " + what + "; pid " + this.command.pid(name(), this.process) + " goes on serving";
 		logger.warn("Child '{}': {}", name(), this.lastError);
 		emit(ChildEvent.Type.EXITED, status, null, this.lastError, null, null);
+	}
+
+	/**
+	 * The predecessor is no longer one: its {@link Predecessor#gone()} completes.
+	 * @return what it was, or {@code null} without one
+	 */
+	private @Nullable Predecessor dropPredecessor() {
+		Predecessor previous = this.predecessor;
+		this.predecessor = null;
+		if (previous != null) {
+			previous.gone().complete(null);
+		}
+		return previous;
 	}
 
 	private void ready(String waitingFor, long nowNanos) {
@@ -395,7 +414,7 @@ final class SupervisedChild {
 		// Why only while the policy and the breaker allow a restart: otherwise the ladder
 		// below ends it, and its exit is judged as any failure's.
 		if (this.spec.restartMode() == RestartMode.ROLLING && this.spec.restart().restartsAfter(true)
-				&& this.budget.restartsInWindow() < this.spec.maxRestarts() && beginRolling(target, reason, nowNanos)) {
+				&& this.budget.allowsRestart(nowNanos) && beginRolling(target, reason, nowNanos)) {
 			return;
 		}
 		this.failedCheck = reason;
@@ -446,8 +465,10 @@ final class SupervisedChild {
 		if (current == null || current.pid() != pid) {
 			return;
 		}
-		if (previous != null && !previous.stopping() && this.stop == null) {
-			predecessorTakesBack(current, status);
+		if (previous != null && !previous.stopping()) {
+			String why = this.startupTimedOut ? this.lastError
+					: (this.failedCheck != null) ? this.failedCheck : "exited before it was ready: " + status;
+			predecessorTakesBack(current, why, status);
 			return;
 		}
 		this.lastExit = status;
@@ -493,11 +514,14 @@ final class SupervisedChild {
 		this.launch.drop();
 		Predecessor previous = this.predecessor;
 		if (previous != null && this.process == null) {
-			// Why: the new process of a rolling restart is not launched yet; what runs is
-			// the predecessor, and it is what this stop stops.
-			this.predecessor = null;
+			// Why: the new process of a rolling restart is not launched yet, or has
+			// ended;
+			// what runs is the predecessor, and it is what this stop stops, through the
+			// ladder it may be in already.
+			dropPredecessor();
 			this.process = previous.process();
 			this.command = previous.command();
+			this.stop = previous.stop();
 			target = previous.target();
 		}
 		else if (previous != null) {
@@ -578,7 +602,7 @@ final class SupervisedChild {
 	}
 
 	private void completeStop(StopOutcome outcome) {
-		if (this.predecessor != null) {
+		if (this.predecessor != null && this.stopOutcome != null) {
 			this.stopEndedBeforePredecessor = outcome;
 			return;
 		}

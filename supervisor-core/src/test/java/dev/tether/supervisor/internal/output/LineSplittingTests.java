@@ -45,7 +45,7 @@ class LineSplittingTests {
 			byte[] input = randomOutput(random);
 			Path file = this.directory.resolve("round-" + round + ".log");
 			ChildOutput output = new ChildOutput("random", settings(), file);
-			LineSplitter capture = new LineSplitter(-1, Stream.STDOUT, output, new PipeSizer.Pipe(-1, 64 * 1024));
+			LineSplitter capture = new LineSplitter(-1, Stream.STDOUT, output, new PipeSizer.Pipe(-1, 64 * 1024), null);
 			output.opened();
 			ByteBuffer buffer = ByteBuffer.allocateDirect(input.length).order(ByteOrder.LITTLE_ENDIAN);
 			long[] words = new long[input.length / Long.BYTES];
