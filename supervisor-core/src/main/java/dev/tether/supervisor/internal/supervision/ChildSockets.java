@@ -1,8 +1,10 @@
 package dev.tether.supervisor.internal.supervision;
 
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
@@ -18,11 +20,13 @@ import dev.tether.supervisor.internal.os.Posix;
  * starts, handed to every process of that child, and closed when the child is removed or
  * the supervisor closes, after the child's stop. Why kept between processes: a client
  * that connects while one process ends and the next starts waits in the socket's backlog
- * instead of being refused.
+ * instead of being refused. Thread-safe: its monitor is held for a socket's open or
+ * close, a few system calls that wait on no process, so that a remove that closes a
+ * child's socket and a start that reuses it never cross.
  */
 final class ChildSockets implements AutoCloseable {
 
-	private final Map<String, Open> open = new ConcurrentHashMap<>();
+	private final Map<String, Open> open = new HashMap<>();
 
 	private final @Nullable ActivationSockets sockets = Posix.get().isAvailable() ? new ActivationSockets(Posix.get())
 			: null;
@@ -32,18 +36,17 @@ final class ChildSockets implements AutoCloseable {
 	 * changed; {@code null} when the child has no socket activation.
 	 * @throws IOException naming the call, the address and port, and why it failed
 	 */
-	@Nullable Open socket(ChildSpec spec) throws IOException {
+	synchronized @Nullable Open socket(ChildSpec spec) throws IOException {
 		SocketActivation activation = spec.socketActivation();
 		Integer port = spec.port();
 		if (!activation.enabled() || port == null) {
 			close(spec.name());
 			return null;
 		}
-		int backlog = (activation.backlog() != null) ? activation.backlog() : ActivationSockets.kernelBacklog();
-		HeldSocket wanted = new HeldSocket(activation.address(), port, activation.fd(), backlog);
 		Open current = this.open.get(spec.name());
-		if (current != null && current.sameSocket(wanted)) {
-			Open updated = new Open(current.fd(), wanted);
+		if (current != null && current.sameSocket(activation, port)) {
+			Open updated = new Open(current.fd(), activation,
+					new HeldSocket(activation.address(), port, activation.fd(), current.held().backlog()));
 			this.open.put(spec.name(), updated);
 			return updated;
 		}
@@ -51,20 +54,21 @@ final class ChildSockets implements AutoCloseable {
 		if (this.sockets == null) {
 			throw new IOException("socket activation needs the native backend, which this JVM cannot load");
 		}
+		int backlog = (activation.backlog() != null) ? activation.backlog() : ActivationSockets.kernelBacklog();
 		int fd = this.sockets.open(activation.inetAddress(), port, backlog);
-		Open opened = new Open(fd, wanted);
+		Open opened = new Open(fd, activation, new HeldSocket(activation.address(), port, activation.fd(), backlog));
 		this.open.put(spec.name(), opened);
 		return opened;
 	}
 
 	/** Whether the supervisor holds the socket on this child's port. */
-	boolean holdsPort(ChildSpec spec) {
+	synchronized boolean holdsPort(ChildSpec spec) {
 		Open current = this.open.get(spec.name());
 		return current != null && spec.port() != null && current.held().port() == spec.port();
 	}
 
 	/** Closes the child's socket, if it has one. */
-	void close(String name) {
+	synchronized void close(String name) {
 		Open closed = this.open.remove(name);
 		if (closed != null && this.sockets != null) {
 			this.sockets.close(closed.fd());
@@ -72,25 +76,30 @@ final class ChildSockets implements AutoCloseable {
 	}
 
 	@Override
-	public void close() {
-		this.open.keySet().forEach(this::close);
+	public synchronized void close() {
+		List.copyOf(this.open.keySet()).forEach(this::close);
 	}
 
 	/**
 	 * One child's open socket.
 	 *
 	 * @param fd its descriptor in this JVM
+	 * @param configured the settings it was opened for
 	 * @param held what it is, as the child's snapshot shows it
 	 */
-	record Open(int fd, HeldSocket held) {
+	record Open(int fd, SocketActivation configured, HeldSocket held) {
 
 		HandedSocket handed() {
 			return new HandedSocket(this.fd, this.held.fd() == 0);
 		}
 
-		private boolean sameSocket(HeldSocket other) {
-			return this.held.address().equals(other.address()) && this.held.port() == other.port()
-					&& this.held.backlog() == other.backlog();
+		// Why the backlog as configured, not as resolved: a default one follows the
+		// kernel's somaxconn, which may change at run time, and a socket reopened for
+		// that
+		// would fail to bind while a rolling restart's old process still listens on it.
+		private boolean sameSocket(SocketActivation activation, int port) {
+			return this.configured.address().equals(activation.address()) && this.held.port() == port
+					&& Objects.equals(this.configured.backlog(), activation.backlog());
 		}
 
 	}
