@@ -10,14 +10,29 @@ in the backlog to the next process.
 Its readiness: it prints "serving" once it serves, after READY_AFTER seconds (0 by
 default). While a file "refuse-to-start" is in its working directory it exits 3 at once;
 while a file "hang-before-ready" is, it never gets ready (until SIGTERM); while a file
-"say-serving-again" is, it prints "serving" again after each request it answers.
+"say-serving-again" is, it prints "serving" again after each request it answers. Given a
+NOTIFY_SOCKET it also says READY=1 when it serves, and WATCHDOG=1 twice per WATCHDOG_USEC.
 """
 import os
 import select
 import signal
 import socket
 import sys
+import threading
 import time
+
+
+def notify(message):
+    path = os.environ.get('NOTIFY_SOCKET')
+    if path:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as channel:
+            channel.sendto(message, '\0' + path[1:] if path.startswith('@') else path)
+
+
+def beat(period):
+    while True:
+        notify(b'WATCHDOG=1')
+        time.sleep(period)
 
 
 def listening():
@@ -42,6 +57,9 @@ time.sleep(float(os.environ.get('READY_AFTER', '0')))
 while os.path.exists('hang-before-ready') and not stopping:
     time.sleep(0.05)
 print('serving', flush=True)
+notify(b'READY=1')
+if os.environ.get('WATCHDOG_USEC'):
+    threading.Thread(target=beat, args=(int(os.environ['WATCHDOG_USEC']) / 2e6,), daemon=True).start()
 while not stopping:
     if select.select([server], [], [], 0.05)[0]:
         connection, _ = server.accept()

@@ -176,6 +176,33 @@ class RollingRestartTests {
 	}
 
 	@Test
+	void anOldProcessThatTakesTheChildBackIsStillHeardByItsWatchdog() throws Exception {
+		int port = Listen.unusedPort();
+		ChildSpec spec = rolling("watched", port, "0").toBuilder()
+			.readinessLogLine(null)
+			.readinessNotify(true)
+			.livenessWatchdog(Duration.ofSeconds(1))
+			.build();
+		try (TestSupervisor test = new TestSupervisor(this.temp.resolve("state"), List.of(spec))) {
+			test.supervisor().start("watched");
+			long old = await().atMost(DEADLINE).until(() -> running(test, "watched"), (pid) -> pid != 0);
+			Files.createFile(this.temp.resolve("refuse-to-start"));
+			test.supervisor().restart("watched");
+			await().atMost(DEADLINE)
+				.until(() -> test.supervisor().snapshot("watched").orElseThrow().lastError(),
+						(error) -> error != null && error.endsWith("pid " + old + " goes on serving"));
+			// Why the exits counted: a watchdog that no longer heard the old process
+			// would
+			// restart it, and each new process, refused, would hand it back again.
+			int exits = test.events("watched", ChildEvent.Type.EXITED).size();
+			await().during(Duration.ofSeconds(3))
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> running(test, "watched") == old
+						&& test.events("watched", ChildEvent.Type.EXITED).size() == exits);
+		}
+	}
+
+	@Test
 	void aRemoveDuringARollingRestartEndsBothProcessesBeforeTheSocketCloses() throws Exception {
 		int port = Listen.unusedPort();
 		ChildSpec spec = rolling("removed", port, "0");

@@ -64,7 +64,10 @@ final class ChildLauncher implements AutoCloseable {
 	private final NotifyPoller notify;
 
 	// Why kept: a child's socket lives until its next process gets one, or it is removed.
-	private final Map<String, NotifyChannel> channels = new ConcurrentHashMap<>();
+	// Why a list: during a rolling restart the process it replaces keeps its own socket
+	// until the next spawn, so that its watchdog is still heard should it take the child
+	// back.
+	private final Map<String, List<NotifyChannel>> channels = new ConcurrentHashMap<>();
 
 	private final ChildSockets sockets = new ChildSockets();
 
@@ -147,7 +150,7 @@ final class ChildLauncher implements AutoCloseable {
 		if (channel != null) {
 			this.notify.attach(channel, spawned.pid(), spawned.shepherd());
 		}
-		replaceChannel(spec.name(), channel);
+		keepChannels(child, channel);
 		if (spawned.stdio() != null) {
 			replaceStdio(spec.name(), spawned.stdio());
 		}
@@ -180,10 +183,30 @@ final class ChildLauncher implements AutoCloseable {
 		return handed;
 	}
 
-	private void replaceChannel(String name, @Nullable NotifyChannel current) {
-		NotifyChannel previous = (current != null) ? this.channels.put(name, current) : this.channels.remove(name);
-		if (previous != null) {
-			this.notify.close(previous);
+	/**
+	 * Keeps the notify sockets of the child's new process and of the process a rolling
+	 * restart replaces, if any, and closes the others. Called under the children's lock.
+	 */
+	private void keepChannels(SupervisedChild child, @Nullable NotifyChannel current) {
+		Predecessor previous = child.predecessor();
+		List<NotifyChannel> kept = new ArrayList<>(2);
+		if (previous != null && previous.process().notifyChannel() != null) {
+			kept.add(previous.process().notifyChannel());
+		}
+		if (current != null) {
+			kept.add(current);
+		}
+		List<NotifyChannel> before = kept.isEmpty() ? this.channels.remove(child.name())
+				: this.channels.put(child.name(), kept);
+		if (before != null) {
+			before.stream().filter((channel) -> !kept.contains(channel)).forEach(this.notify::close);
+		}
+	}
+
+	private void closeChannels(String name) {
+		List<NotifyChannel> before = this.channels.remove(name);
+		if (before != null) {
+			before.forEach(this.notify::close);
 		}
 	}
 
@@ -249,7 +272,7 @@ final class ChildLauncher implements AutoCloseable {
 	void renew(String name) {
 		this.outputs.remove(name);
 		replaceStdio(name, null);
-		replaceChannel(name, null);
+		closeChannels(name);
 	}
 
 	@Nullable String bootId() {
