@@ -130,7 +130,12 @@ class SocketActivationTests {
 						toActivated.answered(), toActivated.refused(), toActivated.failures(),
 						toActivated.slowest().toMillis(), toBound.answered(), toBound.refused());
 				assertThat(toActivated.refused()).isZero();
-				assertThat(toActivated.failures()).isEmpty();
+				// Why a few cut requests are allowed, one per kill -9 at most: a request
+				// the
+				// killed process had accepted dies with it, whatever holds the socket; a
+				// loaded machine widens that moment. Nothing else may fail.
+				assertThat(toActivated.failures()).hasSizeLessThanOrEqualTo(RESTARTS / Cause.values().length)
+					.allMatch("connection closed without an answer"::equals);
 				assertThat(toBound.refused()).as("the same restarts refuse clients without socket activation")
 					.isPositive();
 			}
