@@ -68,11 +68,7 @@ final class SupervisedChild {
 
 	private @Nullable HeldSocket socket;
 
-	private @Nullable Predecessor predecessor;
-
-	// Why: a stop is complete only once the predecessor of a rolling restart has ended
-	// too; its outcome waits here until then.
-	private @Nullable StopOutcome stopEndedBeforePredecessor;
+	private final RollingSuccession succession;
 
 	private @Nullable Stop stop;
 
@@ -94,6 +90,7 @@ final class SupervisedChild {
 		this.clock = clock;
 		this.children = children;
 		this.budget = new RestartBudget(spec);
+		this.succession = new RollingSuccession(spec.name());
 	}
 
 	ChildSpec spec() {
@@ -205,8 +202,7 @@ final class SupervisedChild {
 	void launchFailed(String error, @Nullable Duration spawnDuration) {
 		this.children.assertHeld();
 		this.launch.drop();
-		Predecessor previous = this.predecessor;
-		if (previous != null && !previous.stopping() && this.process == null) {
+		if (this.succession.mayTakeBack() && this.process == null) {
 			predecessorTakesBack(null, "could not be started: " + error, null);
 			return;
 		}
@@ -286,10 +282,10 @@ final class SupervisedChild {
 		this.children.assertHeld();
 		ChildProcess current = this.process;
 		if (current == null || current.adopted() || this.state != ChildState.RUNNING || this.stop != null
-				|| this.predecessor != null || this.removed) {
+				|| this.succession.predecessor() != null || this.removed) {
 			return false;
 		}
-		this.predecessor = new Predecessor(current, this.command, target);
+		this.succession.begin(current, this.command, target);
 		this.process = null;
 		this.command = new ShepherdedCommand();
 		this.lastError = reason;
@@ -305,16 +301,7 @@ final class SupervisedChild {
 	/** The rolling restart under way, or {@code null}. */
 	@Nullable Predecessor predecessor() {
 		this.children.assertHeld();
-		return this.predecessor;
-	}
-
-	private void stopPredecessor(long nowNanos) {
-		Predecessor previous = this.predecessor;
-		if (previous != null && !previous.stopping()) {
-			logger.info("Child '{}': stopping pid {}, which the new process replaces", name(),
-					previous.process().pid());
-			previous.stop(this.spec.stopSignal(), this.spec.stopTimeout(), nowNanos);
-		}
+		return this.succession.predecessor();
 	}
 
 	/**
@@ -322,13 +309,8 @@ final class SupervisedChild {
 	 * it is gone, and a stop that waited for it completes.
 	 */
 	private void predecessorGone(String how) {
-		Predecessor previous = dropPredecessor();
-		if (previous != null) {
-			logger.info("Child '{}': the replaced pid {} {}", name(), previous.process().pid(), how);
-		}
-		StopOutcome waiting = this.stopEndedBeforePredecessor;
+		StopOutcome waiting = this.succession.ended(how);
 		if (waiting != null) {
-			this.stopEndedBeforePredecessor = null;
 			completeStop(waiting);
 		}
 	}
@@ -342,7 +324,7 @@ final class SupervisedChild {
 		Long pid = (failed != null) ? this.command.pid(name(), failed) : null;
 		String which = (failed != null) ? "the new process (pid " + ((pid != null) ? pid : failed.pid()) + ")"
 				: "the new process";
-		Predecessor previous = dropPredecessor();
+		Predecessor previous = this.succession.takeBack();
 		this.process = previous.process();
 		this.command = previous.command();
 		this.state = ChildState.RUNNING;
@@ -357,23 +339,10 @@ final class SupervisedChild {
 		emit(ChildEvent.Type.EXITED, status, null, this.lastError, null, null);
 	}
 
-	/**
-	 * The predecessor is no longer one: its {@link Predecessor#gone()} completes.
-	 * @return what it was, or {@code null} without one
-	 */
-	private @Nullable Predecessor dropPredecessor() {
-		Predecessor previous = this.predecessor;
-		this.predecessor = null;
-		if (previous != null) {
-			previous.gone().complete(null);
-		}
-		return previous;
-	}
-
 	private void ready(String waitingFor, long nowNanos) {
 		this.state = ChildState.RUNNING;
 		logger.info("Child '{}' is ready: it did {}", name(), waitingFor);
-		stopPredecessor(nowNanos);
+		this.succession.stopReplaced(this.spec, nowNanos);
 	}
 
 	/** With {@code startup-delay}: ready once its process has run that long. */
@@ -456,8 +425,7 @@ final class SupervisedChild {
 	 */
 	void exited(long pid, ExitStatus status, long nowNanos, double random) {
 		this.children.assertHeld();
-		Predecessor previous = this.predecessor;
-		if (previous != null && previous.process().pid() == pid) {
+		if (this.succession.replaces(pid)) {
 			predecessorGone("ended: " + status);
 			return;
 		}
@@ -465,7 +433,7 @@ final class SupervisedChild {
 		if (current == null || current.pid() != pid) {
 			return;
 		}
-		if (previous != null && !previous.stopping()) {
+		if (this.succession.mayTakeBack()) {
 			String why = this.startupTimedOut ? this.lastError
 					: (this.failedCheck != null) ? this.failedCheck : "exited before it was ready: " + status;
 			predecessorTakesBack(current, why, status);
@@ -512,21 +480,17 @@ final class SupervisedChild {
 			return pending;
 		}
 		this.launch.drop();
-		Predecessor previous = this.predecessor;
-		if (previous != null && this.process == null) {
-			// Why: the new process of a rolling restart is not launched yet, or has
-			// ended;
-			// what runs is the predecessor, and it is what this stop stops, through the
-			// ladder it may be in already.
-			dropPredecessor();
+		// Why: without a new process (not launched yet, or ended), what runs is the
+		// process a rolling restart replaces, and this stop stops it, through the ladder
+		// it may be in already.
+		Predecessor previous = (this.process == null) ? this.succession.takeBack() : null;
+		if (previous != null) {
 			this.process = previous.process();
 			this.command = previous.command();
 			this.stop = previous.stop();
 			target = previous.target();
 		}
-		else if (previous != null) {
-			previous.stop(this.spec.stopSignal(), this.spec.stopTimeout(), nowNanos);
-		}
+		this.succession.stopReplaced(this.spec, nowNanos);
 		if (this.process == null || target == null) {
 			this.state = ChildState.STOPPED;
 			return CompletableFuture.completedFuture(StopOutcome.NOT_RUNNING);
@@ -550,12 +514,7 @@ final class SupervisedChild {
 	 */
 	void advanceStop(long nowNanos) {
 		this.children.assertHeld();
-		Predecessor previous = this.predecessor;
-		StopOutcome previousOutcome = (previous != null) ? previous.advance(nowNanos) : null;
-		if (previousOutcome != null) {
-			logger.error("Child '{}': the replaced pid {} {}", name(), previous.process().pid(),
-					(previousOutcome == StopOutcome.SURVIVED) ? "survived SIGKILL"
-							: "could not be verified as ours; not signalled");
+		if (this.succession.advance(nowNanos)) {
 			predecessorGone("is left alone");
 		}
 		Stop pending = this.stop;
@@ -602,8 +561,7 @@ final class SupervisedChild {
 	}
 
 	private void completeStop(StopOutcome outcome) {
-		if (this.predecessor != null && this.stopOutcome != null) {
-			this.stopEndedBeforePredecessor = outcome;
+		if (this.stopOutcome != null && this.succession.holdsBack(outcome)) {
 			return;
 		}
 		CompletableFuture<StopOutcome> pending = this.stopOutcome;
