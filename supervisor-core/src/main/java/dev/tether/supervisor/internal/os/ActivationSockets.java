@@ -1,13 +1,10 @@
 package dev.tether.supervisor.internal.os;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 import jnr.constants.platform.AddressFamily;
 import jnr.constants.platform.Sock;
@@ -38,11 +35,6 @@ public final class ActivationSockets {
 
 	private static final int SO_REUSEADDR = SocketOption.SO_REUSEADDR.intValue();
 
-	private static final Path SOMAXCONN = Path.of("/proc/sys/net/core/somaxconn");
-
-	/** The kernel's default {@code somaxconn} since Linux 5.4. */
-	private static final int DEFAULT_SOMAXCONN = 4096;
-
 	private final Posix posix;
 
 	/**
@@ -51,24 +43,6 @@ public final class ActivationSockets {
 	 */
 	public ActivationSockets(Posix posix) {
 		this.posix = posix;
-	}
-
-	/**
-	 * The kernel's ceiling on a listening socket's backlog ({@code net.core.somaxconn}),
-	 * the backlog of a socket whose configuration sets none; 4096 (the kernel's default
-	 * since 5.4) where it cannot be read.
-	 */
-	public static int kernelBacklog() {
-		// Why a line reader, not Files.readString: a sysctl file reports a size of 0, so
-		// the JDK reads its first byte alone, and the kernel ends the file at any later
-		// offset: "4096" would read as "4".
-		try (BufferedReader reader = Files.newBufferedReader(SOMAXCONN)) {
-			String line = reader.readLine();
-			return (line != null) ? Integer.parseInt(line.trim()) : DEFAULT_SOMAXCONN;
-		}
-		catch (IOException | NumberFormatException ex) {
-			return DEFAULT_SOMAXCONN;
-		}
 	}
 
 	/**

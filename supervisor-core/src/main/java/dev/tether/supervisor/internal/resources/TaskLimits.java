@@ -1,8 +1,6 @@
 package dev.tether.supervisor.internal.resources;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,8 +29,6 @@ public final class TaskLimits {
 
 	private static final Path CGROUPS = Path.of("/sys/fs/cgroup");
 
-	private static final int MAX_READ = 16384;
-
 	private TaskLimits() {
 	}
 
@@ -55,7 +51,7 @@ public final class TaskLimits {
 		if (cgroup != null) {
 			candidates.add(cgroup);
 		}
-		long pidMax = number(read(PROC.resolve("sys/kernel/pid_max")));
+		long pidMax = KernelFiles.number(PROC.resolve("sys/kernel/pid_max")).orElse(-1);
 		if (pidMax > 0) {
 			// Why pid_max - 1: pids run from 1 to pid_max - 1.
 			candidates.add(new Candidate(tasks[1], pidMax - 1,
@@ -64,7 +60,7 @@ public final class TaskLimits {
 									+ "kernel.pid_max or end processes",
 							pidMax, tasks[1])));
 		}
-		long threadsMax = number(read(PROC.resolve("sys/kernel/threads-max")));
+		long threadsMax = KernelFiles.number(PROC.resolve("sys/kernel/threads-max")).orElse(-1);
 		if (threadsMax > 0) {
 			candidates.add(new Candidate(tasks[1], threadsMax, String.format(Locale.ROOT,
 					"the kernel's threads-max of %,d is reached (%,d tasks seen); raise kernel.threads-max or end "
@@ -118,8 +114,9 @@ public final class TaskLimits {
 		Candidate nearest = null;
 		for (Path group = CGROUPS.resolve(relative); group != null
 				&& group.startsWith(CGROUPS); group = group.getParent()) {
-			long max = number(read(group.resolve("pids.max")));
-			long current = number(read(group.resolve("pids.current")));
+			// Why -1: "max" (no cgroup limit), or a file that could not be read.
+			long max = KernelFiles.number(group.resolve("pids.max")).orElse(-1);
+			long current = KernelFiles.number(group.resolve("pids.current")).orElse(-1);
 			if (max > 0 && current >= 0) {
 				Candidate candidate = new Candidate(current, max,
 						String.format(Locale.ROOT,
@@ -153,20 +150,12 @@ public final class TaskLimits {
 			return Long.parseLong(text.trim());
 		}
 		catch (NumberFormatException ex) {
-			// Why -1: "max" (no cgroup limit), or a file that could not be read.
 			return -1;
 		}
 	}
 
 	private static String read(Path file) {
-		// Why one read of a buffer: a sysctl file read from an offset past 0 reads empty,
-		// and Files.readString of a file of size 0 reads its first byte alone first.
-		try (InputStream in = Files.newInputStream(file)) {
-			return new String(in.readNBytes(MAX_READ), StandardCharsets.US_ASCII);
-		}
-		catch (IOException | RuntimeException ex) {
-			return "";
-		}
+		return KernelFiles.read(file).orElse("");
 	}
 
 	/** A limit, its count now, and what to say when it is the one reached. */

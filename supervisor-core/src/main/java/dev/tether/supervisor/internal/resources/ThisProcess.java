@@ -54,13 +54,7 @@ public final class ThisProcess {
 	 * {@code CAP_SYS_RESOURCE}.
 	 */
 	public static OptionalLong oomScoreAdjust() {
-		try {
-			return read("/proc/self/oom_score_adj").map((text) -> OptionalLong.of(Long.parseLong(text.trim())))
-				.orElse(OptionalLong.empty());
-		}
-		catch (NumberFormatException ex) {
-			return OptionalLong.empty();
-		}
+		return KernelFiles.number(Path.of("/proc/self/oom_score_adj"));
 	}
 
 	/**
@@ -98,13 +92,8 @@ public final class ThisProcess {
 		return 4096;
 	}
 
-	static Optional<String> read(String path) {
-		try {
-			return Optional.of(Files.readString(Path.of(path)));
-		}
-		catch (IOException | RuntimeException ex) {
-			return Optional.empty();
-		}
+	private static Optional<String> read(String path) {
+		return KernelFiles.read(Path.of(path));
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.tether.supervisor.internal.supervision;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,7 @@ import dev.tether.supervisor.SocketActivation;
 import dev.tether.supervisor.internal.os.ActivationSockets;
 import dev.tether.supervisor.internal.os.HandedSocket;
 import dev.tether.supervisor.internal.os.Posix;
+import dev.tether.supervisor.internal.resources.KernelFiles;
 
 /**
  * The listening sockets of socket-activated children: each opened when its child first
@@ -25,6 +27,11 @@ import dev.tether.supervisor.internal.os.Posix;
  * child's socket and a start that reuses it never cross.
  */
 final class ChildSockets implements AutoCloseable {
+
+	private static final Path SOMAXCONN = Path.of("/proc/sys/net/core/somaxconn");
+
+	/** The kernel's default {@code somaxconn} since Linux 5.4. */
+	private static final int DEFAULT_SOMAXCONN = 4096;
 
 	private final Map<String, Open> open = new HashMap<>();
 
@@ -54,7 +61,10 @@ final class ChildSockets implements AutoCloseable {
 		if (this.sockets == null) {
 			throw new IOException("socket activation needs the native backend, which this JVM cannot load");
 		}
-		int backlog = (activation.backlog() != null) ? activation.backlog() : ActivationSockets.kernelBacklog();
+		// Why somaxconn where none is configured: it is the kernel's ceiling on a
+		// backlog, as systemd's default; 4096 where it cannot be read.
+		int backlog = (activation.backlog() != null) ? activation.backlog()
+				: (int) KernelFiles.number(SOMAXCONN).orElse(DEFAULT_SOMAXCONN);
 		int fd = this.sockets.open(activation.inetAddress(), port, backlog);
 		Open opened = new Open(fd, activation, new HeldSocket(activation.address(), port, activation.fd(), backlog));
 		this.open.put(spec.name(), opened);
