@@ -26,6 +26,7 @@ classpath="$root/benchmarks/target/classes"
 [ "${NATIVE:-}" = jnr ] && classpath="$classpath:$root/supervisor-core/target/classes"
 for jar in "$root"/benchmarks/target/lib/*.jar; do
   case $jar in
+    */supervisor-core-*-tests.jar) ;;
     */supervisor-core-*) [ "${NATIVE:-}" = jnr ] && continue ;;
     */nuprocess-*|*/jna-*) [ -n "${NUPROCESS_JAR:-}" ] && continue ;;
   esac

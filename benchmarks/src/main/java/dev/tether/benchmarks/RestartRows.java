@@ -21,6 +21,7 @@ import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.RestartMode;
 import dev.tether.supervisor.SocketActivation;
 import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.testsupport.RequestLoop;
 
 /**
  * What a client sees while a server is restarted: one child, {@code line-server} (a small
@@ -114,7 +115,7 @@ final class RestartRows {
 				supervisor.start(NAME);
 				awaitAnswer(port);
 				Random phase = new Random(restarts);
-				LineClient client = LineClient.start(port, INTERVAL);
+				RequestLoop client = RequestLoop.start(port, INTERVAL, RequestLoop.NOTHING);
 				try {
 					if (restarts == 0) {
 						LockSupport.parkNanos(BASELINE.toNanos());
@@ -139,7 +140,7 @@ final class RestartRows {
 	 * Restarts the child once its process has answered the client, then waits until its
 	 * next process has.
 	 */
-	private static void restart(Supervisor supervisor, LineClient client, Random phase) {
+	private static void restart(Supervisor supervisor, RequestLoop client, Random phase) {
 		long old = awaitServing(supervisor, client, 0);
 		// Why a random pause within one interval: the wait above ends just after a
 		// request, so without it every restart would begin at the same point of the
@@ -156,7 +157,7 @@ final class RestartRows {
 	 * rolling restart's new process answers before it is found ready, and a restart asked
 	 * meanwhile does nothing more) and it has answered the client.
 	 */
-	private static long awaitServing(Supervisor supervisor, LineClient client, long other) {
+	private static long awaitServing(Supervisor supervisor, RequestLoop client, long other) {
 		long deadline = System.nanoTime() + AWAIT_NANOS;
 		while (true) {
 			ChildSnapshot child = supervisor.snapshot(NAME).orElseThrow();
@@ -176,7 +177,7 @@ final class RestartRows {
 		long deadline = System.nanoTime() + AWAIT_NANOS;
 		while (true) {
 			try {
-				LineClient.request(port);
+				RequestLoop.request(port, RequestLoop.NOTHING);
 				return;
 			}
 			catch (IOException ex) {

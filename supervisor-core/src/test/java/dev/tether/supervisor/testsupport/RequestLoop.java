@@ -1,9 +1,6 @@
 package dev.tether.supervisor.testsupport;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -12,7 +9,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -20,19 +20,32 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A client that sends a request to a port at a fixed rate, each an HTTP/1.0 {@code GET /}
- * on a connection of its own whose answer's last line is the pid that served it, and
- * counts what happens: answered, refused, or failed otherwise (cut, timed out).
+ * A client that sends a request to a port at a fixed rate, each on a connection of its
+ * own whose answer's last line is the pid that served it, and counts what happens:
+ * answered (and how long it took from when it was due), refused, or failed otherwise
+ * (cut, timed out). Why open-loop (each request on a thread of a pool, sent on time
+ * whatever the ones before it wait for): a request that waits in a backlog while no
+ * process accepts must not hold back the next ones, or the wait would be counted once
+ * instead of for every request it delays. Used by the tests and the benchmarks' restart
+ * rows.
  */
 public final class RequestLoop implements AutoCloseable {
 
-	private static final int TIMEOUT_MILLIS = 10_000;
+	/** An HTTP/1.0 {@code GET /}. */
+	public static final byte[] HTTP_GET = "GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
-	private static final byte[] REQUEST = "GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+	/** No request: the server answers every connection at once. */
+	public static final byte[] NOTHING = new byte[0];
+
+	private static final int TIMEOUT_MILLIS = 10_000;
 
 	private final int port;
 
+	private final byte[] request;
+
 	private final ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor();
+
+	private final ExecutorService requests = Executors.newCachedThreadPool();
 
 	private final AtomicInteger answered = new AtomicInteger();
 
@@ -42,43 +55,67 @@ public final class RequestLoop implements AutoCloseable {
 
 	private final List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
 
+	private final Set<Long> servers = ConcurrentHashMap.newKeySet();
+
 	private final AtomicLong lastServer = new AtomicLong();
 
-	private RequestLoop(int port) {
+	private RequestLoop(int port, byte[] request) {
 		this.port = port;
+		this.request = request;
 	}
 
-	/** Starts sending a request to 127.0.0.1:{@code port} every {@code interval}. */
+	/**
+	 * Starts sending an HTTP {@code GET /} to 127.0.0.1:{@code port} every
+	 * {@code interval}.
+	 */
 	public static RequestLoop start(int port, Duration interval) {
-		RequestLoop loop = new RequestLoop(port);
+		return start(port, interval, HTTP_GET);
+	}
+
+	/**
+	 * Starts sending {@code request} to 127.0.0.1:{@code port} every {@code interval}.
+	 */
+	public static RequestLoop start(int port, Duration interval, byte[] request) {
+		RequestLoop loop = new RequestLoop(port, request);
 		loop.sender.scheduleAtFixedRate(loop::send, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
 		return loop;
 	}
 
-	private void send() {
-		long started = System.nanoTime();
+	/**
+	 * One request, on this thread.
+	 * @return the pid that answered
+	 * @throws IOException when it was refused, cut or timed out, or had no answer
+	 */
+	public static long request(int port, byte[] request) throws IOException {
 		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress("127.0.0.1", this.port), TIMEOUT_MILLIS);
+			socket.connect(new InetSocketAddress("127.0.0.1", port), TIMEOUT_MILLIS);
 			socket.setSoTimeout(TIMEOUT_MILLIS);
-			socket.getOutputStream().write(REQUEST);
-			String line = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
-				.lines()
-				.reduce((first, second) -> second)
-				.orElse(null);
-			if (line == null) {
-				this.failures.add("connection closed without an answer");
-				return;
+			socket.getOutputStream().write(request);
+			String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+			if (answer.isEmpty()) {
+				throw new IOException("connection closed without an answer");
 			}
-			this.lastServer.set(Long.parseLong(line.trim()));
-			this.latencies.add(System.nanoTime() - started);
-			this.answered.incrementAndGet();
+			return Long.parseLong(answer.substring(answer.lastIndexOf('\n') + 1).trim());
 		}
-		catch (ConnectException ex) {
-			this.refused.incrementAndGet();
-		}
-		catch (IOException | UncheckedIOException | NumberFormatException ex) {
-			this.failures.add(ex.toString());
-		}
+	}
+
+	private void send() {
+		long due = System.nanoTime();
+		this.requests.execute(() -> {
+			try {
+				long server = request(this.port, this.request);
+				this.latencies.add(System.nanoTime() - due);
+				this.servers.add(server);
+				this.lastServer.set(server);
+				this.answered.incrementAndGet();
+			}
+			catch (ConnectException ex) {
+				this.refused.incrementAndGet();
+			}
+			catch (IOException | RuntimeException ex) {
+				this.failures.add(ex.toString());
+			}
+		});
 	}
 
 	public int answered() {
@@ -99,18 +136,30 @@ public final class RequestLoop implements AutoCloseable {
 		return this.lastServer.get();
 	}
 
-	/** The slowest answer. */
-	public Duration slowest() {
+	/** Whether a request was answered by process {@code pid}. */
+	public boolean servedBy(long pid) {
+		return this.servers.contains(pid);
+	}
+
+	/** The time of each answered request, from when it was due to its answer, in ns. */
+	public List<Long> latencies() {
 		synchronized (this.latencies) {
-			return Duration.ofNanos(this.latencies.stream().mapToLong(Long::longValue).max().orElse(0));
+			return List.copyOf(this.latencies);
 		}
 	}
 
-	/** Stops sending and waits for the request in flight. */
+	/** The slowest answer. */
+	public Duration slowest() {
+		return Duration.ofNanos(latencies().stream().mapToLong(Long::longValue).max().orElse(0));
+	}
+
+	/** Stops sending and waits for the requests in flight. */
 	@Override
 	public void close() throws InterruptedException {
 		this.sender.shutdown();
-		this.sender.awaitTermination(TIMEOUT_MILLIS * 2L, TimeUnit.MILLISECONDS);
+		this.sender.awaitTermination(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+		this.requests.shutdown();
+		this.requests.awaitTermination(TIMEOUT_MILLIS * 2L, TimeUnit.MILLISECONDS);
 	}
 
 }
