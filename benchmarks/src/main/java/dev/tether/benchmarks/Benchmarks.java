@@ -112,6 +112,7 @@ public final class Benchmarks {
 			timed("notify watchdogs", () -> notify.watchdogs(500, Duration.ofSeconds(60)));
 			timed("notify ready latency", () -> notify.readyLatency(latencyN));
 			timed("socket activation restarts", () -> restarts.restarts(20));
+			timed("socket activation application restarts", () -> restarts.applicationRestarts(20));
 			timed("application start", () -> application.start(1000));
 			timed("application autostart", () -> application.autostart(1000));
 			timed("output throughput", () -> output.throughput(10_000_000));

@@ -1,12 +1,10 @@
 package dev.tether.benchmarks;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Supervised MCP servers on the application path ({@link McpBootApp}, a fresh JVM each):
@@ -124,28 +122,8 @@ final class McpApplicationRows {
 
 	/** One application in a fresh JVM; the figures it printed. */
 	private Map<String, Double> run(String mode) throws Exception {
-		Process jvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Xmx512m", "-cp",
-				System.getProperty("java.class.path"), McpBootApp.class.getName(), mode, this.work.toString())
-			.redirectError(ProcessBuilder.Redirect.INHERIT)
-			.start();
-		String output = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 		// Why generous: the application stops its servers before it exits.
-		if (!jvm.waitFor(300, TimeUnit.SECONDS) || jvm.exitValue() != 0) {
-			jvm.destroyForcibly().waitFor();
-			throw new IllegalStateException("McpBootApp " + mode + " failed: " + output);
-		}
-		Map<String, Double> figures = new HashMap<>();
-		for (String line : output.split("\n")) {
-			String[] parts = line.split(" ", 2);
-			if (parts.length == 2 && parts[1].matches("[0-9.]+")) {
-				figures.put(parts[0], Double.parseDouble(parts[1]));
-			}
-			else if (!line.isBlank()) {
-				System.err.println("  " + mode + ": " + line);
-			}
-		}
-		return figures;
+		return FreshJvm.run(McpBootApp.class, Duration.ofSeconds(300), mode, this.work.toString());
 	}
 
 }

@@ -35,11 +35,11 @@ import dev.tether.supervisor.testsupport.RequestLoop;
  */
 final class RestartRows {
 
-	private static final String NAME = "server";
+	static final String NAME = "server";
 
-	private static final Duration INTERVAL = Duration.ofMillis(10);
+	static final Duration INTERVAL = Duration.ofMillis(10);
 
-	private static final Duration BASELINE = Duration.ofSeconds(10);
+	static final Duration BASELINE = Duration.ofSeconds(10);
 
 	/**
 	 * How long the server takes to start before it accepts. Why not at once: a server
@@ -47,7 +47,7 @@ final class RestartRows {
 	 * one, stop-first restarts measured a p99 of 4 ms, 1.96× that of no restart); a real
 	 * one initialises first.
 	 */
-	private static final Duration START = Duration.ofMillis(100);
+	static final Duration START = Duration.ofMillis(100);
 
 	private static final long AWAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
@@ -64,9 +64,7 @@ final class RestartRows {
 	}
 
 	void restarts(int restarts) throws Exception {
-		String metric = "Restarts: " + restarts + " operator restarts of a server that takes " + START.toMillis()
-				+ " ms to start, each awaited until its new process answers; a client sends "
-				+ 1000 / INTERVAL.toMillis() + " requests/s, each on its own connection";
+		String metric = metric(restarts, "Supervisor.restart");
 		// Why with socket activation: the modes with a latency target have it, so that
 		// their ratio to this is the restarts' alone.
 		Measure baseline = measure(Mode.STOP_FIRST, 0);
@@ -80,22 +78,47 @@ final class RestartRows {
 		}
 	}
 
+	/**
+	 * The same on the application path ({@link RestartBootApp}, a fresh JVM each): the
+	 * child configured by its properties, restarted through the actuator endpoint, with
+	 * socket activation, stop-first and rolling.
+	 */
+	void applicationRestarts(int restarts) throws Exception {
+		String metric = metric(restarts, "POST /actuator/children/server, the application in a fresh JVM");
+		Measure baseline = application("stop-first", 0);
+		record(metric, "no restart (socket activation, " + BASELINE.toSeconds() + " s)", baseline);
+		for (Mode mode : List.of(Mode.STOP_FIRST, Mode.ROLLING)) {
+			System.err.println("  application restarts: " + mode.subject);
+			Measure during = application((mode == Mode.ROLLING) ? "rolling" : "stop-first", restarts);
+			record(metric, mode.subject, during);
+			this.results.add(metric + ", latency p99 ÷ the no-restart p99", "ratio, target ≤ 2 for rolling restarts",
+					mode.subject, during.p99() / baseline.p99());
+		}
+	}
+
+	private Measure application(String mode, int restarts) throws Exception {
+		Map<String, Double> figures = FreshJvm.run(RestartBootApp.class, Duration.ofSeconds(300),
+				this.server.toString(), mode, Integer.toString(restarts), this.work.toString());
+		return new Measure(figures.get("REFUSED").intValue(), figures.get("FAILED").intValue(),
+				figures.get("ANSWERED").intValue(), figures.get("P50"), figures.get("P99"));
+	}
+
+	private static String metric(int restarts, String how) {
+		return "Restarts: " + restarts + " operator restarts (" + how + ") of a server that takes " + START.toMillis()
+				+ " ms to start, each awaited until its new process answers; a client sends "
+				+ 1000 / INTERVAL.toMillis() + " requests/s, each on its own connection";
+	}
+
 	private void record(String metric, String subject, Measure measure) {
 		this.results.add(metric + ", requests refused", "requests, target 0 with socket activation", subject,
 				measure.refused());
 		this.results.add(metric + ", requests failed otherwise (reset, timed out)", "requests, lower is better",
-				subject, measure.failures().size());
-		this.results.add(metric + ", requests answered", "requests", subject, measure.latencies().size());
+				subject, measure.failed());
+		this.results.add(metric + ", requests answered", "requests", subject, measure.answered());
 		this.results.add(metric + ", latency p50", "ms from when the request was due, lower is better", subject,
 				measure.p50());
 		this.results.add(metric + ", latency p99", "ms from when the request was due, lower is better", subject,
 				measure.p99());
-		if (!measure.failures().isEmpty()) {
-			Map<String, Long> kinds = measure.failures()
-				.stream()
-				.collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
-			System.err.println("  " + subject + ", requests failed otherwise: " + kinds);
-		}
 	}
 
 	private Measure measure(Mode mode, int restarts) throws Exception {
@@ -121,13 +144,13 @@ final class RestartRows {
 						LockSupport.parkNanos(BASELINE.toNanos());
 					}
 					for (int i = 0; i < restarts; i++) {
-						restart(supervisor, client, phase);
+						restart(supervisor, client, phase, () -> supervisor.restart(NAME));
 					}
 				}
 				finally {
 					client.close();
 				}
-				return new Measure(client.refused(), client.failures(), client.latencies());
+				return Measure.of(mode.subject, client);
 			}
 			finally {
 				ticker.shutdownNow();
@@ -137,10 +160,10 @@ final class RestartRows {
 	}
 
 	/**
-	 * Restarts the child once its process has answered the client, then waits until its
-	 * next process has.
+	 * Restarts the child through {@code restart} once its process has answered the
+	 * client, then waits until its next process has.
 	 */
-	private static void restart(Supervisor supervisor, RequestLoop client, Random phase) {
+	static void restart(Supervisor supervisor, RequestLoop client, Random phase, Runnable restart) {
 		long old = awaitServing(supervisor, client, 0);
 		// Why a random pause within one interval: the wait above ends just after a
 		// request, so without it every restart would begin at the same point of the
@@ -148,7 +171,7 @@ final class RestartRows {
 		// requests (measured so: 1 to 5 of 20 restarts refused a request without socket
 		// activation).
 		LockSupport.parkNanos(phase.nextLong(INTERVAL.toNanos()));
-		supervisor.restart(NAME);
+		restart.run();
 		awaitServing(supervisor, client, old);
 	}
 
@@ -173,7 +196,7 @@ final class RestartRows {
 	}
 
 	/** Waits until the server answers, before the client starts counting. */
-	private static void awaitAnswer(int port) {
+	static void awaitAnswer(int port) {
 		long deadline = System.nanoTime() + AWAIT_NANOS;
 		while (true) {
 			try {
@@ -234,14 +257,18 @@ final class RestartRows {
 
 	}
 
-	private record Measure(int refused, List<String> failures, List<Long> latencies) {
+	private record Measure(int refused, int failed, int answered, double p50, double p99) {
 
-		double p50() {
-			return ProbeRows.percentile(this.latencies, 50);
-		}
-
-		double p99() {
-			return ProbeRows.percentile(this.latencies, 99);
+		static Measure of(String subject, RequestLoop client) {
+			List<String> failures = client.failures();
+			if (!failures.isEmpty()) {
+				Map<String, Long> kinds = failures.stream()
+					.collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+				System.err.println("  " + subject + ", requests failed otherwise: " + kinds);
+			}
+			List<Long> latencies = client.latencies();
+			return new Measure(client.refused(), failures.size(), latencies.size(), ProbeRows.percentile(latencies, 50),
+					ProbeRows.percentile(latencies, 99));
 		}
 
 	}
