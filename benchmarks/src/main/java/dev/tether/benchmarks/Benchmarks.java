@@ -86,6 +86,7 @@ public final class Benchmarks {
 		NotifyRows notify = new NotifyRows(benchmarks.results, work, limit.resolveSibling("notify-beat"));
 		RestartRows restarts = new RestartRows(benchmarks.results, work, limit.resolveSibling("line-server"));
 		ApplicationRows application = new ApplicationRows(benchmarks.results, work, scale);
+		ScaleApplicationRows scaleApplication = new ScaleApplicationRows(benchmarks.results, work);
 		long started = System.nanoTime();
 		int warmUp = Integer.getInteger("benchmarks.warmup", 0);
 		for (int round = 1 - warmUp; round <= rounds; round++) {
@@ -115,6 +116,9 @@ public final class Benchmarks {
 			timed("socket activation application restarts", () -> restarts.applicationRestarts(20));
 			timed("application start", () -> application.start(1000));
 			timed("application autostart", () -> application.autostart(1000));
+			// Why only when named: 20,000 processes and a minute of observation, once a
+			// round, would double a full run.
+			timedWhenNamed("application scale", () -> scaleApplication.run(10_000, Duration.ofSeconds(60)));
 			timed("output throughput", () -> output.throughput(10_000_000));
 			timed("output exit latency", () -> output.exitLatency(latencyN, 10_000, 2_000, 1_000));
 			timed("output slow sink", () -> output.slowSink(30));
@@ -142,10 +146,24 @@ public final class Benchmarks {
 	}
 
 	private static void timed(String phase, Phase work) throws Exception {
-		String only = System.getProperty("benchmarks.only", "");
-		if (!only.isBlank() && Arrays.stream(only.split(",")).noneMatch((word) -> phase.contains(word.trim()))) {
-			return;
+		if (System.getProperty("benchmarks.only", "").isBlank() || named(phase)) {
+			run(phase, work);
 		}
+	}
+
+	/** A phase that runs only when {@code benchmarks.only} names it. */
+	private static void timedWhenNamed(String phase, Phase work) throws Exception {
+		if (named(phase)) {
+			run(phase, work);
+		}
+	}
+
+	private static boolean named(String phase) {
+		String only = System.getProperty("benchmarks.only", "");
+		return !only.isBlank() && Arrays.stream(only.split(",")).anyMatch((word) -> phase.contains(word.trim()));
+	}
+
+	private static void run(String phase, Phase work) throws Exception {
 		long started = System.nanoTime();
 		work.run();
 		System.err.printf("  %-32s %6.1f s%n", phase, (System.nanoTime() - started) / 1e9);

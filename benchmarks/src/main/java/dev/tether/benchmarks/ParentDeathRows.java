@@ -26,7 +26,7 @@ import dev.tether.supervisor.internal.os.Posix;
  */
 final class ParentDeathRows {
 
-	private static final IdentityProbe PROBE = IdentityProbe.forPlatform();
+	static final IdentityProbe PROBE = IdentityProbe.forPlatform();
 
 	private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(10);
 
@@ -157,7 +157,7 @@ final class ParentDeathRows {
 		}
 	}
 
-	private static void endSurvivors(List<Identity> processes) {
+	static void endSurvivors(List<Identity> processes) {
 		for (Identity process : processes) {
 			if (process.alive()) {
 				System.err.println("  process " + process.pid() + " (" + process.command()
@@ -171,7 +171,7 @@ final class ParentDeathRows {
 	 * A process as it was when first seen; {@link #alive()} is false once it is a zombie,
 	 * gone, or the pid reused.
 	 */
-	private record Identity(long pid, long startTime, String command) {
+	record Identity(long pid, long startTime, String command) {
 
 		static Identity of(long pid) {
 			return PROBE.stat(pid)

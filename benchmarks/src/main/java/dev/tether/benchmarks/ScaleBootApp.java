@@ -1,0 +1,150 @@
+package dev.tether.benchmarks;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.distribution.ValueAtPercentile;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.Supervisor;
+
+/**
+ * One application supervising {@code <children>} {@code sleep}s as users configure them
+ * (only a command: autostart, output captured to files, the shepherd, resources), in a
+ * JVM of its own. Prints {@code RUNNING}, the milliseconds from
+ * {@code SpringApplication.run} until all are {@code RUNNING} with their command's pid
+ * (or, past the deadline, the count of each state and the first error); then, over
+ * {@code <observe-seconds>}, reads {@code /actuator/children} and
+ * {@code /actuator/health} over HTTP each second and prints the slowest answers
+ * ({@code CHILDREN_MAX}, {@code HEALTH_MAX}, ms) and the p99 of the tick's own timer
+ * ({@code TICK_P99}, ms, {@code supervisor.reap.tick} with a percentile configured as a
+ * user would), and the descriptors open ({@code DESCRIPTORS}); then {@code HOLDING}, and
+ * it waits to be killed. Arguments:
+ * {@code <children> <work-directory> <observe-seconds>}.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+public class ScaleBootApp {
+
+	private static final Duration DEADLINE = Duration.ofSeconds(180);
+
+	public static void main(String[] args) throws Exception {
+		int children = Integer.parseInt(args[0]);
+		Path directory = Files.createTempDirectory(Path.of(args[1]), "scale-" + children + "-");
+		Duration observe = Duration.ofSeconds(Long.parseLong(args[2]));
+		StringBuilder yaml = new StringBuilder("""
+				server.port: 0
+				server.address: 127.0.0.1
+				spring.main.banner-mode: "off"
+				logging.level.root: warn
+				management:
+				  endpoints.web.exposure.include: health,children
+				  endpoint.health.show-details: always
+				  metrics.distribution:
+				    percentiles.supervisor.reap.tick: 0.99
+				    # Why: the percentile then covers the last 30 to 60 s, all of them after the start.
+				    expiry.supervisor.reap.tick: %ds
+				    buffer-length.supervisor.reap.tick: 2
+				supervisor:
+				  state-directory: %s
+				  installation-id: bench-scale-%d
+				  children:
+				""".formatted(observe.toSeconds(), directory.resolve("state"), ProcessHandle.current().pid()));
+		for (int i = 0; i < children; i++) {
+			yaml.append("    child-" + i + ":\n").append("      command: [\"/bin/sleep\", \"600\"]\n");
+		}
+		SpringApplication application = new SpringApplication(ScaleBootApp.class);
+		String location = "--spring.config.location="
+				+ Files.writeString(directory.resolve("application.yml"), yaml).toUri();
+		long started = System.nanoTime();
+		ConfigurableApplicationContext context = application.run(location);
+		Supervisor supervisor = context.getBean(Supervisor.class);
+		if (!awaitRunning(supervisor, children, started + DEADLINE.toNanos())) {
+			Map<ChildState, Integer> states = new TreeMap<>();
+			supervisor.snapshots().forEach((child) -> states.merge(child.state(), 1, Integer::sum));
+			System.out.println("not all RUNNING within " + DEADLINE + ": " + states + "; first error: "
+					+ supervisor.snapshots()
+						.stream()
+						.map(ChildSnapshot::lastError)
+						.filter((error) -> error != null)
+						.findFirst()
+						.orElse("none"));
+		}
+		else {
+			System.out.println("RUNNING " + (System.nanoTime() - started) / 1_000_000);
+		}
+		System.out.flush();
+		String base = "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port") + "/actuator/";
+		HttpClient http = HttpClient.newHttpClient();
+		List<Double> childrenAnswers = new ArrayList<>();
+		List<Double> healthAnswers = new ArrayList<>();
+		long end = System.nanoTime() + observe.toNanos();
+		while (System.nanoTime() < end) {
+			childrenAnswers.add(answerMillis(http, base + "children"));
+			healthAnswers.add(answerMillis(http, base + "health"));
+			LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+		}
+		System.out
+			.println("CHILDREN_MAX " + childrenAnswers.stream().mapToDouble(Double::doubleValue).max().orElse(-1));
+		System.out.println("HEALTH_MAX " + healthAnswers.stream().mapToDouble(Double::doubleValue).max().orElse(-1));
+		for (ValueAtPercentile value : context.getBean(MeterRegistry.class)
+			.get("supervisor.reap.tick")
+			.timer()
+			.takeSnapshot()
+			.percentileValues()) {
+			System.out.println("TICK_P99 " + value.value(TimeUnit.MILLISECONDS));
+		}
+		try (var descriptors = Files.list(Path.of("/proc/self/fd"))) {
+			System.out.println("DESCRIPTORS " + descriptors.count());
+		}
+		System.out.println("HOLDING");
+		System.out.flush();
+		// Why no close: the row kills this JVM with SIGKILL, and times its children's
+		// end.
+		LockSupport.park();
+	}
+
+	private static boolean awaitRunning(Supervisor supervisor, int children, long deadline) {
+		while (supervisor.snapshots()
+			.stream()
+			.filter((child) -> child.state() == ChildState.RUNNING && child.pid() != null)
+			.count() < children) {
+			if (System.nanoTime() > deadline) {
+				return false;
+			}
+			// Why a poll: this is how a user sees it (the endpoint reads the same
+			// snapshots); 100 ms is within the figure's noise at this scale.
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+		}
+		return true;
+	}
+
+	private static double answerMillis(HttpClient http, String uri) throws Exception {
+		long sent = System.nanoTime();
+		HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create(uri)).build(),
+				HttpResponse.BodyHandlers.ofByteArray());
+		double millis = (System.nanoTime() - sent) / 1e6;
+		if (response.statusCode() != 200 && response.statusCode() != 503) {
+			throw new IllegalStateException(uri + " answered " + response.statusCode());
+		}
+		return millis;
+	}
+
+}
