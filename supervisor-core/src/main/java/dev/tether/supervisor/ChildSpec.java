@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
@@ -193,6 +194,19 @@ public record ChildSpec(String name, ChildKind kind, List<String> command, Map<S
 	 */
 	public static void checkDependencies(Collection<ChildSpec> specs) {
 		Dependencies.check(specs);
+	}
+
+	/**
+	 * Checks a child added beside children already checked: every {@code depends-on}
+	 * names one of them. Why that is enough: none of the others can depend on a child
+	 * that did not exist, and a spec never names itself, so no cycle runs through the
+	 * added one.
+	 * @param isChild whether a name is one of the children already checked
+	 * @throws InvalidChildSpecException naming the child, {@code depends-on}, and the
+	 * unknown name
+	 */
+	public static void checkDependenciesOfAdded(ChildSpec added, Predicate<String> isChild) {
+		Dependencies.checkAdded(added, isChild);
 	}
 
 	/**

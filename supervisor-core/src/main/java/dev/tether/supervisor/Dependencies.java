@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * The checks of the children's {@code depends-on}: every name is a child, and no cycle
@@ -30,8 +31,7 @@ final class Dependencies {
 		graph.forEach((name, dependencies) -> {
 			for (String dependency : dependencies) {
 				if (!graph.containsKey(dependency)) {
-					throw new InvalidChildSpecException(name, "depends-on",
-							"names '" + dependency + "', which is not a child");
+					throw unknown(name, dependency);
 				}
 			}
 		});
@@ -41,6 +41,19 @@ final class Dependencies {
 		for (String name : new TreeSet<>(graph.keySet())) {
 			visit(name, graph, new ArrayList<>(), done);
 		}
+	}
+
+	/** As {@link ChildSpec#checkDependenciesOfAdded}. */
+	static void checkAdded(ChildSpec added, Predicate<String> isChild) {
+		for (String dependency : added.dependsOn()) {
+			if (!isChild.test(dependency)) {
+				throw unknown(added.name(), dependency);
+			}
+		}
+	}
+
+	private static InvalidChildSpecException unknown(String name, String dependency) {
+		return new InvalidChildSpecException(name, "depends-on", "names '" + dependency + "', which is not a child");
 	}
 
 	private static void visit(String name, Map<String, List<String>> graph, List<String> path, Set<String> done) {

@@ -78,6 +78,10 @@ class StartOrderTests {
 				.isThrownBy(() -> test.supervisor().add(child("late", "missing")))
 				.withMessageContaining("names 'missing'");
 			assertThat(test.supervisor().snapshots()).isEmpty();
+			test.supervisor().add(child("early"));
+			test.supervisor().add(child("late", "early"));
+			assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> test.supervisor().remove("early"))
+				.withMessageContaining("[late]");
 		}
 	}
 

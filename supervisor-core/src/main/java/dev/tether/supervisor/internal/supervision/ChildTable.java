@@ -10,7 +10,6 @@ import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.InvalidChildSpecException;
 import dev.tether.supervisor.Supervisor;
@@ -202,15 +201,6 @@ final class ChildTable {
 		Map<String, List<String>> dependencies = new LinkedHashMap<>();
 		this.children.forEach((name, child) -> dependencies.put(name, child.spec().dependsOn()));
 		return dependencies;
-	}
-
-	/** The specs of every child and of one more, to check them against each other. */
-	List<ChildSpec> specsWith(ChildSpec added) {
-		assertHeld();
-		List<ChildSpec> specs = new ArrayList<>();
-		this.children.values().forEach((child) -> specs.add(child.spec()));
-		specs.add(added);
-		return specs;
 	}
 
 	/** Checks, where assertions are on, that the caller holds the supervisor's lock. */

@@ -227,7 +227,9 @@ public final class Engine implements AutoCloseable {
 	/** As {@link dev.tether.supervisor.Supervisor#register}. */
 	public void register(ChildSpec spec) {
 		synchronized (this.children) {
-			ChildSpec.checkDependencies(this.children.specsWith(spec));
+			// Why the added child alone: checking all of them at each add made n adds
+			// cost n squared.
+			ChildSpec.checkDependenciesOfAdded(spec, (name) -> this.children.find(name) != null);
 			this.children.add(newChild(spec), true);
 		}
 	}
