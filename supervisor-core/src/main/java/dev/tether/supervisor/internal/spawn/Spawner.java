@@ -24,6 +24,7 @@ import dev.tether.supervisor.SpawnException;
 import dev.tether.supervisor.SpawnFeatures;
 import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.internal.os.PosixSpawn;
+import dev.tether.supervisor.internal.output.ChildOutput;
 import dev.tether.supervisor.internal.reaper.Reaper;
 
 /**
@@ -220,6 +221,18 @@ public final class Spawner implements AutoCloseable {
 		}
 		Path executable = resolveExecutable(request.command(), request.environment(), request.workingDirectory());
 		prepareLog(request.logFile());
+		ChildOutput capture = request.capture();
+		if (capture != null && this.natives != null && capturesOutput()) {
+			// Why here, on the caller's thread: the spawner's thread is what every start
+			// waits for, and the caller prepares this start while it spawns the last.
+			try {
+				capture.prepare();
+			}
+			catch (IOException ex) {
+				throw new SpawnException(
+						"cannot open the log file of child '" + capture.child() + "': " + ex.getMessage(), ex);
+			}
+		}
 		Task task = new Task(request, executable, onExit, queued);
 		submit(task);
 		return task;
