@@ -70,8 +70,7 @@ final class SupervisorPropertiesBinder {
 		Map<String, ChildProperties> childProperties = new LinkedHashMap<>();
 		// Why the defaults alone first: their names are then known with no child at all.
 		this.groups.forEach((group) -> pass.bind(rest, DEFAULTS.append(group.key()), Bindable.of(group.getClass())));
-		for (String name : slices.childNames()) {
-			Binder binder = slices.child(name);
+		slices.forEachChild((name, binder) -> {
 			List<ChildSettingsGroup> settings = new ArrayList<>(this.groups.size());
 			this.groups.forEach((group) -> settings.add(pass.layered(rest, binder, name, group)));
 			children.put(name, new ConfiguredChild(name, settings));
@@ -81,7 +80,7 @@ final class SupervisorPropertiesBinder {
 			if (properties != null) {
 				childProperties.put(name, properties);
 			}
-		}
+		});
 		this.supervisorGroups
 			.forEach((group) -> pass.bind(rest, SUPERVISOR.append(group.key()), Bindable.of(group.getClass())));
 		SupervisorProperties properties = pass.bind(rest, SUPERVISOR, Bindable.of(SupervisorProperties.class));
@@ -101,11 +100,8 @@ final class SupervisorPropertiesBinder {
 	static Map<String, ChildProperties> bindChildren(Environment environment) {
 		SupervisorPropertySlices slices = new SupervisorPropertySlices(environment);
 		Map<String, ChildProperties> children = new LinkedHashMap<>();
-		for (String name : slices.childNames()) {
-			slices.child(name)
-				.bind(child(name), Bindable.of(ChildProperties.class))
-				.ifBound((properties) -> children.put(name, properties));
-		}
+		slices.forEachChild((name, binder) -> binder.bind(child(name), Bindable.of(ChildProperties.class))
+			.ifBound((properties) -> children.put(name, properties)));
 		return children;
 	}
 

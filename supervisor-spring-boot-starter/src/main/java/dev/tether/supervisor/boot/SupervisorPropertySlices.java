@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
@@ -84,33 +84,46 @@ final class SupervisorPropertySlices {
 		return CHILDREN.isAncestorOf(name) && name.getNumberOfElements() > CHILD_ELEMENTS;
 	}
 
-	/**
-	 * Every child named under {@code supervisor.children}, in the order of the sources:
-	 * one that only a module's settings name is a child to them too.
-	 */
-	Set<String> childNames() {
-		return this.children.keySet();
-	}
-
 	/** A binder of the keys of {@code supervisor.*} that are no child's. */
 	Binder rest() {
-		return binder(this.rest, false);
-	}
-
-	/** A binder of the keys of one child. */
-	Binder child(String name) {
-		return binder(this.children.getOrDefault(name, List.of()), true);
-	}
-
-	private Binder binder(List<List<ConfigurationPropertyName>> names, boolean ofAChild) {
 		List<ConfigurationPropertySource> sources = new ArrayList<>(this.listed.size() + this.unlisted.size());
-		for (int i = 0; i < names.size(); i++) {
-			if (!names.get(i).isEmpty()) {
-				sources.add(new Slice(this.listed.get(i), names.get(i), ofAChild));
+		for (int i = 0; i < this.listed.size(); i++) {
+			if (!this.rest.get(i).isEmpty()) {
+				sources.add(new Slice(this.listed.get(i), this.rest.get(i), false));
 			}
 		}
 		sources.addAll(this.unlisted);
 		return new Binder(sources, new PropertySourcesPlaceholdersResolver(this.environment));
+	}
+
+	/**
+	 * Calls {@code action} for each child named under {@code supervisor.children}, in the
+	 * order of the sources (one that only a module's settings name is a child to them
+	 * too), with a binder of that child's keys. The binder is the same for every child,
+	 * showing each child's keys during its call only, so it must not be kept.
+	 * <p>
+	 * Why one binder: a {@code Binder} caches what it learns of a properties class (its
+	 * JavaBean properties, their types and annotations); a binder per child learned
+	 * {@link ChildProperties} and every group of it again for each child, reflection that
+	 * was most of the binding of 1,000 children, and enough of it to keep the JIT
+	 * compiling Spring's reflection code through the start.
+	 */
+	void forEachChild(BiConsumer<String, Binder> action) {
+		List<Slice> slices = new ArrayList<>(this.listed.size());
+		List<ConfigurationPropertySource> sources = new ArrayList<>(this.listed.size() + this.unlisted.size());
+		for (ConfigurationPropertySource source : this.listed) {
+			Slice slice = new Slice(source, List.of(), true);
+			slices.add(slice);
+			sources.add(slice);
+		}
+		sources.addAll(this.unlisted);
+		Binder binder = new Binder(sources, new PropertySourcesPlaceholdersResolver(this.environment));
+		this.children.forEach((name, names) -> {
+			for (int i = 0; i < slices.size(); i++) {
+				slices.get(i).names = (i < names.size()) ? names.get(i) : List.of();
+			}
+			action.accept(name, binder);
+		});
 	}
 
 	/**
@@ -122,7 +135,9 @@ final class SupervisorPropertySlices {
 
 		private final ConfigurationPropertySource source;
 
-		private final List<ConfigurationPropertyName> names;
+		// Why not final: the children's slices show one child after another (see
+		// forEachChild).
+		private List<ConfigurationPropertyName> names;
 
 		private final boolean ofAChild;
 
@@ -135,8 +150,12 @@ final class SupervisorPropertySlices {
 		@Override
 		public @Nullable ConfigurationProperty getConfigurationProperty(ConfigurationPropertyName name) {
 			// Why: a child's binder is only asked under that child; the rest's must not
-			// see any child's keys.
-			return (this.ofAChild || !isChildKey(name)) ? this.source.getConfigurationProperty(name) : null;
+			// see any child's keys. A source that lists none of the child's keys has none
+			// to give.
+			if (this.names.isEmpty() || (!this.ofAChild && isChildKey(name))) {
+				return null;
+			}
+			return this.source.getConfigurationProperty(name);
 		}
 
 		@Override

@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 import dev.tether.supervisor.UnsafeDirectoryException;
+import dev.tether.supervisor.internal.os.Posix;
 
 /**
  * Checks that only this process's user (and root) can change what a directory holds, as
@@ -83,11 +84,18 @@ public final class PrivateDirectory {
 	}
 
 	/**
-	 * The effective uid of this process, from {@code /proc/self/status} (real, effective,
-	 * saved, file system). Why not the owner of {@code /proc/self}: a process that is not
-	 * dumpable shows its {@code /proc} entries as root's.
+	 * The effective uid of this process: {@code geteuid()}, or where the JVM makes no
+	 * native call, from {@code /proc/self/status} (real, effective, saved, file system).
+	 * Why not the owner of {@code /proc/self}: a process that is not dumpable shows its
+	 * {@code /proc} entries as root's. Why the call first: every open of a child's log
+	 * checks its directory, and reading and splitting that file at each was a cost per
+	 * child at the start of many.
 	 */
 	public static int effectiveUid() throws IOException {
+		Posix posix = Posix.get();
+		if (posix.isAvailable()) {
+			return posix.geteuid();
+		}
 		for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
 			if (line.startsWith("Uid:")) {
 				return Integer.parseInt(line.substring(4).trim().split("\\s+")[1]);

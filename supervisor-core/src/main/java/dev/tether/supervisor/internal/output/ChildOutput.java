@@ -118,9 +118,10 @@ public final class ChildOutput implements CapturedOutput {
 	 * @throws IOException naming the file
 	 */
 	public void prepare() throws IOException {
-		// Why not under this object's lock, like the writes: it runs on the spawner
-		// thread, which every start needs, and a write may be held there by a sink that
-		// blocks (a logger that waits); the writer opens the file itself.
+		// Why not under this object's lock, like the writes: it runs as a start is
+		// handed to the spawner, under the supervisor's lock, and a write may be held
+		// there by a sink that blocks (a logger that waits); the writer opens the file
+		// itself.
 		if (this.file != null) {
 			this.file.check();
 		}

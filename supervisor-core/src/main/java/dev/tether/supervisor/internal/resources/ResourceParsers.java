@@ -74,11 +74,19 @@ public final class ResourceParsers {
 	 * number.
 	 */
 	public static OptionalLong vmstat(String content, String counter) {
-		for (String line : content.split("\n")) {
-			if (line.startsWith(counter + " ")) {
-				long value = parseOr(line.substring(counter.length() + 1).trim(), -1);
-				return (value < 0) ? OptionalLong.empty() : OptionalLong.of(value);
+		// Why no split: it is read at every start of a child (for the OOM-kill
+		// attribution), and splitting its ~170 lines into strings there was work per
+		// child.
+		int line = 0;
+		while (line < content.length()) {
+			int end = content.indexOf('\n', line);
+			end = (end < 0) ? content.length() : end;
+			int value = line + counter.length();
+			if (content.startsWith(counter, line) && value < end && content.charAt(value) == ' ') {
+				long count = parseOr(content.substring(value + 1, end).trim(), -1);
+				return (count < 0) ? OptionalLong.empty() : OptionalLong.of(count);
 			}
+			line = end + 1;
 		}
 		return OptionalLong.empty();
 	}

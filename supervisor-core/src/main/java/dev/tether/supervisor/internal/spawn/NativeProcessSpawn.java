@@ -1,6 +1,5 @@
 package dev.tether.supervisor.internal.spawn;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -120,13 +119,6 @@ final class NativeProcessSpawn {
 		}
 		if (capture == null || !this.capturesOutput) {
 			return null;
-		}
-		try {
-			capture.prepare();
-		}
-		catch (IOException ex) {
-			throw new SpawnException("cannot open the log file of child '" + capture.child() + "': " + ex.getMessage(),
-					ex);
 		}
 		try {
 			return request.stdio() ? OutputPump.shared().openStderr(capture) : OutputPump.shared().open(capture);

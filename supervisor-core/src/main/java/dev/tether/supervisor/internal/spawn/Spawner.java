@@ -24,6 +24,7 @@ import dev.tether.supervisor.SpawnException;
 import dev.tether.supervisor.SpawnFeatures;
 import dev.tether.supervisor.internal.os.Posix;
 import dev.tether.supervisor.internal.os.PosixSpawn;
+import dev.tether.supervisor.internal.output.ChildOutput;
 import dev.tether.supervisor.internal.reaper.Reaper;
 
 /**
@@ -179,6 +180,21 @@ public final class Spawner implements AutoCloseable {
 	 * afterwards
 	 */
 	public SpawnedChild spawn(SpawnRequest request, Reaper.ExitListener onExit) throws SpawnException {
+		return submit(request, onExit).await();
+	}
+
+	/**
+	 * Hands a spawn to the spawner thread without waiting for it, so that the caller can
+	 * prepare the next while this one is made; {@link Pending#await()} gives its outcome,
+	 * as {@link #spawn} would.
+	 * <p>
+	 * Why: a start of many children that waited for each spawn woke the spawner and then
+	 * the caller again for every child, two hand-offs per child that each waited for a
+	 * core when the cores were busy (the JIT, at an application's start).
+	 * @throws SpawnException naming what was wrong with the request, before it is handed
+	 * over
+	 */
+	public Pending submit(SpawnRequest request, Reaper.ExitListener onExit) throws SpawnException {
 		long queued = System.nanoTime();
 		if (request.workingDirectory() != null && !Files.isDirectory(request.workingDirectory())) {
 			throw new SpawnException("working directory " + request.workingDirectory() + " does not exist");
@@ -205,28 +221,34 @@ public final class Spawner implements AutoCloseable {
 		}
 		Path executable = resolveExecutable(request.command(), request.environment(), request.workingDirectory());
 		prepareLog(request.logFile());
+		ChildOutput capture = request.capture();
+		if (capture != null && this.natives != null && capturesOutput()) {
+			// Why here, on the caller's thread: the spawner's thread is what every start
+			// waits for, and the caller prepares this start while it spawns the last.
+			try {
+				capture.prepare();
+			}
+			catch (IOException ex) {
+				throw new SpawnException(
+						"cannot open the log file of child '" + capture.child() + "': " + ex.getMessage(), ex);
+			}
+		}
 		Task task = new Task(request, executable, onExit, queued);
 		submit(task);
-		try {
-			return task.result.get();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			if (!task.result.cancel(false)) {
-				task.abandonIfSpawned();
-			}
-			throw new SpawnException("interrupted while spawning " + request.command().get(0), ex);
-		}
-		catch (ExecutionException ex) {
-			Throwable cause = ex.getCause();
-			if (cause instanceof ForkRefusedException refused) {
-				throw new ForkRefusedException(refused.getMessage(), refused);
-			}
-			if (cause instanceof SpawnException spawn) {
-				throw new SpawnException(spawn.getMessage(), spawn);
-			}
-			throw new SpawnException("spawning " + request.command().get(0) + " failed: " + cause, cause);
-		}
+		return task;
+	}
+
+	/** A spawn handed to the spawner thread (see {@link #submit}). */
+	public interface Pending {
+
+		/**
+		 * Waits for the spawn. If the calling thread is interrupted meanwhile, the child
+		 * (if it was made) is killed and reaped.
+		 * @throws SpawnException naming what was wrong; the spawner serves the next
+		 * request afterwards
+		 */
+		SpawnedChild await() throws SpawnException;
+
 	}
 
 	private void submit(Runnable task) throws SpawnException {
@@ -295,7 +317,7 @@ public final class Spawner implements AutoCloseable {
 	private static final Runnable CLOSE = () -> {
 	};
 
-	private final class Task implements Runnable {
+	private final class Task implements Runnable, Pending {
 
 		private final SpawnRequest request;
 
@@ -337,6 +359,30 @@ public final class Spawner implements AutoCloseable {
 				// child its parent-death signal and leave the caller waiting for ever;
 				// the caller gets it instead, and the thread serves on.
 				this.result.completeExceptionally(ex);
+			}
+		}
+
+		@Override
+		public SpawnedChild await() throws SpawnException {
+			try {
+				return this.result.get();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				if (!this.result.cancel(false)) {
+					abandonIfSpawned();
+				}
+				throw new SpawnException("interrupted while spawning " + this.request.command().get(0), ex);
+			}
+			catch (ExecutionException ex) {
+				Throwable cause = ex.getCause();
+				if (cause instanceof ForkRefusedException refused) {
+					throw new ForkRefusedException(refused.getMessage(), refused);
+				}
+				if (cause instanceof SpawnException spawn) {
+					throw new SpawnException(spawn.getMessage(), spawn);
+				}
+				throw new SpawnException("spawning " + this.request.command().get(0) + " failed: " + cause, cause);
 			}
 		}
 

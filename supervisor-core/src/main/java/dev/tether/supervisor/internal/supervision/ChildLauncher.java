@@ -93,13 +93,15 @@ final class ChildLauncher implements AutoCloseable {
 	}
 
 	/**
-	 * Spawns the child's process and records the outcome in its state machine. Called
-	 * under the supervisor's lock, so that an exit (which takes that lock) can only be
-	 * applied after the child knows its pid; the spawn itself is a hand-off to the
-	 * spawner thread, not a wait on the child (see {@link ChildTable} for what else may
-	 * run under that lock).
+	 * Starts the spawn of the child's process: hands it to the spawner thread, not
+	 * waiting for it; {@link #finish} records the outcome in the child's state machine.
+	 * Called under the supervisor's lock, and {@link #finish} under the same hold of it,
+	 * so that an exit (which takes that lock) can only be applied after the child knows
+	 * its pid (see {@link ChildTable} for what else may run under that lock).
+	 * @return the spawn to finish, or {@code null} when it failed before it was handed
+	 * over (the child knows why)
 	 */
-	void spawn(SupervisedChild child, Reaper.ExitListener onExit, long nowNanos) {
+	@Nullable Launch start(SupervisedChild child, Reaper.ExitListener onExit, long nowNanos) {
 		ChildSpec spec = child.spec();
 		ChildSockets.Open socket;
 		try {
@@ -107,7 +109,7 @@ final class ChildLauncher implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			child.launchFailed("its listening socket could not be opened: " + ex.getMessage(), null);
-			return;
+			return null;
 		}
 		child.holds((socket != null) ? socket.held() : null);
 		NotifyChannel channel;
@@ -116,7 +118,7 @@ final class ChildLauncher implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			child.launchFailed("its notify socket could not be opened: " + ex.getMessage(), null);
-			return;
+			return null;
 		}
 		Map<String, String> environment = environment(spec, channel, socket);
 		ChildOutput output = output(spec);
@@ -127,35 +129,63 @@ final class ChildLauncher implements AutoCloseable {
 		// has nowhere else to go.
 		Path log = (output.file() != null) ? output.file() : DEV_NULL;
 		long started = System.nanoTime();
-		SpawnedChild spawned;
+		Spawner.Pending pending;
 		try {
-			spawned = this.spawner.spawn(new SpawnRequest(spec.command(), environment, spec.workingDirectory(), log,
+			pending = this.spawner.submit(new SpawnRequest(spec.command(), environment, spec.workingDirectory(), log,
 					null, spec.containDescendants(), output, spec.stdio(), settings(spec, channel, socket)), onExit);
 		}
 		catch (SpawnException ex) {
-			if (channel != null) {
-				this.notify.close(channel);
-			}
-			Duration spawnDuration = Duration.ofNanos(System.nanoTime() - started);
-			if (ex instanceof ForkRefusedException) {
-				child.refused(Refusal.PROCESSES,
-						ex.getMessage() + "; it is started again when a process of this supervisor's children ends",
-						spawnDuration);
-			}
-			else {
-				child.launchFailed(ex.getMessage(), spawnDuration);
-			}
+			failed(child, channel, started, ex);
+			return null;
+		}
+		return new Launch(child, pending, channel, watch, started, nowNanos);
+	}
+
+	/** Waits for a spawn {@link #start} handed over and records its outcome. */
+	void finish(Launch launch) {
+		SpawnedChild spawned;
+		try {
+			spawned = launch.pending().await();
+		}
+		catch (SpawnException ex) {
+			failed(launch.child(), launch.channel(), launch.started(), ex);
 			return;
 		}
-		if (channel != null) {
-			this.notify.attach(channel, spawned.pid(), spawned.shepherd());
+		SupervisedChild child = launch.child();
+		if (launch.channel() != null) {
+			this.notify.attach(launch.channel(), spawned.pid(), spawned.shepherd());
 		}
-		keepChannels(child, channel);
+		keepChannels(child, launch.channel());
 		if (spawned.stdio() != null) {
-			replaceStdio(spec.name(), spawned.stdio());
+			replaceStdio(child.name(), spawned.stdio());
 		}
 		Long startTime = this.probe.stat(spawned.pid()).map(ProcStat::startTime).orElse(null);
-		child.launched(spawned, startTime, this.bootId, channel, watch, nowNanos);
+		child.launched(spawned, startTime, this.bootId, launch.channel(), launch.watch(), launch.nowNanos());
+	}
+
+	private void failed(SupervisedChild child, @Nullable NotifyChannel channel, long started, SpawnException ex) {
+		if (channel != null) {
+			this.notify.close(channel);
+		}
+		Duration spawnDuration = Duration.ofNanos(System.nanoTime() - started);
+		if (ex instanceof ForkRefusedException) {
+			child.refused(Refusal.PROCESSES,
+					ex.getMessage() + "; it is started again when a process of this supervisor's children ends",
+					spawnDuration);
+		}
+		else {
+			child.launchFailed(ex.getMessage(), spawnDuration);
+		}
+	}
+
+	/**
+	 * A spawn handed to the spawner, and what its outcome is recorded with.
+	 *
+	 * @param started when the spawn was asked for, for a failure's duration
+	 * @param nowNanos the supervisor's clock when the launch was decided
+	 */
+	record Launch(SupervisedChild child, Spawner.Pending pending, @Nullable NotifyChannel channel,
+			@Nullable LineWatch watch, long started, long nowNanos) {
 	}
 
 	private Map<String, String> environment(ChildSpec spec, @Nullable NotifyChannel channel,

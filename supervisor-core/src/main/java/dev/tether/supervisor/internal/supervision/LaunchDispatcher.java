@@ -1,5 +1,6 @@
 package dev.tether.supervisor.internal.supervision;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,13 @@ final class LaunchDispatcher {
 	private final DependentRestarts dependents;
 
 	private final DescriptorBudget descriptors;
+
+	/**
+	 * How many spawns are handed to the spawner before the first of them is waited for.
+	 * Why a window, not every claimed child: the supervisor's lock is held until they are
+	 * all recorded, and ticks, snapshots and exits wait for it meanwhile.
+	 */
+	private static final int WINDOW = 16;
 
 	private final KillCauses kills = new KillCauses();
 
@@ -80,24 +88,61 @@ final class LaunchDispatcher {
 			claimed = this.children.claimLaunches();
 		}
 		boolean spawned = false;
-		for (SupervisedChild child : claimed) {
-			PortClaim claim = this.launcher.inspectPort(child.spec());
-			synchronized (this.children) {
-				if (!child.launch().stillWanted() || this.children.closing()) {
-					continue;
-				}
-				long now = this.clock.getAsLong();
-				if (child.portFree(claim, this.orphans::stopRequest, now) && admitted(child)) {
-					this.launcher.spawn(child, (pid, status) -> exited(child, pid, status), now);
-					if (child.process() != null) {
-						this.kills.started(child.process());
+		for (int from = 0; from < claimed.size(); from += WINDOW) {
+			spawned |= launchWindow(claimed.subList(from, Math.min(from + WINDOW, claimed.size())), launched);
+		}
+		return spawned;
+	}
+
+	/**
+	 * Launches some of the claimed children: their spawns are all handed to the spawner
+	 * before the first is waited for, and the outcomes recorded under the same hold of
+	 * the supervisor's lock, so that no exit is applied to a child that does not know its
+	 * pid yet.
+	 * @return whether a child was spawned
+	 */
+	private boolean launchWindow(List<SupervisedChild> window, Map<String, ChildSnapshot> launched) {
+		List<PortClaim> claims = new ArrayList<>(window.size());
+		for (SupervisedChild child : window) {
+			claims.add(this.launcher.inspectPort(child.spec()));
+		}
+		boolean spawned = false;
+		synchronized (this.children) {
+			List<SupervisedChild> decided = new ArrayList<>(window.size());
+			List<ChildLauncher.Launch> started = new ArrayList<>(window.size());
+			try {
+				for (int i = 0; i < window.size(); i++) {
+					SupervisedChild child = window.get(i);
+					if (!child.launch().stillWanted() || this.children.closing()) {
+						continue;
 					}
-					spawned = true;
+					long now = this.clock.getAsLong();
+					if (child.portFree(claims.get(i), this.orphans::stopRequest, now) && admitted(child)) {
+						ChildLauncher.Launch launch = this.launcher.start(child,
+								(pid, status) -> exited(child, pid, status), now);
+						if (launch != null) {
+							started.add(launch);
+						}
+						spawned = true;
+					}
+					decided.add(child);
 				}
+			}
+			finally {
+				// Why in a finally: a spawn handed over is a process that must be known.
+				for (ChildLauncher.Launch launch : started) {
+					this.launcher.finish(launch);
+					if (launch.child().process() != null) {
+						this.kills.started(launch.child().process());
+					}
+				}
+			}
+			long now = this.clock.getAsLong();
+			for (SupervisedChild child : decided) {
 				launched.put(child.name(), child.snapshot(now));
 			}
-			this.saver.changed();
 		}
+		this.saver.changed();
 		return spawned;
 	}
 

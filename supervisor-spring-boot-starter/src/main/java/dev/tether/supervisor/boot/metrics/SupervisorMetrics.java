@@ -44,6 +44,11 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 
 	private volatile @Nullable MeterRegistry registry;
 
+	// Why kept once found: the supervisor is a singleton, and looking it up in the bean
+	// factory (a resolution of a generic dependency) at each child's start was work per
+	// child at the start of many.
+	private volatile @Nullable Supervisor resolved;
+
 	public SupervisorMetrics(ObjectProvider<Supervisor> supervisor) {
 		this.supervisor = supervisor;
 	}
@@ -57,7 +62,7 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 				.register(registry);
 		}
 		DescriptorMeters.bindTo(registry, this.supervisor);
-		Supervisor current = this.supervisor.getIfAvailable();
+		Supervisor current = supervisor();
 		if (current != null) {
 			current.snapshots().forEach((child) -> bindOutput(registry, current, child));
 		}
@@ -84,8 +89,17 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 		ResourceMeters.bind(registry, supervisor, child);
 	}
 
+	private @Nullable Supervisor supervisor() {
+		Supervisor current = this.resolved;
+		if (current == null) {
+			current = this.supervisor.getIfAvailable();
+			this.resolved = current;
+		}
+		return current;
+	}
+
 	private double count(ChildState state) {
-		Supervisor current = this.supervisor.getIfAvailable();
+		Supervisor current = supervisor();
 		return (current != null) ? current.snapshots().stream().filter((child) -> child.state() == state).count() : 0;
 	}
 
@@ -105,7 +119,7 @@ public final class SupervisorMetrics implements MeterBinder, SupervisorListener,
 		}
 		switch (event.type()) {
 			case STARTED -> {
-				Supervisor current = this.supervisor.getIfAvailable();
+				Supervisor current = supervisor();
 				if (current != null) {
 					bindOutput(meters, current, event.child());
 				}
