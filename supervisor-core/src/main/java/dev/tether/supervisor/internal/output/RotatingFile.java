@@ -124,10 +124,10 @@ final class RotatingFile {
 	private void rotate() throws IOException {
 		close();
 		if (this.maxHistory == 0) {
-			Files.deleteIfExists(this.file);
+			LogDeleter.delete(this.file);
 			return;
 		}
-		Files.deleteIfExists(rotated(this.file, this.maxHistory));
+		LogDeleter.delete(rotated(this.file, this.maxHistory));
 		for (int index = this.maxHistory - 1; index >= 1; index--) {
 			Path older = rotated(this.file, index);
 			if (Files.exists(older, LinkOption.NOFOLLOW_LINKS)) {
