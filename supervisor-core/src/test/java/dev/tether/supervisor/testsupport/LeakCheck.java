@@ -27,14 +27,15 @@ import dev.tether.supervisor.internal.identity.ProcStat;
  * scope is never reported nor touched, so another build or a real Tether application on
  * the same host is safe. It also reports {@code supervisor-*} threads left running (the
  * JVM-wide {@code supervisor-reaper} and the output pump, {@code supervisor-output} and
- * its workers, serve the whole JVM by design and are not among them).
+ * its workers and deleter, serve the whole JVM by design and are not among them).
  */
 public final class LeakCheck {
 
 	/**
 	 * The threads that legitimately outlive every supervisor: they serve the whole JVM.
 	 */
-	private static final Pattern SHARED_THREADS = Pattern.compile("supervisor-reaper|supervisor-output(-\\d+)?");
+	private static final Pattern SHARED_THREADS = Pattern
+		.compile("supervisor-reaper|supervisor-output(-\\d+|-deleter)?");
 
 	private final String installationPrefix;
 

@@ -24,6 +24,12 @@ final class LineSplitter {
 	// small.
 	private static final int KEPT_CARRY = 4096;
 
+	/**
+	 * The longest carried line {@link #putCarry} puts before the next read: room a read
+	 * buffer keeps at its start.
+	 */
+	static final int HEADROOM = KEPT_CARRY;
+
 	final int fd;
 
 	final Stream stream;
@@ -44,6 +50,9 @@ final class LineSplitter {
 	private byte[] carry = NONE;
 
 	private int carried;
+
+	/** Whether the carried line was put before the bytes of the read being accepted. */
+	private boolean carryInBuffer;
 
 	private final @Nullable LineWatch watch;
 
@@ -68,14 +77,36 @@ final class LineSplitter {
 	}
 
 	/**
-	 * Takes the bytes from the buffer's position to its limit, as read from the pipe.
+	 * Before a read into {@code buffer} (cleared): puts the line carried over from the
+	 * last read at its start, when it is no longer than {@link #HEADROOM}, and moves the
+	 * position past it, where the read is to go. Why: the carried line and the lines of
+	 * the next read then go to the file in one write, not two (one system call per chunk,
+	 * not two), and the carried bytes are not written from a heap array (which the
+	 * channel copies to a direct buffer first). The carry is kept until {@link #accept}
+	 * takes the read: a read that finds nothing leaves it as it was.
+	 */
+	void putCarry(ByteBuffer buffer) {
+		this.carryInBuffer = this.carried > 0 && this.carried <= HEADROOM;
+		if (this.carryInBuffer) {
+			buffer.put(this.carry, 0, this.carried);
+		}
+	}
+
+	/**
+	 * Takes the bytes from the buffer's position to its limit, as read from the pipe,
+	 * after what {@link #putCarry} put before them.
 	 * @param read a little-endian buffer
 	 * @param words room for the bytes read as words: the calling thread's own, at least
 	 * an eighth of the buffer's capacity long
 	 */
 	void accept(ByteBuffer read, long[] words) {
 		this.output.received(read.remaining());
-		if (this.carried > 0) {
+		if (this.carryInBuffer) {
+			this.carryInBuffer = false;
+			read.position(read.position() - this.carried);
+			this.carried = 0;
+		}
+		else if (this.carried > 0) {
 			int newline = indexOfNewline(read, read.position());
 			carry(read, (newline < 0) ? read.limit() : newline + 1);
 			if (newline < 0) {

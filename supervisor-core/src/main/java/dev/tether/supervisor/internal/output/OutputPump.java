@@ -132,8 +132,8 @@ public final class OutputPump {
 	private void readReadyPipes(Epoll epoll) {
 		// Why little-endian: the newline search reads eight bytes at a time and wants the
 		// first byte lowest.
-		ByteBuffer buffer = ByteBuffer.allocateDirect(CHUNK).order(ByteOrder.LITTLE_ENDIAN);
-		long[] words = new long[CHUNK / Long.BYTES];
+		ByteBuffer buffer = ByteBuffer.allocateDirect(LineSplitter.HEADROOM + CHUNK).order(ByteOrder.LITTLE_ENDIAN);
+		long[] words = new long[buffer.capacity() / Long.BYTES];
 		while (true) {
 			int ready = epoll.awaitOne(this.sizer.waitMillis());
 			LineSplitter capture = (ready >= 0) ? this.captures.get(ready) : null;
@@ -153,9 +153,12 @@ public final class OutputPump {
 		synchronized (capture) {
 			for (int turn = 0; turn < CHUNKS_PER_TURN; turn++) {
 				buffer.clear();
+				capture.putCarry(buffer);
+				int start = buffer.position();
+				buffer.limit(start + CHUNK);
 				int read = this.posix.read(capture.fd, buffer);
 				if (read > 0) {
-					buffer.limit(read);
+					buffer.limit(start + read);
 					long delivering = System.nanoTime();
 					deliver(capture, () -> capture.accept(buffer, words));
 					this.sizer.afterRead(capture.pipe, read, System.nanoTime() - delivering);

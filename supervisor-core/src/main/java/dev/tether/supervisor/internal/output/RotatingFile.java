@@ -30,6 +30,8 @@ final class RotatingFile {
 
 	private long size;
 
+	private boolean directoryChecked;
+
 	RotatingFile(Path file, long maxSize, int maxHistory) {
 		this.file = file;
 		this.maxSize = maxSize;
@@ -101,10 +103,30 @@ final class RotatingFile {
 		if (current != null) {
 			return current;
 		}
-		// Why each time: a rotation reopens, and the file is created anew then, by the
-		// same rule.
-		LogFiles.checkDirectory(this.file);
-		FileChannel opened = LogFiles.append(this.file);
+		// Why the directory once per opening, not at each rotation: a rotation reopens in
+		// the directory checked moments before, which only this user or root can have
+		// changed since (the check refuses any other), and the check (every directory
+		// up to the root, and this process's uid read from /proc) cost the pump more
+		// than the rotation's own system calls. Why the file each time: it is created
+		// anew then, by the same rule.
+		boolean checkingNow = !this.directoryChecked;
+		if (checkingNow) {
+			LogFiles.checkDirectory(this.file);
+			this.directoryChecked = true;
+		}
+		FileChannel opened;
+		try {
+			opened = LogFiles.append(this.file);
+		}
+		catch (IOException ex) {
+			if (checkingNow) {
+				throw ex;
+			}
+			// Why once more with the check: the directory may have been removed since,
+			// and is then created again, checked, as at the first opening.
+			this.directoryChecked = false;
+			return open();
+		}
 		this.size = opened.size();
 		this.channel = opened;
 		return opened;
@@ -122,12 +144,12 @@ final class RotatingFile {
 	}
 
 	private void rotate() throws IOException {
-		close();
+		closeChannel();
 		if (this.maxHistory == 0) {
-			Files.deleteIfExists(this.file);
+			LogDeleter.delete(this.file);
 			return;
 		}
-		Files.deleteIfExists(rotated(this.file, this.maxHistory));
+		LogDeleter.delete(rotated(this.file, this.maxHistory));
 		for (int index = this.maxHistory - 1; index >= 1; index--) {
 			Path older = rotated(this.file, index);
 			if (Files.exists(older, LinkOption.NOFOLLOW_LINKS)) {
@@ -137,8 +159,15 @@ final class RotatingFile {
 		Files.move(this.file, rotated(this.file, 1), StandardCopyOption.REPLACE_EXISTING);
 	}
 
-	/** Closes the file; the next write opens it again. */
+	/**
+	 * Closes the file; the next write opens it again, its directory checked again.
+	 */
 	void close() throws IOException {
+		this.directoryChecked = false;
+		closeChannel();
+	}
+
+	private void closeChannel() throws IOException {
 		FileChannel current = this.channel;
 		this.channel = null;
 		this.size = 0;

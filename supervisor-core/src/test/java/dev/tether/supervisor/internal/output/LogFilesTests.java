@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -90,6 +91,30 @@ class LogFilesTests {
 			.withMessageContaining(shared.toString())
 			.withMessageContaining("writable by its group or by others");
 		assertThat(shared).isEmptyDirectory();
+	}
+
+	@Test
+	void aDirectoryRemovedBetweenRotationsIsCreatedAgainAndOneMadeSharedIsRefusedAtTheNextOpening() throws Exception {
+		Path directory = this.temp.resolve("logs");
+		Path log = directory.resolve("a.log");
+		RotatingFile file = new RotatingFile(log, 10, 1);
+		write(file, "1234567\n");
+		file.close();
+		write(file, "abcdefg\n");
+		try (Stream<Path> files = Files.list(directory)) {
+			for (Path each : files.toList()) {
+				Files.delete(each);
+			}
+		}
+		Files.delete(directory);
+		// Why the rotation fails: the file it renames is gone with its directory.
+		assertThatIOException().isThrownBy(() -> write(file, "rotated\n"));
+		write(file, "written\n");
+		assertThat(log).hasContent("written");
+		file.close();
+		Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxrwxrwx"));
+		assertThatIOException().isThrownBy(() -> write(file, "secret\n"))
+			.withMessageContaining("writable by its group or by others");
 	}
 
 	@Test
