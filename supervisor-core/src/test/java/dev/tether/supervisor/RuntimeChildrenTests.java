@@ -41,6 +41,25 @@ class RuntimeChildrenTests {
 	Path temp;
 
 	@Test
+	void anAddFromAnInterruptedThreadRecordsItsChildAndKeepsTheInterrupt() throws Exception {
+		try (TestSupervisor test = new TestSupervisor(this.temp, List.of())) {
+			Thread.currentThread().interrupt();
+			ChildSnapshot added;
+			try {
+				added = test.supervisor().add(ChildSpec.builder("interrupted", List.of("sleep", "600")).build());
+			}
+			finally {
+				assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
+			}
+			assertThat(added.state()).isEqualTo(ChildState.RUNNING);
+			assertThat(added.lastError()).isNull();
+			Long pid = await().atMost(DEADLINE)
+				.until(() -> test.supervisor().snapshot("interrupted").orElseThrow().pid(), Objects::nonNull);
+			assertThat(LiveProcesses.isAlive(pid)).isTrue();
+		}
+	}
+
+	@Test
 	void fiftyAddedAndTwentyFiveRemovedLeaveTheOthersUntouchedAndTheRegistryAgrees() throws Exception {
 		try (TestSupervisor test = new TestSupervisor(this.temp, List.of())) {
 			Supervisor supervisor = test.supervisor();

@@ -3,6 +3,8 @@ package dev.tether.supervisor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -39,6 +41,31 @@ class StartOrderTests {
 			assertThat(names(test, ChildEvent.Type.STARTED)).containsExactly("c", "b", "a");
 			assertThat(test.supervisor().stopAll()).containsOnlyKeys("a", "b", "c");
 			assertThat(names(test, ChildEvent.Type.STOPPED)).containsExactly("a", "b", "c");
+		}
+	}
+
+	@Test
+	void aChildBeingRemovedIsNoDependencyOfAnAddedOne() throws Exception {
+		ChildSpec leaving = ChildSpec
+			.builder("leaving", List.of("sh", "-c", "trap '' TERM; while :; do sleep 0.1; done"))
+			.stopTimeout(Duration.ofSeconds(2))
+			.build();
+		try (TestSupervisor test = new TestSupervisor(this.temp, List.of(leaving))) {
+			test.supervisor().startAutostart();
+			await().atMost(DEADLINE)
+				.until(() -> test.supervisor().snapshot("leaving").orElseThrow().state() == ChildState.RUNNING);
+			CompletableFuture<StopOutcome> removal = CompletableFuture
+				.supplyAsync(() -> test.supervisor().remove("leaving"));
+			await().atMost(DEADLINE)
+				.until(() -> test.supervisor()
+					.snapshot("leaving")
+					.map((child) -> child.state() == ChildState.STOPPING)
+					.orElse(false));
+			assertThatExceptionOfType(InvalidChildSpecException.class)
+				.isThrownBy(() -> test.supervisor().add(child("late", "leaving")))
+				.withMessageContaining("names 'leaving', which is not a child");
+			assertThat(removal.get(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isEqualTo(StopOutcome.KILLED);
+			assertThat(test.supervisor().snapshots()).isEmpty();
 		}
 	}
 

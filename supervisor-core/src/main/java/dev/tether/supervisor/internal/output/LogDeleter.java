@@ -60,8 +60,7 @@ final class LogDeleter {
 		boolean handedOver = false;
 		try {
 			Files.deleteIfExists(file);
-			startDeleter();
-			handedOver = deleted.offer(held);
+			handedOver = startDeleter() && deleted.offer(held);
 		}
 		finally {
 			if (!handedOver) {
@@ -70,14 +69,29 @@ final class LogDeleter {
 		}
 	}
 
-	private static synchronized void startDeleter() {
+	/**
+	 * Starts the deleter's thread once.
+	 * @return whether it runs
+	 */
+	private static synchronized boolean startDeleter() {
 		if (!started) {
 			// Why a daemon: it must never keep the JVM alive.
 			Thread thread = new Thread(LogDeleter::closeDeleted, THREAD);
 			thread.setDaemon(true);
-			thread.start();
+			try {
+				thread.start();
+			}
+			catch (OutOfMemoryError ex) {
+				// Why caught: at a task limit the kernel makes no thread, and this runs
+				// on
+				// a pump's thread, which must go on reading; the writer closes the file
+				// itself, and a later rotation tries again.
+				logger.debug("The deleter's thread could not be started: {}", ex.toString());
+				return false;
+			}
 			started = true;
 		}
+		return true;
 	}
 
 	private static void closeDeleted() {

@@ -249,6 +249,15 @@ public final class Spawner implements AutoCloseable {
 		 */
 		SpawnedChild await() throws SpawnException;
 
+		/**
+		 * Waits for the spawn through any interrupt, which is kept for the caller. Why:
+		 * for a spawn handed over with others (see {@link #submit}), which must each be
+		 * recorded; giving one up on an interrupt would reap, on the caller's thread,
+		 * exits that the others, not yet recorded, could not take.
+		 * @throws SpawnException naming what was wrong
+		 */
+		SpawnedChild awaitUninterruptibly() throws SpawnException;
+
 	}
 
 	private void submit(Runnable task) throws SpawnException {
@@ -375,15 +384,42 @@ public final class Spawner implements AutoCloseable {
 				throw new SpawnException("interrupted while spawning " + this.request.command().get(0), ex);
 			}
 			catch (ExecutionException ex) {
-				Throwable cause = ex.getCause();
-				if (cause instanceof ForkRefusedException refused) {
-					throw new ForkRefusedException(refused.getMessage(), refused);
-				}
-				if (cause instanceof SpawnException spawn) {
-					throw new SpawnException(spawn.getMessage(), spawn);
-				}
-				throw new SpawnException("spawning " + this.request.command().get(0) + " failed: " + cause, cause);
+				throw failure(ex);
 			}
+		}
+
+		@Override
+		public SpawnedChild awaitUninterruptibly() throws SpawnException {
+			boolean interrupted = false;
+			try {
+				while (true) {
+					try {
+						return this.result.get();
+					}
+					catch (InterruptedException ex) {
+						interrupted = true;
+					}
+					catch (ExecutionException ex) {
+						throw failure(ex);
+					}
+				}
+			}
+			finally {
+				if (interrupted) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		}
+
+		private SpawnException failure(ExecutionException ex) {
+			Throwable cause = ex.getCause();
+			if (cause instanceof ForkRefusedException refused) {
+				return new ForkRefusedException(refused.getMessage(), refused);
+			}
+			if (cause instanceof SpawnException spawn) {
+				return new SpawnException(spawn.getMessage(), spawn);
+			}
+			return new SpawnException("spawning " + this.request.command().get(0) + " failed: " + cause, cause);
 		}
 
 		private void deliver(long pid, ExitStatus status) {

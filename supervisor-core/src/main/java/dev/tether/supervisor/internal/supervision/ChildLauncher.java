@@ -145,7 +145,7 @@ final class ChildLauncher implements AutoCloseable {
 	void finish(Launch launch) {
 		SpawnedChild spawned;
 		try {
-			spawned = launch.pending().await();
+			spawned = launch.pending().awaitUninterruptibly();
 		}
 		catch (SpawnException ex) {
 			failed(launch.child(), launch.channel(), launch.started(), ex);

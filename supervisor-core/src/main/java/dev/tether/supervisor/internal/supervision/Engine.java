@@ -228,8 +228,12 @@ public final class Engine implements AutoCloseable {
 	public void register(ChildSpec spec) {
 		synchronized (this.children) {
 			// Why the added child alone: checking all of them at each add made n adds
-			// cost n squared.
-			ChildSpec.checkDependenciesOfAdded(spec, (name) -> this.children.find(name) != null);
+			// cost n squared. Why not a child being removed: once it is gone, the added
+			// one would name nothing, and a later add could close a cycle through it.
+			ChildSpec.checkDependenciesOfAdded(spec, (name) -> {
+				SupervisedChild named = this.children.find(name);
+				return named != null && !named.retired();
+			});
 			this.children.add(newChild(spec), true);
 		}
 	}

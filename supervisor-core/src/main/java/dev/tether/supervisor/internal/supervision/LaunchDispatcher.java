@@ -130,12 +130,7 @@ final class LaunchDispatcher {
 			}
 			finally {
 				// Why in a finally: a spawn handed over is a process that must be known.
-				for (ChildLauncher.Launch launch : started) {
-					this.launcher.finish(launch);
-					if (launch.child().process() != null) {
-						this.kills.started(launch.child().process());
-					}
-				}
+				finishAll(started);
 			}
 			long now = this.clock.getAsLong();
 			for (SupervisedChild child : decided) {
@@ -144,6 +139,35 @@ final class LaunchDispatcher {
 		}
 		this.saver.changed();
 		return spawned;
+	}
+
+	/**
+	 * Records the outcome of every spawn handed over, each whatever became of the others,
+	 * then throws the first failure, if any.
+	 */
+	private void finishAll(List<ChildLauncher.Launch> started) {
+		RuntimeException runtime = null;
+		Error error = null;
+		for (ChildLauncher.Launch launch : started) {
+			try {
+				this.launcher.finish(launch);
+				if (launch.child().process() != null) {
+					this.kills.started(launch.child().process());
+				}
+			}
+			catch (RuntimeException ex) {
+				runtime = (runtime != null) ? runtime : ex;
+			}
+			catch (Error ex) {
+				error = (error != null) ? error : ex;
+			}
+		}
+		if (error != null) {
+			throw error;
+		}
+		if (runtime != null) {
+			throw runtime;
+		}
 	}
 
 	private boolean admitted(SupervisedChild child) {

@@ -580,6 +580,12 @@ final class SupervisedChild {
 		this.removed = true;
 	}
 
+	/** Whether it is being removed (see {@link #retire}). */
+	boolean retired() {
+		this.children.assertHeld();
+		return this.removed;
+	}
+
 	/** The child is no longer supervised: its last event. */
 	void forgotten() {
 		this.children.assertHeld();
