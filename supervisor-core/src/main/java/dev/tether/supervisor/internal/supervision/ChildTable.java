@@ -170,14 +170,17 @@ final class ChildTable {
 	 */
 	List<SupervisedChild> claimLaunches() {
 		assertHeld();
-		if (this.reconciling > 0 || this.closing) {
-			return List.of();
-		}
-		return this.children.values()
-			.stream()
-			.filter((child) -> child.spec().dependsOn().stream().allMatch(this::running))
-			.filter((child) -> child.launch().claim())
-			.toList();
+		return this.children.values().stream().filter(this::claimLaunch).toList();
+	}
+
+	/**
+	 * Claims the child's launch for the caller where {@link #claimLaunches} would: it is
+	 * wanted, none is under way, and the children it depends on run.
+	 */
+	boolean claimLaunch(SupervisedChild child) {
+		assertHeld();
+		return this.reconciling == 0 && !this.closing && child.spec().dependsOn().stream().allMatch(this::running)
+				&& child.launch().claim();
 	}
 
 	private boolean running(String name) {

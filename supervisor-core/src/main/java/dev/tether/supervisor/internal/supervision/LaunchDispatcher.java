@@ -68,8 +68,23 @@ final class LaunchDispatcher {
 	 * @return each launched child as it stood right after its launch
 	 */
 	Map<String, ChildSnapshot> launchWanted() {
+		return launch(List.of());
+	}
+
+	/**
+	 * As {@link #launchWanted()}, launching first {@code claimed}, whose launch the
+	 * caller claimed itself ({@link ChildTable#claimLaunch}).
+	 */
+	Map<String, ChildSnapshot> launchWanted(SupervisedChild claimed) {
+		return launch(List.of(claimed));
+	}
+
+	private Map<String, ChildSnapshot> launch(List<SupervisedChild> claimed) {
 		this.children.assertNotHeld();
 		Map<String, ChildSnapshot> launched = new LinkedHashMap<>();
+		if (!claimed.isEmpty()) {
+			launchWindow(claimed, launched);
+		}
 		// Why rounds: the children just launched may be what others were waiting for.
 		boolean spawned;
 		do {
