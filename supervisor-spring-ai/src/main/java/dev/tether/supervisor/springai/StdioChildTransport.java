@@ -250,23 +250,38 @@ final class StdioChildTransport extends ChildTransport {
 				.subscribe(null, (ex) -> logger.warn("MCP server '{}': a message was not handled", name(), ex));
 		}
 
-		synchronized void write(JSONRPCMessage message) {
-			try {
-				String text = StdioChildTransport.this.json.writeValueAsString(message);
-				// Why: one message a line; JSON never needs a raw line break, so any is
-				// escaped.
-				text = text.replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n");
-				if (message instanceof McpSchema.JSONRPCRequest request) {
-					this.pending.add(request.id());
+		void write(JSONRPCMessage message) {
+			IOException failed;
+			synchronized (this) {
+				try {
+					String text = StdioChildTransport.this.json.writeValueAsString(message);
+					// Why: one message a line; JSON never needs a raw line break, so any
+					// is escaped.
+					text = text.replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n");
+					if (message instanceof McpSchema.JSONRPCRequest request) {
+						this.pending.add(request.id());
+					}
+					OutputStream stdin = this.stdio.stdin();
+					stdin.write((text + "\n").getBytes(StandardCharsets.UTF_8));
+					stdin.flush();
+					return;
 				}
-				OutputStream stdin = this.stdio.stdin();
-				stdin.write((text + "\n").getBytes(StandardCharsets.UTF_8));
-				stdin.flush();
+				catch (IOException ex) {
+					failed = ex;
+				}
 			}
-			catch (IOException ex) {
-				throw new McpTransportException(
-						"MCP server '" + name() + "' cannot be written to (its process ended): " + ex.getMessage(), ex);
+			// Why wait, holding no lock, as for a read (see unanswered): a process that
+			// ended closes its stdin a moment before the supervisor sees its exit, and
+			// its
+			// state and last output say more than the broken pipe.
+			ChildSnapshot child = awaitEnded(this.process, EXIT_GRACE);
+			McpTransportException ended = this.process.equals(child.startedAt()) ? new McpTransportException(
+					"MCP server '" + name() + "' cannot be written to (its process ended): " + failed.getMessage(),
+					failed) : down(child);
+			if (ended.getCause() == null) {
+				ended.initCause(failed);
 			}
+			throw ended;
 		}
 
 		void close() {
