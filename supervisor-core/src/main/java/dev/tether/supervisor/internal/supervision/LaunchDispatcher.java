@@ -243,8 +243,7 @@ final class LaunchDispatcher {
 				}
 				// Why only when the child has no process left: when the process a rolling
 				// restart replaced ends, or a failed new one leaves the old one serving,
-				// the
-				// child's service went on, and its dependents have nothing to follow.
+				// the child's service went on, and its dependents have nothing to follow.
 				if (process == current && child.process() == null) {
 					this.dependents.ended(child);
 				}
