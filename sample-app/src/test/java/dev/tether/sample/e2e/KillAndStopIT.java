@@ -77,11 +77,17 @@ class KillAndStopIT extends FaultScenarioSupport {
 
 	@Test
 	void daemonsThatLeaveTheirGroupAreEndedAtStopAndAtTheNextStart() throws Exception {
+		// Why the forker waits for the daemon's word: members left in the group of a
+		// child
+		// that exited are ended, and a daemon that had not yet left the group when its
+		// parent exited would be ended with them.
+		Path left = this.temp.resolve("left");
 		Path config = config("daemons", """
 				forker:
-				  command: ["sh", "-c", "setsid sleep 600 </dev/null >/dev/null 2>&1 & exit 0"]
+				  command: ["sh", "-c", "setsid sh -c 'touch %1$s; exec sleep 600' </dev/null >/dev/null 2>&1 & \\
+				    while [ ! -e %1$s ]; do sleep 0.05; done; exit 0"]
 				  restart: never
-				""", WITHOUT_SHEPHERDS);
+				""".formatted(left), WITHOUT_SHEPHERDS);
 		try (SampleAppProcess app = SampleAppProcess.started(config, log("daemons-stop"))) {
 			await().atMost(Duration.ofSeconds(60))
 				.until(() -> ours().size() == 1 && app.state("forker").equals("EXITED"));
@@ -90,6 +96,7 @@ class KillAndStopIT extends FaultScenarioSupport {
 			assertThat(app.awaitExit(Duration.ofSeconds(30))).isTrue();
 			await().atMost(CHILDREN_GONE).until(() -> !LiveProcesses.isAlive(daemon));
 		}
+		Files.delete(left);
 		try (SampleAppProcess app = SampleAppProcess.started(config, log("daemons-kill"))) {
 			await().atMost(Duration.ofSeconds(60))
 				.until(() -> ours().size() == 1 && app.state("forker").equals("EXITED"));

@@ -54,7 +54,7 @@ public final class PortGuard {
 			return new PortClaim.Free();
 		}
 		if (!listener.get().hasPid()) {
-			return new PortClaim.HeldByOther("port " + port + " is held by a process that cannot be identified");
+			return new PortClaim.Unidentified("port " + port + " is held by a process that cannot be identified");
 		}
 		long holder = listener.get().pid();
 		Optional<ProcStat> stat = this.probe.stat(holder);
@@ -126,6 +126,16 @@ public final class PortGuard {
 		 * @param reason the port, the holder's pid, user and executable name
 		 */
 		record HeldByOther(String reason) implements PortClaim {
+		}
+
+		/**
+		 * A listener that no process can be found for: a holder hidden from this
+		 * supervisor (another pid namespace, descriptors it may not read), or one whose
+		 * last thread is still exiting.
+		 *
+		 * @param reason the port, and that its holder cannot be identified
+		 */
+		record Unidentified(String reason) implements PortClaim {
 		}
 
 	}

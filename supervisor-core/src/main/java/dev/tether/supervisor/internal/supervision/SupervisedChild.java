@@ -225,6 +225,15 @@ final class SupervisedChild {
 			launchFailed(held.reason(), null);
 			return false;
 		}
+		if (claim instanceof PortClaim.Unidentified unidentified) {
+			// Why the launch waits for the next tick after a reclaim: the orphan's
+			// process reads as gone once its first thread has exited, and its socket
+			// closes only with its last.
+			if (!this.launch.justReclaimed(nowNanos)) {
+				launchFailed(unidentified.reason(), null);
+			}
+			return false;
+		}
 		if (claim instanceof PortClaim.HeldByOurs ours) {
 			this.launch.reclaim(name(), this.spec.port(), ours.holder(), stops, nowNanos);
 			return false;

@@ -88,7 +88,10 @@ public final class SupervisedChildren {
 	}
 
 	/**
-	 * Waits until the child is in the state.
+	 * Waits until the child is in the state. A {@code RUNNING} child is waited for until
+	 * its pid is known too: under a shepherd, a child is {@code RUNNING} from the
+	 * shepherd's spawn, and its command's pid is learnt a moment later, once the shepherd
+	 * has forked it.
 	 * @param name the child's name
 	 * @param state the state to wait for
 	 * @param timeout how long to wait
@@ -104,15 +107,17 @@ public final class SupervisedChildren {
 				.pollInterval(POLL_INTERVAL)
 				.pollInSameThread()
 				.until(() -> {
-					last.set(snapshot(name));
-					return last.get().state() == state;
+					ChildSnapshot child = snapshot(name);
+					last.set(child);
+					return child.state() == state && (state != ChildState.RUNNING || child.pid() != null);
 				});
 			return last.get();
 		}
 		catch (ConditionTimeoutException ex) {
 			ChildSnapshot child = last.get();
 			throw new AssertionError("child '" + name + "' did not reach " + state + " within " + timeout + ": it is "
-					+ child.state() + ((child.lastError() != null) ? " (last error: " + child.lastError() + ")" : "")
+					+ child.state() + ((child.state() == state) ? " (its pid not yet known)" : "")
+					+ ((child.lastError() != null) ? " (last error: " + child.lastError() + ")" : "")
 					+ ((child.lastExit() != null) ? " (last exit: " + child.lastExit() + ")" : ""), ex);
 		}
 	}
