@@ -35,6 +35,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -55,6 +56,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code docs/operator-console.md}.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// Why closed after the class: the browser leaves Spring Boot Admin's event stream open on
+// the server until its next ping finds the connection gone, and graceful shutdown waits
+// for it. Closed at the JVM's exit, with the other cached contexts, that wait ran past
+// the 30 s surefire allows a test JVM to exit.
+@DirtiesContext
 @NoChildLeftRunning
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
