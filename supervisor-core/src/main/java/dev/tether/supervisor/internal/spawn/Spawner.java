@@ -9,8 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 
@@ -18,7 +16,6 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.ParentDeathMechanism;
 import dev.tether.supervisor.SpawnException;
 import dev.tether.supervisor.SpawnFeatures;
@@ -233,9 +230,18 @@ public final class Spawner implements AutoCloseable {
 						"cannot open the log file of child '" + capture.child() + "': " + ex.getMessage(), ex);
 			}
 		}
-		Task task = new Task(request, executable, onExit, queued);
+		SpawnTask task = new SpawnTask(request.command().get(0), executable,
+				(deliver) -> spawnNow(request, executable, queued, deliver), onExit, this.reaper);
 		submit(task);
 		return task;
+	}
+
+	/** Runs on the spawner thread. */
+	private SpawnedChild spawnNow(SpawnRequest request, Path executable, long queued, Reaper.ExitListener onExit)
+			throws SpawnException {
+		boolean shepherd = request.containDescendants() && shepherds();
+		return (this.natives != null) ? this.natives.spawn(request, executable, shepherd, queued, onExit)
+				: JdkProcessSpawn.spawn(this.parentDeath, request, executable, shepherd, queued, onExit);
 	}
 
 	/** A spawn handed to the spawner thread (see {@link #submit}). */
@@ -325,132 +331,5 @@ public final class Spawner implements AutoCloseable {
 
 	private static final Runnable CLOSE = () -> {
 	};
-
-	private final class Task implements Runnable, Pending {
-
-		private final SpawnRequest request;
-
-		private final Path executable;
-
-		private final Reaper.ExitListener onExit;
-
-		private final long queued;
-
-		private final CompletableFuture<SpawnedChild> result = new CompletableFuture<>();
-
-		private volatile boolean abandoned;
-
-		Task(SpawnRequest request, Path executable, Reaper.ExitListener onExit, long queued) {
-			this.request = request;
-			this.executable = executable;
-			this.onExit = onExit;
-			this.queued = queued;
-		}
-
-		@Override
-		public void run() {
-			if (this.result.isCancelled()) {
-				return;
-			}
-			try {
-				boolean shepherd = this.request.containDescendants() && shepherds();
-				SpawnedChild child = (Spawner.this.natives != null)
-						? Spawner.this.natives.spawn(this.request, this.executable, shepherd, this.queued,
-								this::deliver)
-						: JdkProcessSpawn.spawn(Spawner.this.parentDeath, this.request, this.executable, shepherd,
-								this.queued, this::deliver);
-				if (!this.result.complete(child)) {
-					abandon(child);
-				}
-			}
-			catch (Throwable ex) {
-				// Why every Throwable: an Error that ended this thread would give every
-				// child its parent-death signal and leave the caller waiting for ever;
-				// the caller gets it instead, and the thread serves on.
-				this.result.completeExceptionally(ex);
-			}
-		}
-
-		@Override
-		public SpawnedChild await() throws SpawnException {
-			try {
-				return this.result.get();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				if (!this.result.cancel(false)) {
-					abandonIfSpawned();
-				}
-				throw new SpawnException("interrupted while spawning " + this.request.command().get(0), ex);
-			}
-			catch (ExecutionException ex) {
-				throw failure(ex);
-			}
-		}
-
-		@Override
-		public SpawnedChild awaitUninterruptibly() throws SpawnException {
-			boolean interrupted = false;
-			try {
-				while (true) {
-					try {
-						return this.result.get();
-					}
-					catch (InterruptedException ex) {
-						interrupted = true;
-					}
-					catch (ExecutionException ex) {
-						throw failure(ex);
-					}
-				}
-			}
-			finally {
-				if (interrupted) {
-					Thread.currentThread().interrupt();
-				}
-			}
-		}
-
-		private SpawnException failure(ExecutionException ex) {
-			Throwable cause = ex.getCause();
-			if (cause instanceof ForkRefusedException refused) {
-				return new ForkRefusedException(refused.getMessage(), refused);
-			}
-			if (cause instanceof SpawnException spawn) {
-				return new SpawnException(spawn.getMessage(), spawn);
-			}
-			return new SpawnException("spawning " + this.request.command().get(0) + " failed: " + cause, cause);
-		}
-
-		private void deliver(long pid, ExitStatus status) {
-			if (!this.abandoned) {
-				this.onExit.onExit(pid, status);
-			}
-		}
-
-		/**
-		 * The caller gave up after the spawn completed: nobody learnt the pid, so the
-		 * child is ended here.
-		 */
-		void abandonIfSpawned() {
-			if (this.result.isDone() && !this.result.isCompletedExceptionally()) {
-				abandon(this.result.join());
-			}
-		}
-
-		private void abandon(SpawnedChild child) {
-			// Why: the caller went away before it could learn the pid, so nobody would
-			// ever stop this child.
-			this.abandoned = true;
-			logger.warn("Spawn of {} was abandoned by its caller; killing pid {}", this.executable, child.pid());
-			if (child.handle() != null) {
-				child.handle().destroyForcibly();
-				return;
-			}
-			Spawner.this.reaper.signalGroupUnreaped(child.pid(), Posix.SIGKILL);
-			Spawner.this.reaper.drain();
-		}
-
-	}
 
 }
