@@ -129,19 +129,10 @@ class SupervisedChildTests {
 				.isFalse();
 			orphan.ended = true;
 			child.advancePortReclaim(this.clock.getAsLong());
-			PortClaim closing = new PortClaim.Unidentified("port 8080 is held by a process that cannot be identified");
-			assertThat(child.launch().claim()).isTrue();
-			assertThat(child.launch().stillWanted()).isTrue();
-			assertThat(child.portFree(closing, (holder) -> {
-				throw new AssertionError("nothing of ours is known to hold the port");
-			}, this.clock.getAsLong())).isFalse();
+			launchSeeingAnUnidentifiedListener(child);
 			assertThat(child.state()).isEqualTo(ChildState.STARTING);
 			this.clock.advance(LaunchGate.SOCKET_CLOSE_GRACE);
-			assertThat(child.launch().claim()).isTrue();
-			assertThat(child.launch().stillWanted()).isTrue();
-			assertThat(child.portFree(closing, (holder) -> {
-				throw new AssertionError("nothing of ours is known to hold the port");
-			}, this.clock.getAsLong())).isFalse();
+			launchSeeingAnUnidentifiedListener(child);
 			assertThat(child.state()).isEqualTo(ChildState.FAILED);
 			assertThat(child.snapshot(this.clock.getAsLong()).lastError()).contains("cannot be identified");
 		}
@@ -251,6 +242,19 @@ class SupervisedChildTests {
 			return this.ended;
 		}
 
+	}
+
+	/**
+	 * Claims the child's wanted launch and finds a listener on its port with no process.
+	 */
+	private void launchSeeingAnUnidentifiedListener(SupervisedChild child) {
+		assertThat(child.launch().claim()).isTrue();
+		assertThat(child.launch().stillWanted()).isTrue();
+		PortClaim unidentified = new PortClaim.Unidentified(
+				"port " + child.spec().port() + " is held by a process that cannot be identified");
+		assertThat(child.portFree(unidentified, (holder) -> {
+			throw new AssertionError("nothing of ours is known to hold the port");
+		}, this.clock.getAsLong())).isFalse();
 	}
 
 	private SupervisedChild child(ChildSpecBuilder spec) {
