@@ -361,17 +361,7 @@ public final class Engine implements AutoCloseable {
 	// at a third of the spawner's rate); until the next tick saves, its launcher ties the
 	// child to the JVM, and a restart finds it by its markers.
 	private ChildSnapshot start(String name, boolean save) {
-		SupervisedChild child;
-		boolean claimed;
-		synchronized (this.children) {
-			child = this.children.require(name);
-			child.requestStart();
-			// Why claimed in the same hold as the request: another launcher (the tick's)
-			// could take it otherwise, and this call would answer STARTING before its
-			// process is known.
-			claimed = this.children.claimLaunch(child);
-		}
-		ChildSnapshot launched = (claimed ? this.launches.launchWanted(child) : this.launches.launchWanted()).get(name);
+		ChildSnapshot launched = this.launches.launchNow(name);
 		if (save) {
 			publish();
 		}

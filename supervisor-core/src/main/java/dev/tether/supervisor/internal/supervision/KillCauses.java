@@ -23,9 +23,18 @@ final class KillCauses {
 	// forgotten with its child.
 	private final Map<ChildProcess, Long> oomKillsAtStart = new WeakHashMap<>();
 
-	/** Remembers the OOM kills counted so far, when {@code process} has just started. */
-	void started(ChildProcess process) {
-		ThisProcess.oomKills().ifPresent((count) -> this.oomKillsAtStart.put(process, count));
+	/** The OOM kills counted so far, to be given to {@link #started}. */
+	OptionalLong oomKillsNow() {
+		return ThisProcess.oomKills();
+	}
+
+	/**
+	 * Remembers the OOM kills counted when {@code process} had just started.
+	 * @param oomKills a reading of {@link #oomKillsNow()} taken then (one serves a whole
+	 * window of spawns)
+	 */
+	void started(ChildProcess process, OptionalLong oomKills) {
+		oomKills.ifPresent((count) -> this.oomKillsAtStart.put(process, count));
 	}
 
 	/** {@code status}, with who sent its SIGKILL when that was not Tether. */

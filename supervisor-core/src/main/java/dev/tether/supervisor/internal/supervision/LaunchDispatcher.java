@@ -4,8 +4,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ExitStatus;
@@ -72,11 +75,24 @@ final class LaunchDispatcher {
 	}
 
 	/**
-	 * As {@link #launchWanted()}, launching first {@code claimed}, whose launch the
-	 * caller claimed itself ({@link ChildTable#claimLaunch}).
+	 * Asks for the named child's start and launches it first, then every other launch
+	 * wanted; as {@link #launchWanted()} otherwise.
+	 * @return the child's snapshot once spawned, or {@code null} when it was not spawned
+	 * now (its dependencies do not run yet, or it failed before its spawn)
+	 * @throws IllegalArgumentException when no child has this name
 	 */
-	Map<String, ChildSnapshot> launchWanted(SupervisedChild claimed) {
-		return launch(List.of(claimed));
+	@Nullable ChildSnapshot launchNow(String name) {
+		SupervisedChild child;
+		boolean claimed;
+		synchronized (this.children) {
+			child = this.children.require(name);
+			child.requestStart();
+			// Why claimed in the same hold as the request: another launcher (the tick's)
+			// could take it otherwise, and the caller would be answered STARTING before
+			// its process is known.
+			claimed = this.children.claimLaunch(child);
+		}
+		return launch(claimed ? List.of(child) : List.of()).get(name);
 	}
 
 	private Map<String, ChildSnapshot> launch(List<SupervisedChild> claimed) {
@@ -163,11 +179,15 @@ final class LaunchDispatcher {
 	private void finishAll(List<ChildLauncher.Launch> started) {
 		RuntimeException runtime = null;
 		Error error = null;
+		// Why one reading for the window: the count is the host's, its spawns start
+		// within
+		// moments of each other, and /proc/vmstat is some 170 lines.
+		OptionalLong oomKills = started.isEmpty() ? OptionalLong.empty() : this.kills.oomKillsNow();
 		for (ChildLauncher.Launch launch : started) {
 			try {
 				this.launcher.finish(launch);
 				if (launch.child().process() != null) {
-					this.kills.started(launch.child().process());
+					this.kills.started(launch.child().process(), oomKills);
 				}
 			}
 			catch (RuntimeException ex) {
