@@ -11,25 +11,17 @@ package dev.tether.supervisor;
  * @param limit the soft {@code RLIMIT_NOFILE} in force (raised to the hard limit at
  * start), or {@code -1} when unlimited or unknown: then nothing is refused
  * @param reserve descriptors a start must leave to the application
- * @param perChild what Tether counts for each child it supervises: its output pipe, its
+ * @param perChild the most Tether counts for a child it supervises: its output pipe, its
  * pidfd and one for its log file or a stderr captured apart (3), and the {@code /proc}
  * files the resource sampler keeps open while the child's tree is sampled (6: two of its
- * shepherd's, four of its command's)
+ * shepherd's, four of its command's); only the 3 once the samplers keep all they may (a
+ * quarter of the limit), as they read further trees by path
  * @param sampled descriptors the resource sampler keeps open now (part of {@code used}),
  * for every sampled tree; a tree with descendants keeps three more for each
+ * @param room how many more children fit in the budget now ({@link Long#MAX_VALUE}
+ * without a limit)
  * @param refusals how many starts were refused for want of descriptors, in all
  */
-public record DescriptorUse(long used, long limit, long reserve, int perChild, long sampled, long refusals) {
-
-	/**
-	 * How many more children fit in the budget now ({@link Long#MAX_VALUE} without a
-	 * limit).
-	 */
-	public long room() {
-		if (this.limit < 0) {
-			return Long.MAX_VALUE;
-		}
-		return Math.max(0, (this.limit - this.used - this.reserve) / this.perChild);
-	}
+public record DescriptorUse(long used, long limit, long reserve, int perChild, long sampled, long room, long refusals) {
 
 }

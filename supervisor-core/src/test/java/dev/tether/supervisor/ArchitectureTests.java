@@ -60,6 +60,9 @@ class ArchitectureTests {
 
 	private static final Set<String> JDK_DESTROY_CALLS = Set.of("destroy", "destroyForcibly");
 
+	/** Kills a child whose spawn its caller gave up on, before anyone learnt its pid. */
+	private static final String SPAWN_TASK = "dev.tether.supervisor.internal.spawn.SpawnTask";
+
 	private static final JavaClasses CORE = new ClassFileImporter()
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
 		.importPackages(ROOT);
@@ -173,12 +176,16 @@ class ArchitectureTests {
 			.check(CORE);
 		noClasses().that()
 			.doNotBelongToAnyOf(Spawner.class)
+			.and()
+			.doNotHaveFullyQualifiedName(SPAWN_TASK)
 			.and(not(CHILD_PROCESS_AND_ITS_NESTED))
 			.should()
 			.callMethodWhere(call(Reaper.class, Set.of("signalGroupUnreaped")))
 			.check(CORE);
 		noClasses().that()
 			.doNotBelongToAnyOf(Spawner.class)
+			.and()
+			.doNotHaveFullyQualifiedName(SPAWN_TASK)
 			.and(not(CHILD_PROCESS_AND_ITS_NESTED))
 			.and()
 			.doNotHaveFullyQualifiedName("dev.tether.supervisor.internal.spawn.ParentDeath")

@@ -38,13 +38,14 @@ final class DescriptorBudgetCheck {
 			return supervisor;
 		}
 		supervisor.close();
-		throw new InvalidSupervisorConfigurationException("supervisor.children", String.format(Locale.ROOT,
-				"need more descriptors than the application can spare: %,d children to start at %d descriptors "
-						+ "each need %,d, but the limit of %,d less the %,d in use and the reserve of %,d leaves room "
-						+ "for %,d; raise the limit (ulimit -n, LimitNOFILE=), lower supervisor.descriptor-reserve, "
-						+ "or set supervisor.descriptor-budget=start-what-fits",
-				autostarted, use.perChild(), autostarted * use.perChild(), use.limit(), use.used(), use.reserve(),
-				use.room()), null);
+		throw new InvalidSupervisorConfigurationException("supervisor.children",
+				String.format(Locale.ROOT,
+						"need more descriptors than the application can spare: %,d children to start, but the limit of "
+								+ "%,d less the %,d in use and the reserve of %,d leaves room for %,d (at up to %d "
+								+ "descriptors each); raise the limit (ulimit -n, LimitNOFILE=), lower "
+								+ "supervisor.descriptor-reserve, or set supervisor.descriptor-budget=start-what-fits",
+						autostarted, use.limit(), use.used(), use.reserve(), use.room(), use.perChild()),
+				null);
 	}
 
 }

@@ -66,7 +66,7 @@ class DescriptorLimitTests {
 			assertThat(running).hasSizeGreaterThanOrEqualTo(5);
 			assertThat(settled.path("components").path(refused.get(0)).path("details").path("lastError").asString())
 				.matches("starting it would leave the application [0-9,]+ descriptors, under the reserve of 1,024 "
-						+ "\\(limit 1,400, [0-9,]+ in use, 9 per child\\); raise the limit or the reserve");
+						+ "\\(limit 1,400, [0-9,]+ in use, 9 for this child\\); raise the limit or the reserve");
 
 			// Why a window: a refused child retried in a loop would be refused again at
 			// each of the ten ticks a second.
@@ -91,6 +91,48 @@ class DescriptorLimitTests {
 	}
 
 	@Test
+	void pastWhatTheSamplersMayKeepAChildCostsOnlyItsOwnDescriptorsAndTheApplicationStillAnswers() throws Exception {
+		Path log = this.temp.resolve("jvm.log");
+		// Why these numbers: a quarter of the limit of 1,200 lets the samplers keep 300
+		// files, the 6 of 50 children; with a reserve of 100, counting 9 for every child
+		// would let about 110 run, and counting 3 past the fiftieth lets about 200.
+		try (SecondJvm jvm = SecondJvm
+			.start(new ProcessBuilder(limited("1200:1200", 300, "--supervisor.descriptor-budget=start-what-fits",
+					"--supervisor.descriptor-reserve=100"))
+				.redirectError(log.toFile()))) {
+			String port = jvm.readUntilCount("PORT", 1);
+			assertThat(port).as(() -> read(log)).isNotNull();
+			Actuator actuator = new Actuator(port);
+			JsonNode settled = await("starts and refusals settle").atMost(DEADLINE)
+				.until(() -> actuator.get("health/supervisor"),
+						(health) -> health.path("components")
+							.valueStream()
+							.noneMatch((child) -> child.path("details").path("state").asString().equals("STARTING")));
+			List<String> running = names(settled, "RUNNING");
+			assertThat(running).as(settled::toString).hasSizeGreaterThan((1200 - 100) / 9);
+			// Why the counter, not FAILED children: a tick's count finds the estimate
+			// high
+			// and may have started the refused ones already.
+			assertThat(actuator.measurement(REFUSALS)).isPositive();
+			// Why the children endpoint, twice: it samples every tree, so the samplers
+			// then keep all they may and read the rest by path (the second answer counts
+			// what the first made them keep); nothing may run short.
+			JsonNode children = actuator.get("children");
+			assertThat(children.toString()).doesNotContain("Too many open files");
+			children = actuator.get("children");
+			assertThat(children.toString()).doesNotContain("Too many open files");
+			assertThat(children.path("descriptors").path("sampled").asLong()).isBetween(1L, 300L);
+			// Why at least as many: a tick's count finds the estimate high and starts
+			// refused children that fit.
+			JsonNode health = actuator.get("health/supervisor");
+			assertThat(names(health, "RUNNING")).hasSizeGreaterThanOrEqualTo(running.size());
+			assertThat(health.toString()).doesNotContain("Too many open files");
+			jvm.terminate();
+			assertThat(jvm.awaitExit(DEADLINE)).isTrue();
+		}
+	}
+
+	@Test
 	void withoutStartWhatFitsStartupFailsWithTheNumbers() throws Exception {
 		Path log = this.temp.resolve("jvm.log");
 		try (SecondJvm jvm = SecondJvm.start(new ProcessBuilder(limited()).redirectError(log.toFile())
@@ -98,14 +140,18 @@ class DescriptorLimitTests {
 			assertThat(jvm.awaitExit(DEADLINE)).isTrue();
 			assertThat(jvm.process().exitValue()).isNotZero();
 			assertThat(read(this.temp.resolve("out.log")) + read(log)).contains("Property: supervisor.children")
-				.containsPattern(CHILDREN + " children to start at 9 descriptors each need 540, but the limit of 1,400 "
-						+ "less the [0-9,]+ in use and the reserve of 1,024 leaves room for [0-9]+");
+				.containsPattern(CHILDREN + " children to start, but the limit of 1,400 "
+						+ "less the [0-9,]+ in use and the reserve of 1,024 leaves room for [0-9]+ \\(at up to 9 ");
 		}
 	}
 
 	private List<String> limited(String... arguments) {
-		List<String> command = new ArrayList<>(List.of("prlimit", "--nofile=1100:1400", "--"));
-		List<String> app = new ArrayList<>(List.of(Integer.toString(CHILDREN), this.temp.toString()));
+		return limited("1100:1400", CHILDREN, arguments);
+	}
+
+	private List<String> limited(String nofile, int children, String... arguments) {
+		List<String> command = new ArrayList<>(List.of("prlimit", "--nofile=" + nofile, "--"));
+		List<String> app = new ArrayList<>(List.of(Integer.toString(children), this.temp.toString()));
 		app.addAll(List.of(arguments));
 		command.addAll(JavaCommand.main(DescriptorLimitApp.class, app.toArray(String[]::new)));
 		return command;

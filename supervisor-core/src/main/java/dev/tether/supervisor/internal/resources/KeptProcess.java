@@ -95,6 +95,11 @@ final class KeptProcess implements AutoCloseable {
 		return KEPT.get();
 	}
 
+	/** The most files every {@link KeptProcess} of this JVM together may hold. */
+	static long keptLimit() {
+		return BUDGET;
+	}
+
 	long pid() {
 		return this.pid;
 	}

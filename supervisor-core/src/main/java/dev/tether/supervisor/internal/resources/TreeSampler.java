@@ -116,6 +116,14 @@ public final class TreeSampler implements AutoCloseable {
 		return KeptProcess.kept();
 	}
 
+	/**
+	 * The most descriptors every sampler of this JVM together keeps open: a quarter of
+	 * the soft limit of open files. Past it, processes are read by path.
+	 */
+	public static long keptDescriptorsLimit() {
+		return KeptProcess.keptLimit();
+	}
+
 	/** Closes every file it keeps; a later sample opens them again. */
 	@Override
 	public void close() {

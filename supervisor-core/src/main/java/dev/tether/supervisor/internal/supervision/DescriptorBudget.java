@@ -25,8 +25,9 @@ import dev.tether.supervisor.internal.resources.TreeSampler;
  * starts in a row, and a fifth of a tick's time if done at every tick; the estimate only
  * errs high until the next count (a stop or a removal frees its descriptors within a
  * second). A count adds, for every child with a process, what the resource sampler would
- * keep of it and does not keep yet. Guarded by its own monitor, taken under the
- * supervisor's lock and never the reverse.
+ * keep of it and does not keep yet, up to what the samplers may keep in all (a quarter of
+ * the soft limit): past that, a child costs only its own descriptors. Guarded by its own
+ * monitor, taken under the supervisor's lock and never the reverse.
  */
 final class DescriptorBudget {
 
@@ -58,6 +59,11 @@ final class DescriptorBudget {
 
 	private long used;
 
+	/** The samplers' share of {@link #used}, at most {@link #samplerLimit}. */
+	private long sampler;
+
+	private final long samplerLimit;
+
 	/** When the last count was made; the tick's alone. */
 	private long countedAt;
 
@@ -70,8 +76,12 @@ final class DescriptorBudget {
 	DescriptorBudget(@Nullable Long reserve, ChildTable children) {
 		this.children = children;
 		this.limit = Limit.SOFT;
+		// Why after the limit: the samplers' share is a quarter of the soft limit, read
+		// once, and must be read once it is raised.
+		this.samplerLimit = TreeSampler.keptDescriptorsLimit();
 		this.reserve = (reserve != null) ? reserve : defaultReserve(this.limit);
 		this.used = count();
+		this.sampler = Math.min(this.samplerLimit, TreeSampler.keptDescriptors());
 		this.countedAt = System.nanoTime();
 	}
 
@@ -97,8 +107,10 @@ final class DescriptorBudget {
 		synchronized (this.children) {
 			withProcess = this.children.all().stream().filter((child) -> child.process() != null).count();
 		}
+		long share = Math.min(this.samplerLimit, Math.max(sampled, withProcess * TreeSampler.KEPT_PER_CHILD));
 		synchronized (this) {
-			this.used = counted - sampled + Math.max(sampled, withProcess * TreeSampler.KEPT_PER_CHILD);
+			this.used = counted - sampled + share;
+			this.sampler = share;
 		}
 	}
 
@@ -114,27 +126,54 @@ final class DescriptorBudget {
 		// and so is the pidfd of its last sender (KnownSenders). Why one more with socket
 		// activation: the listening socket is the JVM's too (counted at each start, an
 		// estimate that errs high, as the budget must).
-		int cost = PER_CHILD + (spec.selfReport().socket() ? 2 : 0) + (spec.socketActivation().enabled() ? 1 : 0);
+		long sampled = samplerCost();
+		long cost = SPAWNED + sampled + (spec.selfReport().socket() ? 2 : 0)
+				+ (spec.socketActivation().enabled() ? 1 : 0);
 		long left = this.limit - this.used - cost;
 		if (left < this.reserve) {
 			this.refusals++;
 			return String.format(Locale.ROOT,
 					"starting it would leave the application %,d descriptors, under the reserve of %,d "
-							+ "(limit %,d, %,d in use, %d per child); raise the limit or the reserve",
-					Math.max(0, left), this.reserve, this.limit, this.used, PER_CHILD);
+							+ "(limit %,d, %,d in use, %d for this child); raise the limit or the reserve",
+					Math.max(0, left), this.reserve, this.limit, this.used, cost);
 		}
 		this.used += cost;
+		this.sampler += sampled;
 		return null;
+	}
+
+	/** What the samplers would keep open for one more child, within their limit. */
+	private long samplerCost() {
+		return Math.min(TreeSampler.KEPT_PER_CHILD, Math.max(0, this.samplerLimit - this.sampler));
 	}
 
 	/** Whether a refused child would fit now. */
 	synchronized boolean hasRoom() {
-		return this.limit < 0 || this.limit - this.used - PER_CHILD >= this.reserve;
+		return this.limit < 0 || this.limit - this.used - SPAWNED - samplerCost() >= this.reserve;
 	}
 
 	synchronized DescriptorUse use() {
-		return new DescriptorUse(this.used, this.limit, this.reserve, PER_CHILD, TreeSampler.keptDescriptors(),
+		return new DescriptorUse(this.used, this.limit, this.reserve, PER_CHILD, TreeSampler.keptDescriptors(), room(),
 				this.refusals);
+	}
+
+	/**
+	 * How many more children fit now: each costs {@link #PER_CHILD} while the samplers
+	 * are under their limit, and {@link #SPAWNED} past it.
+	 */
+	private long room() {
+		if (this.limit < 0) {
+			return Long.MAX_VALUE;
+		}
+		long free = this.limit - this.used - this.reserve;
+		if (free <= 0) {
+			return 0;
+		}
+		long sampled = Math.max(0, this.samplerLimit - this.sampler) / TreeSampler.KEPT_PER_CHILD;
+		if (free / PER_CHILD <= sampled) {
+			return free / PER_CHILD;
+		}
+		return sampled + (free - sampled * PER_CHILD) / SPAWNED;
 	}
 
 	private static long count() {
