@@ -131,11 +131,11 @@ class SocketActivationTests {
 						toActivated.slowest().toMillis(), toBound.answered(), toBound.refused());
 				assertThat(toActivated.refused()).isZero();
 				// Why a few cut requests are allowed, one per kill -9 at most: a request
-				// the killed process had accepted dies with it, whatever holds the
-				// socket; a
-				// loaded machine widens that moment. Nothing else may fail.
+				// the killed process had accepted dies with it (closed, or reset when it
+				// was still unread), whatever holds the socket; a loaded machine widens
+				// that moment. Nothing else may fail.
 				assertThat(toActivated.failures()).hasSizeLessThanOrEqualTo(RESTARTS / Cause.values().length)
-					.allMatch("connection closed without an answer"::equals);
+					.allMatch(RequestLoop.CutConnection.MESSAGE::equals);
 				assertThat(toBound.refused()).as("the same restarts refuse clients without socket activation")
 					.isPositive();
 			}

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +19,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * A client that sends a request to a port at a fixed rate, each on a connection of its
@@ -90,10 +93,19 @@ public final class RequestLoop implements AutoCloseable {
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress("127.0.0.1", port), TIMEOUT_MILLIS);
 			socket.setSoTimeout(TIMEOUT_MILLIS);
-			socket.getOutputStream().write(request);
-			String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+			String answer;
+			try {
+				socket.getOutputStream().write(request);
+				answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+			}
+			catch (SocketException ex) {
+				// Why the same failure as an empty answer: a process that had accepted
+				// the connection and died closed it, and with the request still unread
+				// the kernel resets it rather than closing it.
+				throw new CutConnection(ex);
+			}
 			if (answer.isEmpty()) {
-				throw new IOException("connection closed without an answer");
+				throw new CutConnection(null);
 			}
 			return Long.parseLong(answer.substring(answer.lastIndexOf('\n') + 1).trim());
 		}
@@ -111,6 +123,9 @@ public final class RequestLoop implements AutoCloseable {
 			}
 			catch (ConnectException ex) {
 				this.refused.incrementAndGet();
+			}
+			catch (CutConnection ex) {
+				this.failures.add(CutConnection.MESSAGE);
 			}
 			catch (IOException | RuntimeException ex) {
 				this.failures.add(ex.toString());
@@ -160,6 +175,21 @@ public final class RequestLoop implements AutoCloseable {
 		this.sender.awaitTermination(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
 		this.requests.shutdown();
 		this.requests.awaitTermination(TIMEOUT_MILLIS * 2L, TimeUnit.MILLISECONDS);
+	}
+
+	/**
+	 * A connection the server closed or reset without an answer: the process that had
+	 * accepted it ended.
+	 */
+	public static final class CutConnection extends IOException {
+
+		/** What {@link #failures()} records for it. */
+		public static final String MESSAGE = "connection closed without an answer";
+
+		CutConnection(@Nullable SocketException cause) {
+			super(MESSAGE, cause);
+		}
+
 	}
 
 }
