@@ -133,6 +133,11 @@ final class JnrCalls implements NativeCalls {
 	}
 
 	@Override
+	public int setThreadNice(int nice) {
+		return (this.libc.setpriority(PRIO_PROCESS, 0, nice) == 0) ? 0 : lastErrno();
+	}
+
+	@Override
 	public int close(int fd) {
 		return (this.libc.close(fd) == 0) ? 0 : lastErrno();
 	}

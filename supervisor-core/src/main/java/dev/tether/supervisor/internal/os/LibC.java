@@ -58,6 +58,9 @@ public interface LibC {
 	int close(int fd);
 
 	@SaveError
+	int setpriority(int which, int who, int prio);
+
+	@SaveError
 	int getrlimit(int resource, @Out long[] limits);
 
 	@SaveError

@@ -12,6 +12,9 @@ import java.util.List;
  */
 interface NativeCalls {
 
+	/** {@code PRIO_PROCESS} of {@code <sys/resource.h>}. */
+	int PRIO_PROCESS = 0;
+
 	/** {@code ffm} or {@code jnr}. */
 	String name();
 
@@ -58,6 +61,13 @@ interface NativeCalls {
 
 	/** {@code geteuid()}. */
 	int geteuid();
+
+	/**
+	 * {@code setpriority(PRIO_PROCESS, 0, nice)}: on Linux, the calling thread's nice
+	 * value alone.
+	 * @return 0 or the errno
+	 */
+	int setThreadNice(int nice);
 
 	/** {@code close(fd)}: 0 or the errno. */
 	int close(int fd);

@@ -288,6 +288,15 @@ public final class Posix {
 		return this.calls.geteuid();
 	}
 
+	/**
+	 * Sets the calling thread's nice value: on Linux a nice value is a thread's own, and
+	 * raising it needs no privilege.
+	 * @return whether it was set
+	 */
+	public boolean niceThisThread(int nice) {
+		return isAvailable() && this.calls.setThreadNice(nice) == 0;
+	}
+
 	/** Closes a descriptor. */
 	public void close(int fd) {
 		this.calls.close(fd);

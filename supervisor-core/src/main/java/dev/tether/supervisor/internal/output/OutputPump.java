@@ -36,6 +36,9 @@ public final class OutputPump {
 
 	private static final int READERS = 4;
 
+	/** The readers' nice value: below every thread of the application, which run at 0. */
+	private static final int READER_NICE = 5;
+
 	/** What a thread reads at once: a quarter of a grown pipe, two default ones. */
 	private static final int CHUNK = PipeSizer.GROWN_CAPACITY / 4;
 
@@ -130,6 +133,10 @@ public final class OutputPump {
 	}
 
 	private void readReadyPipes(Epoll epoll) {
+		// Why a lower priority: children can write faster than a core reads, and the
+		// pump's threads would then take the cores the reaper needs to see an exit in
+		// time; a child whose pipe fills waits on its own write meanwhile.
+		this.posix.niceThisThread(READER_NICE);
 		// Why little-endian: the newline search reads eight bytes at a time and wants the
 		// first byte lowest.
 		ByteBuffer buffer = ByteBuffer.allocateDirect(LineSplitter.HEADROOM + CHUNK).order(ByteOrder.LITTLE_ENDIAN);

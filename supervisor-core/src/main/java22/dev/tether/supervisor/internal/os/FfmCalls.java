@@ -107,6 +107,8 @@ final class FfmCalls implements NativeCalls {
 
 	private static final MethodHandle GETEUID = call("geteuid", JAVA_INT);
 
+	private static final MethodHandle SETPRIORITY = errnoCall("setpriority", JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT);
+
 	private static final MethodHandle CLOSE = errnoCall("close", JAVA_INT, JAVA_INT);
 
 	private static final MethodHandle GETRLIMIT = errnoCall("getrlimit", JAVA_INT, JAVA_INT, ADDRESS);
@@ -332,6 +334,17 @@ final class FfmCalls implements NativeCalls {
 	public int geteuid() {
 		try {
 			return (int) GETEUID.invokeExact();
+		}
+		catch (Throwable ex) {
+			throw failed(ex);
+		}
+	}
+
+	@Override
+	public int setThreadNice(int nice) {
+		MemorySegment scratch = scratch();
+		try {
+			return ((int) SETPRIORITY.invokeExact(scratch, PRIO_PROCESS, 0, nice) == 0) ? 0 : errno(scratch);
 		}
 		catch (Throwable ex) {
 			throw failed(ex);

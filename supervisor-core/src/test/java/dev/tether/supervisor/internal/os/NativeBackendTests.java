@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Named;
@@ -159,6 +160,32 @@ class NativeBackendTests {
 			await().atMost(PROMPTLY).until(() -> posix.waitpid(pid).kind() != Posix.WaitResult.Kind.RUNNING);
 		}
 		assertThat(posix.pidfdOpen(pid)).isEqualTo(-ESRCH);
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("backends")
+	void setsTheNiceValueOfTheCallingThreadAlone(Posix posix) throws Exception {
+		String before = fieldsAfterCommand(Files.readString(Path.of("/proc/thread-self/stat")))[16];
+		CompletableFuture<String> niced = new CompletableFuture<>();
+		Thread thread = new Thread(() -> {
+			try {
+				niced.complete(
+						posix.niceThisThread(7) ? Files.readString(Path.of("/proc/thread-self/stat")) : "refused");
+			}
+			catch (IOException | RuntimeException ex) {
+				niced.completeExceptionally(ex);
+			}
+		});
+		thread.start();
+		thread.join();
+		// Why the fields after the command's closing parenthesis: the command may hold
+		// spaces; nice is the 19th field of stat, the 17th after it.
+		assertThat(fieldsAfterCommand(niced.get())[16]).isEqualTo("7");
+		assertThat(fieldsAfterCommand(Files.readString(Path.of("/proc/thread-self/stat")))[16]).isEqualTo(before);
+	}
+
+	private static String[] fieldsAfterCommand(String stat) {
+		return stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
 	}
 
 	@ParameterizedTest(name = "{0}")
