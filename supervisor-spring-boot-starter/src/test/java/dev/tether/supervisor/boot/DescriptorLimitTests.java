@@ -55,11 +55,7 @@ class DescriptorLimitTests {
 			// samples each child's tree, and the /proc files a sample keeps open (up to a
 			// quarter of the limit, for two minutes) are the application's descriptors
 			// too.
-			JsonNode settled = await("starts and refusals settle").atMost(DEADLINE)
-				.until(() -> actuator.get("health/supervisor"),
-						(health) -> health.path("components")
-							.valueStream()
-							.noneMatch((child) -> child.path("details").path("state").asString().equals("STARTING")));
+			JsonNode settled = settled(actuator);
 			List<String> refused = names(settled, "FAILED");
 			assertThat(refused).as(settled::toString).isNotEmpty();
 			List<String> running = names(settled, "RUNNING");
@@ -103,11 +99,7 @@ class DescriptorLimitTests {
 			String port = jvm.readUntilCount("PORT", 1);
 			assertThat(port).as(() -> read(log)).isNotNull();
 			Actuator actuator = new Actuator(port);
-			JsonNode settled = await("starts and refusals settle").atMost(DEADLINE)
-				.until(() -> actuator.get("health/supervisor"),
-						(health) -> health.path("components")
-							.valueStream()
-							.noneMatch((child) -> child.path("details").path("state").asString().equals("STARTING")));
+			JsonNode settled = settled(actuator);
 			List<String> running = names(settled, "RUNNING");
 			assertThat(running).as(settled::toString).hasSizeGreaterThan((1200 - 100) / 9);
 			// Why the counter, not FAILED children: a tick's count finds the estimate
@@ -143,6 +135,15 @@ class DescriptorLimitTests {
 				.containsPattern(CHILDREN + " children to start, but the limit of 1,400 "
 						+ "less the [0-9,]+ in use and the reserve of 1,024 leaves room for [0-9]+ \\(at up to 9 ");
 		}
+	}
+
+	/** The supervisor's health once no child is {@code STARTING}. */
+	private static JsonNode settled(Actuator actuator) {
+		return await("starts and refusals settle").atMost(DEADLINE)
+			.until(() -> actuator.get("health/supervisor"),
+					(health) -> health.path("components")
+						.valueStream()
+						.noneMatch((child) -> child.path("details").path("state").asString().equals("STARTING")));
 	}
 
 	private List<String> limited(String... arguments) {
