@@ -77,10 +77,9 @@ class KillAndStopIT extends FaultScenarioSupport {
 
 	@Test
 	void daemonsThatLeaveTheirGroupAreEndedAtStopAndAtTheNextStart() throws Exception {
-		// Why the forker waits for the daemon's word: members left in the group of a
-		// child
-		// that exited are ended, and a daemon that had not yet left the group when its
-		// parent exited would be ended with them.
+		// Why the forker waits for the daemon's word: members left in the group
+		// of a child that exited are ended, and a daemon that had not yet left
+		// the group when its parent exited would be ended with them.
 		Path left = this.temp.resolve("left");
 		Path config = config("daemons", """
 				forker:

@@ -102,9 +102,8 @@ class DescriptorLimitTests {
 			JsonNode settled = settled(actuator);
 			List<String> running = names(settled, "RUNNING");
 			assertThat(running).as(settled::toString).hasSizeGreaterThan((1200 - 100) / 9);
-			// Why the counter, not FAILED children: a tick's count finds the estimate
-			// high
-			// and may have started the refused ones already.
+			// Why the counter, not FAILED children: a tick's count finds the
+			// estimate high and may have started the refused ones already.
 			assertThat(actuator.measurement(REFUSALS)).isPositive();
 			// Why the children endpoint, twice: it samples every tree, so the samplers
 			// then keep all they may and read the rest by path (the second answer counts

@@ -59,8 +59,7 @@ final class SpawnTask implements Runnable, Spawner.Pending {
 			}
 		}
 		catch (Throwable ex) {
-			// Why every Throwable: an Error that ended the spawner thread would give
-			// every
+			// Why every Throwable: an Error that ended the spawner thread would give each
 			// child its parent-death signal and leave the caller waiting for ever; the
 			// caller gets it instead, and the thread serves on.
 			this.result.completeExceptionally(ex);

@@ -179,9 +179,8 @@ final class LaunchDispatcher {
 	private void finishAll(List<ChildLauncher.Launch> started) {
 		RuntimeException runtime = null;
 		Error error = null;
-		// Why one reading for the window: the count is the host's, its spawns start
-		// within
-		// moments of each other, and /proc/vmstat is some 170 lines.
+		// Why one reading for the window: the count is the host's, its spawns
+		// start within moments of each other, and /proc/vmstat is long.
 		OptionalLong oomKills = started.isEmpty() ? OptionalLong.empty() : this.kills.oomKillsNow();
 		for (ChildLauncher.Launch launch : started) {
 			try {

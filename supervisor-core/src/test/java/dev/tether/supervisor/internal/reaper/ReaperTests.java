@@ -137,11 +137,10 @@ class ReaperTests {
 					.until(() -> first.events("worker", ChildEvent.Type.EXITED).size() == expected
 							&& second.events("worker", ChildEvent.Type.EXITED).size() == expected);
 			}
-			// Why the exit codes and not the pids: each supervisor saw as many exits as
-			// it
-			// started processes, each with its own command's code, so none was routed to
-			// the other; a pid, once reaped, may be the kernel's to give to the other
-			// supervisor's next process.
+			// Why the exit codes and not the pids: each supervisor saw as many
+			// exits as it started processes, each with its own command's code, so
+			// none was routed to the other; a pid, once reaped, may be the
+			// kernel's to give to the other supervisor's next process.
 			assertThat(first.events("worker", ChildEvent.Type.EXITED)).allMatch((e) -> e.exit().code() == 11);
 			assertThat(second.events("worker", ChildEvent.Type.EXITED)).allMatch((e) -> e.exit().code() == 22);
 		}
