@@ -31,6 +31,17 @@ public final class LiveProcesses {
 		return stat(pid).map((stat) -> !stat.isZombie() && stat.startTime() == startTime).orElse(false);
 	}
 
+	/**
+	 * The nice value of a thread: its {@code /proc/<pid>/task/<tid>} directory, or
+	 * {@code /proc/thread-self} for the calling one. It is the 19th field of the thread's
+	 * stat, the 17th after the command's closing parenthesis (the command may hold
+	 * spaces).
+	 */
+	public static int nice(Path task) throws IOException {
+		String stat = Files.readString(task.resolve("stat"));
+		return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ")[16]);
+	}
+
 	/** Whether the pid is alive and has exec'd the named program (past any launcher). */
 	public static boolean isRunning(long pid, String command) {
 		return stat(pid).map((stat) -> !stat.isZombie() && stat.command().equals(command)).orElse(false);

@@ -133,8 +133,8 @@ final class JnrCalls implements NativeCalls {
 	}
 
 	@Override
-	public int setThreadNice(int nice) {
-		return (this.libc.setpriority(PRIO_PROCESS, 0, nice) == 0) ? 0 : lastErrno();
+	public int nice(int increment) {
+		return this.libc.nice(increment);
 	}
 
 	@Override

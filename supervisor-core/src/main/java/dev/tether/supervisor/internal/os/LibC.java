@@ -57,8 +57,7 @@ public interface LibC {
 	@SaveError
 	int close(int fd);
 
-	@SaveError
-	int setpriority(int which, int who, int prio);
+	int nice(int increment);
 
 	@SaveError
 	int getrlimit(int resource, @Out long[] limits);

@@ -12,9 +12,6 @@ import java.util.List;
  */
 interface NativeCalls {
 
-	/** {@code PRIO_PROCESS} of {@code <sys/resource.h>}. */
-	int PRIO_PROCESS = 0;
-
 	/** {@code ffm} or {@code jnr}. */
 	String name();
 
@@ -63,11 +60,10 @@ interface NativeCalls {
 	int geteuid();
 
 	/**
-	 * {@code setpriority(PRIO_PROCESS, 0, nice)}: on Linux, the calling thread's nice
-	 * value alone.
-	 * @return 0 or the errno
+	 * {@code nice(increment)}: on Linux, the calling thread's nice value alone.
+	 * @return the new nice value, or -1 when it was refused (or is -1)
 	 */
-	int setThreadNice(int nice);
+	int nice(int increment);
 
 	/** {@code close(fd)}: 0 or the errno. */
 	int close(int fd);

@@ -289,12 +289,15 @@ public final class Posix {
 	}
 
 	/**
-	 * Sets the calling thread's nice value: on Linux a nice value is a thread's own, and
-	 * raising it needs no privilege.
-	 * @return whether it was set
+	 * Lowers the calling thread's priority: raises its nice value by {@code increment}
+	 * (on Linux a nice value is a thread's own, and raising it needs no privilege). Best
+	 * effort: where it is refused or the native backend is unavailable, the thread keeps
+	 * its priority.
 	 */
-	public boolean niceThisThread(int nice) {
-		return isAvailable() && this.calls.setThreadNice(nice) == 0;
+	public void lowerThisThreadsPriority(int increment) {
+		if (isAvailable()) {
+			this.calls.nice(increment);
+		}
 	}
 
 	/** Closes a descriptor. */

@@ -36,8 +36,8 @@ public final class OutputPump {
 
 	private static final int READERS = 4;
 
-	/** The readers' nice value: below every thread of the application, which run at 0. */
-	private static final int READER_NICE = 5;
+	/** How far below the application's threads the readers run, in nice values. */
+	private static final int READER_NICE_INCREMENT = 5;
 
 	/** What a thread reads at once: a quarter of a grown pipe, two default ones. */
 	private static final int CHUNK = PipeSizer.GROWN_CAPACITY / 4;
@@ -136,7 +136,7 @@ public final class OutputPump {
 		// Why a lower priority: children can write faster than a core reads, and the
 		// pump's threads would then take the cores the reaper needs to see an exit in
 		// time; a child whose pipe fills waits on its own write meanwhile.
-		this.posix.niceThisThread(READER_NICE);
+		this.posix.lowerThisThreadsPriority(READER_NICE_INCREMENT);
 		// Why little-endian: the newline search reads eight bytes at a time and wants the
 		// first byte lowest.
 		ByteBuffer buffer = ByteBuffer.allocateDirect(LineSplitter.HEADROOM + CHUNK).order(ByteOrder.LITTLE_ENDIAN);

@@ -107,7 +107,7 @@ final class FfmCalls implements NativeCalls {
 
 	private static final MethodHandle GETEUID = call("geteuid", JAVA_INT);
 
-	private static final MethodHandle SETPRIORITY = errnoCall("setpriority", JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT);
+	private static final MethodHandle NICE = call("nice", JAVA_INT, JAVA_INT);
 
 	private static final MethodHandle CLOSE = errnoCall("close", JAVA_INT, JAVA_INT);
 
@@ -341,10 +341,9 @@ final class FfmCalls implements NativeCalls {
 	}
 
 	@Override
-	public int setThreadNice(int nice) {
-		MemorySegment scratch = scratch();
+	public int nice(int increment) {
 		try {
-			return ((int) SETPRIORITY.invokeExact(scratch, PRIO_PROCESS, 0, nice) == 0) ? 0 : errno(scratch);
+			return (int) NICE.invokeExact(increment);
 		}
 		catch (Throwable ex) {
 			throw failed(ex);

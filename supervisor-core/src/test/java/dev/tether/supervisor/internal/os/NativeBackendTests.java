@@ -22,6 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import dev.tether.supervisor.testsupport.LiveProcesses;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
@@ -164,28 +166,26 @@ class NativeBackendTests {
 
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("backends")
-	void setsTheNiceValueOfTheCallingThreadAlone(Posix posix) throws Exception {
-		String before = fieldsAfterCommand(Files.readString(Path.of("/proc/thread-self/stat")))[16];
-		CompletableFuture<String> niced = new CompletableFuture<>();
+	void lowersThePriorityOfTheCallingThreadAlone(Posix posix) throws Exception {
+		int before = niceOfThisThread();
+		CompletableFuture<Integer> lowered = new CompletableFuture<>();
 		Thread thread = new Thread(() -> {
 			try {
-				niced.complete(
-						posix.niceThisThread(7) ? Files.readString(Path.of("/proc/thread-self/stat")) : "refused");
+				posix.lowerThisThreadsPriority(3);
+				lowered.complete(niceOfThisThread());
 			}
 			catch (IOException | RuntimeException ex) {
-				niced.completeExceptionally(ex);
+				lowered.completeExceptionally(ex);
 			}
 		});
 		thread.start();
 		thread.join();
-		// Why the fields after the command's closing parenthesis: the command may hold
-		// spaces; nice is the 19th field of stat, the 17th after it.
-		assertThat(fieldsAfterCommand(niced.get())[16]).isEqualTo("7");
-		assertThat(fieldsAfterCommand(Files.readString(Path.of("/proc/thread-self/stat")))[16]).isEqualTo(before);
+		assertThat(lowered.get()).isEqualTo(Math.min(19, before + 3));
+		assertThat(niceOfThisThread()).isEqualTo(before);
 	}
 
-	private static String[] fieldsAfterCommand(String stat) {
-		return stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+	private static int niceOfThisThread() throws IOException {
+		return LiveProcesses.nice(Path.of("/proc/thread-self"));
 	}
 
 	@ParameterizedTest(name = "{0}")

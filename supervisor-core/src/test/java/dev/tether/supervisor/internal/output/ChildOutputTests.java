@@ -106,6 +106,27 @@ class ChildOutputTests {
 	}
 
 	@Test
+	void theReadersRunFiveNiceValuesBelowTheApplicationsThreads() throws Exception {
+		ChildOutput output = output("nice", fileOnly());
+		spawnAndAwaitExit(output, "sh", "-c", "echo hello");
+		await().atMost(DEADLINE).until(() -> output.lines() == 1);
+		int application = LiveProcesses.nice(Path.of("/proc/thread-self"));
+		List<Integer> pump = new ArrayList<>();
+		// Why by the name's first 15 characters, and at least four: that is what the
+		// kernel keeps of a thread's name, and the readers' are "supervisor-output-N";
+		// the deleter's shares that start, and the priority of the thread that
+		// started it (a reader at a rotation, or a test).
+		try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+			for (Path task : tasks.toList()) {
+				if (Files.readString(task.resolve("comm")).trim().equals("supervisor-outp")) {
+					pump.add(LiveProcesses.nice(task));
+				}
+			}
+		}
+		assertThat(pump).filteredOn((nice) -> nice == Math.min(19, application + 5)).hasSizeGreaterThanOrEqualTo(4);
+	}
+
+	@Test
 	void stdoutAndStderrBothReachTheFile() throws Exception {
 		ChildOutput output = output("both", fileOnly());
 		spawnAndAwaitExit(output, "sh", "-c", "echo out; echo err >&2");
