@@ -270,10 +270,9 @@ final class StdioChildTransport extends ChildTransport {
 					failed = ex;
 				}
 			}
-			// Why wait, holding no lock, as for a read (see unanswered): a process that
-			// ended closes its stdin a moment before the supervisor sees its exit, and
-			// its
-			// state and last output say more than the broken pipe.
+			// Why wait, holding no lock, as for a read (see unanswered): a process
+			// that ended closes its stdin a moment before the supervisor sees its
+			// exit, and its state and last output say more than the broken pipe.
 			ChildSnapshot child = awaitEnded(this.process, EXIT_GRACE);
 			McpTransportException ended = this.process.equals(child.startedAt()) ? new McpTransportException(
 					"MCP server '" + name() + "' cannot be written to (its process ended): " + failed.getMessage(),

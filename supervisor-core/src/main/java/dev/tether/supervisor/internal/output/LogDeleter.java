@@ -82,10 +82,9 @@ final class LogDeleter {
 				thread.start();
 			}
 			catch (OutOfMemoryError ex) {
-				// Why caught: at a task limit the kernel makes no thread, and this runs
-				// on a pump's thread, which must go on reading; the writer closes the
-				// file
-				// itself, and a later rotation tries again.
+				// Why caught: at a task limit the kernel makes no thread, and this
+				// runs on a pump's thread, which must go on reading; the writer closes
+				// the file itself, and a later rotation tries again.
 				logger.debug("The deleter's thread could not be started: {}", ex.toString());
 				return false;
 			}
