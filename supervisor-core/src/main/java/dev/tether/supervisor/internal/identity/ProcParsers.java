@@ -17,6 +17,8 @@ public final class ProcParsers {
 
 	private static final int STAT_STATE = 3;
 
+	private static final int STAT_THREADS = 20;
+
 	private static final int STAT_START_TIME = 22;
 
 	private ProcParsers() {
@@ -50,7 +52,7 @@ public final class ProcParsers {
 		}
 		String rest = content.substring(close + 2).trim();
 		// Why a scan, not split(" "): this runs for every row at reconciliation and every
-		// process in a marker scan; only five fields are wanted, so the others are
+		// process in a marker scan; only six fields are wanted, so the others are
 		// skipped without being cut out. fieldStarts[i] is field i + 3.
 		int[] fieldStarts = new int[STAT_START_TIME - STAT_STATE + 1];
 		int fields = 1;
@@ -65,6 +67,7 @@ public final class ProcParsers {
 		try {
 			return Optional.of(new ProcStat(pid, content.substring(open + 1, close), rest.charAt(0),
 					field(rest, fieldStarts[1]), field(rest, fieldStarts[2]), field(rest, fieldStarts[3]),
+					field(rest, fieldStarts[STAT_THREADS - STAT_STATE]),
 					field(rest, fieldStarts[STAT_START_TIME - STAT_STATE])));
 		}
 		catch (NumberFormatException ex) {

@@ -130,8 +130,8 @@ public final class PortGuard {
 
 		/**
 		 * A listener that no process can be found for: a holder hidden from this
-		 * supervisor (another pid namespace, descriptors it may not read), or one whose
-		 * last thread is still exiting.
+		 * supervisor (another pid namespace, descriptors it may not read, a leader thread
+		 * that exited while the others hold the socket).
 		 *
 		 * @param reason the port, and that its holder cannot be identified
 		 */

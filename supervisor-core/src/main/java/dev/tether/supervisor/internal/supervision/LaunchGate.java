@@ -1,6 +1,5 @@
 package dev.tether.supervisor.internal.supervision;
 
-import java.time.Duration;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
@@ -17,19 +16,11 @@ import dev.tether.supervisor.internal.stop.StopLadder;
  */
 final class LaunchGate {
 
-	// Why a few seconds: a process's threads exit one after the other, and on a loaded
-	// machine its last may take that long to run.
-	static final Duration SOCKET_CLOSE_GRACE = Duration.ofSeconds(5);
-
 	private boolean wanted;
 
 	private boolean inFlight;
 
 	private @Nullable PortReclaim portReclaim;
-
-	private long reclaimEndedNanos;
-
-	private boolean reclaimEnded;
 
 	boolean wanted() {
 		return this.wanted;
@@ -84,17 +75,7 @@ final class LaunchGate {
 			return null;
 		}
 		this.portReclaim = null;
-		this.reclaimEnded = true;
-		this.reclaimEndedNanos = nowNanos;
 		return this.wanted ? failure : null;
-	}
-
-	/**
-	 * Whether a port reclaim ended less than {@link #SOCKET_CLOSE_GRACE} ago: a listener
-	 * that cannot be identified is then taken for the orphan's socket, still closing.
-	 */
-	boolean justReclaimed(long nowNanos) {
-		return this.reclaimEnded && nowNanos - this.reclaimEndedNanos < SOCKET_CLOSE_GRACE.toNanos();
 	}
 
 }

@@ -226,12 +226,7 @@ final class SupervisedChild {
 			return false;
 		}
 		if (claim instanceof PortClaim.Unidentified unidentified) {
-			// Why the launch waits for the next tick after a reclaim: the orphan's
-			// process reads as gone once its first thread has exited, and its socket
-			// closes only with its last.
-			if (!this.launch.justReclaimed(nowNanos)) {
-				launchFailed(unidentified.reason(), null);
-			}
+			launchFailed(unidentified.reason(), null);
 			return false;
 		}
 		if (claim instanceof PortClaim.HeldByOurs ours) {

@@ -1,5 +1,6 @@
 package dev.tether.supervisor.internal.identity;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -168,6 +170,32 @@ class IdentityProbeTests {
 			.isEqualTo(Verdict.GONE);
 	}
 
+	@Test
+	void aProcessWhoseLeaderExitedWhileAnotherThreadRunsHasNotExited() throws Exception {
+		Path program = compile("""
+				#include <pthread.h>
+				#include <unistd.h>
+				#include <sys/syscall.h>
+				static void *hold(void *unused) { for (;;) pause(); return unused; }
+				int main(void) {
+				    pthread_t thread;
+				    pthread_create(&thread, 0, hold, 0);
+				    syscall(SYS_exit, 0); /* this thread alone */
+				    return 0;
+				}
+				""");
+		this.unrelated = new ProcessBuilder(program.toString()).start();
+		long pid = this.unrelated.pid();
+		await("its leader has exited").atMost(Duration.ofSeconds(10))
+			.until(() -> LiveProcesses.stat(pid).map(ProcStat::state).orElse('?') == 'Z');
+
+		assertThat(this.probe.isZombie(pid)).isFalse();
+		assertThat(this.probe.isRunning(pid, null)).isTrue();
+		this.unrelated.destroyForcibly();
+		this.unrelated.waitFor();
+		assertThat(this.probe.isRunning(pid, null)).isFalse();
+	}
+
 	@ParameterizedTest
 	@ValueSource(longs = { 0, -5, 1, Integer.MAX_VALUE + 1L })
 	void signalablePidRejectsWhatMustNeverBeSignalled(long pid) {
@@ -191,6 +219,21 @@ class IdentityProbeTests {
 		assertThat(new ProcessSignaller(this.probe).signalGroup(identityOf(pid, "target"), 15)).isEqualTo(Verdict.OURS);
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.spawns.exitOf(pid) != null);
 		assertThat(this.spawns.exitOf(pid).signal()).isEqualTo(15);
+	}
+
+	/** A C program built with the machine's {@code cc}; skipped where there is none. */
+	private Path compile(String source) throws IOException, InterruptedException {
+		Path file = Files.writeString(this.temp.resolve("program.c"), source);
+		Path program = this.temp.resolve("program");
+		Process cc;
+		try {
+			cc = new ProcessBuilder("cc", "-pthread", "-o", program.toString(), file.toString()).inheritIO().start();
+		}
+		catch (IOException ex) {
+			return Assumptions.abort("no C compiler to build the test's program: " + ex.getMessage());
+		}
+		assertThat(cc.waitFor()).as("cc's exit status").isZero();
+		return program;
 	}
 
 	private static List<Long> childrenOf(long pid) {

@@ -129,6 +129,14 @@ class ProcParsersTests {
 	}
 
 	@Test
+	void aZombieLeaderWhoseOtherThreadsRunHasNotExited() {
+		String line = "7 (java) Z 1 7 7 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 3 0 55 0 0 0";
+		ProcStat stat = ProcParsers.stat(7, line).orElseThrow();
+		assertThat(stat.threads()).isEqualTo(3);
+		assertThat(stat.isZombie()).isFalse();
+	}
+
+	@Test
 	void truncatedStatDoesNotParse() {
 		assertThat(ProcParsers.stat(7, "7 (sh) S 1 7")).isEmpty();
 		assertThat(ProcParsers.stat(7, "garbage")).isEmpty();

@@ -8,7 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 import dev.tether.supervisor.ChildEvent;
-import dev.tether.supervisor.ChildKind;
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.ChildSpecBuilder;
@@ -16,12 +15,9 @@ import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.ExitStatus;
 import dev.tether.supervisor.RestartPolicy;
 import dev.tether.supervisor.StopOutcome;
-import dev.tether.supervisor.internal.identity.ExpectedIdentity;
-import dev.tether.supervisor.internal.identity.Owner;
 import dev.tether.supervisor.internal.identity.Verdict;
 import dev.tether.supervisor.internal.ports.PortGuard.PortClaim;
 import dev.tether.supervisor.internal.spawn.SpawnedChild;
-import dev.tether.supervisor.internal.stop.StopLadder;
 import dev.tether.supervisor.internal.stop.StopTarget;
 import dev.tether.supervisor.testsupport.ManualClock;
 
@@ -115,23 +111,10 @@ class SupervisedChildTests {
 	}
 
 	@Test
-	void aListenerWithNoProcessRightAfterAReclaimIsTakenForTheOrphansClosingSocketUntilTheGraceEnds() {
+	void aListenerNoProcessCanBeFoundForFailsTheStart() {
 		SupervisedChild child = child(ChildSpec.builder("web", List.of("true")).port(8080));
-		RecordingTarget orphan = new RecordingTarget();
-		ExpectedIdentity identity = new ExpectedIdentity(PID + 1, new Owner("installation", "instance"),
-				ChildKind.AGENT, "web", null, null);
 		synchronized (this.table) {
 			child.requestStart();
-			assertThat(child.launch().claim()).isTrue();
-			assertThat(child.launch().stillWanted()).isTrue();
-			assertThat(child.portFree(new PortClaim.HeldByOurs(identity),
-					(holder) -> new StopLadder.Request(orphan, 15, Duration.ofSeconds(2)), this.clock.getAsLong()))
-				.isFalse();
-			orphan.ended = true;
-			child.advancePortReclaim(this.clock.getAsLong());
-			launchSeeingAnUnidentifiedListener(child);
-			assertThat(child.state()).isEqualTo(ChildState.STARTING);
-			this.clock.advance(LaunchGate.SOCKET_CLOSE_GRACE);
 			launchSeeingAnUnidentifiedListener(child);
 			assertThat(child.state()).isEqualTo(ChildState.FAILED);
 			assertThat(child.snapshot(this.clock.getAsLong()).lastError()).contains("cannot be identified");
