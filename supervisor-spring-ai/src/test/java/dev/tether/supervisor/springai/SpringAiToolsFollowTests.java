@@ -143,9 +143,10 @@ class SpringAiToolsFollowTests {
 					.contains("added: added_optional");
 
 				Map.of("added_required", required, "added_optional", optional).forEach((added, provider) -> {
-					await("the added tool is offered").atMost(DEADLINE)
+					ThreadDumps.onTimeout(() -> await("the added tool is offered").atMost(DEADLINE)
 						.ignoreExceptions()
-						.until(() -> names(provider), (names) -> names.stream().anyMatch((n) -> n.endsWith(added)));
+						.until(() -> names(provider), (names) -> names.stream().anyMatch((n) -> n.endsWith(added))),
+							pids);
 					assertThat(tool(provider, added).call("{}")).contains(added);
 				});
 				pids.forEach((name, pid) -> assertThat(supervisor.snapshot(name).orElseThrow().pid())
