@@ -61,7 +61,10 @@ public final class SampleMcpServer {
 	private static void stdio(PrintStream channel) throws InterruptedException {
 		StdioServerTransportProvider transport = new StdioServerTransportProvider(McpJsonDefaults.getMapper(),
 				new FileInputStream(FileDescriptor.in), channel);
-		McpServer.sync(transport).serverInfo("sample-clock", "1.0").tools(now()).build();
+		// Why immediate execution: the SDK's stdio server transport takes one message
+		// at a time into its outbound queue; handlers run on other threads (its
+		// default) may hand it two at once, and a reply is then held back or lost.
+		McpServer.sync(transport).immediateExecution(true).serverInfo("sample-clock", "1.0").tools(now()).build();
 		System.err.println("clock: serving MCP over stdio as pid " + ProcessHandle.current().pid());
 		// Why: the SDK reads stdin on a daemon thread; the server lives until Tether
 		// stops it.

@@ -56,7 +56,13 @@ public final class McpFixtureServer {
 			tools.add(named(Files.readString(Path.of(arguments.get(0))).strip()));
 		}
 		AtomicReference<McpSyncServer> server = new AtomicReference<>();
-		McpServer.SyncSpecification<?> spec = McpServer.sync(transport).serverInfo("fixture", "1.0");
+		// Why immediate execution: the SDK's stdio server transport takes one message
+		// at a time into its outbound queue; handlers run on other threads (its
+		// default) may hand it two at once, and one reply is then held back until the
+		// next message, or lost. Here every handler runs on the thread that reads stdin.
+		McpServer.SyncSpecification<?> spec = McpServer.sync(transport)
+			.immediateExecution(true)
+			.serverInfo("fixture", "1.0");
 		if (addsTools) {
 			tools.add(addTool(server));
 			// Why listChanged: with it, the SDK's addTool announces the new tool to
