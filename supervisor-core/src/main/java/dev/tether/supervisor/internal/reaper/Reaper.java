@@ -2,8 +2,10 @@ package dev.tether.supervisor.internal.reaper;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -26,12 +28,14 @@ import dev.tether.supervisor.internal.os.Posix;
  * JVM (the JDK then reports exit code 0). Two events wake reaping: a pidfd of a child
  * becoming readable (an epoll set watched by one thread, {@code supervisor-reaper}),
  * which reaps that child alone; and SIGCHLD, which reaps the children that have no pidfd
- * (an older kernel, or none could be opened). {@link #drain()} of every registered pid,
- * from the supervisors' tick, is the backstop.
+ * (an older kernel, or none could be opened). {@link #drain()} of those same children,
+ * from the supervisors' tick, is the backstop where SIGCHLD is silenced; a pidfd needs
+ * none (it stays readable until its child is reaped).
  * <p>
  * Why by the pid that is ready, not every registered one: a {@code waitpid} per
  * registered child at each exit made ending one of n children cost n system calls, twice
- * (once for the signal, once for the pidfd), under the lock every spawn takes.
+ * (once for the signal, once for the pidfd), and each tick n more, under the lock every
+ * spawn takes.
  * <p>
  * Why both: another library in the JVM may take SIGCHLD over (NuProcess does: the
  * benchmark runs Tether after it), which silences the signal handler; pidfds cannot be
@@ -52,6 +56,12 @@ public final class Reaper {
 	private final Map<Long, Integer> pidfds = new HashMap<>();
 
 	private final Map<Integer, Long> pidsByPidfd = new HashMap<>();
+
+	/**
+	 * The registered pids with no pidfd: kept apart so that SIGCHLD and the tick look at
+	 * these alone, not at every registered pid.
+	 */
+	private final Set<Long> unwatched = new HashSet<>();
 
 	private @Nullable Epoll epoll;
 
@@ -79,6 +89,9 @@ public final class Reaper {
 			long pid = spawn.run();
 			this.routes.put(pid, listener);
 			watch(pid);
+			if (!this.pidfds.containsKey(pid)) {
+				this.unwatched.add(pid);
+			}
 			return pid;
 		}
 	}
@@ -138,12 +151,13 @@ public final class Reaper {
 	}
 
 	/**
-	 * Reaps every registered pid that has exited and delivers its status. Safe to call
-	 * from any thread, any number of times: each exit is delivered once.
+	 * Reaps every registered pid with no pidfd that has exited and delivers its status
+	 * (the others are reaped as their pidfds become readable). Safe to call from any
+	 * thread, any number of times: each exit is delivered once.
 	 * @return how many exits this call delivered
 	 */
 	public int drain() {
-		return reap(() -> List.copyOf(this.routes.keySet()));
+		return reap(this::unwatchedPids);
 	}
 
 	/**
@@ -168,7 +182,7 @@ public final class Reaper {
 	 * the tick announce.
 	 */
 	private List<Long> unwatchedPids() {
-		return this.routes.keySet().stream().filter((pid) -> !this.pidfds.containsKey(pid)).toList();
+		return List.copyOf(this.unwatched);
 	}
 
 	/**
@@ -196,6 +210,7 @@ public final class Reaper {
 				if (status != null) {
 					forgetPidfd(pid);
 					this.routes.remove(pid);
+					this.unwatched.remove(pid);
 					deliveries.add(new Delivery(listener, pid, status));
 				}
 			}
