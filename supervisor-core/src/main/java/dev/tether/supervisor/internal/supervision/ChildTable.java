@@ -3,7 +3,9 @@ package dev.tether.supervisor.internal.supervision;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,6 +25,13 @@ import dev.tether.supervisor.registry.RegistryRow;
 final class ChildTable {
 
 	private final Map<String, SupervisedChild> children = new LinkedHashMap<>();
+
+	/**
+	 * The children that asked for a launch since {@link #claimLaunches} last found them
+	 * wanting none. Why kept apart: every start and add claims launches, and looking
+	 * through all the children each time made n adds cost n squared.
+	 */
+	private final Set<SupervisedChild> wantingLaunch = new LinkedHashSet<>();
 
 	// Why kept apart: a configuration update replaces the configured children and never
 	// touches these.
@@ -76,6 +85,7 @@ final class ChildTable {
 		}
 		if (this.children.remove(child.name(), child)) {
 			this.addedAtRuntime.remove(child.name());
+			this.wantingLaunch.remove(child);
 			child.forgotten();
 		}
 	}
@@ -170,7 +180,26 @@ final class ChildTable {
 	 */
 	List<SupervisedChild> claimLaunches() {
 		assertHeld();
-		return this.children.values().stream().filter(this::claimLaunch).toList();
+		List<SupervisedChild> claimed = new ArrayList<>();
+		Iterator<SupervisedChild> wanting = this.wantingLaunch.iterator();
+		while (wanting.hasNext()) {
+			SupervisedChild child = wanting.next();
+			// Why the look-up: a child replaced or dropped by a path other than remove()
+			// is not this table's to launch any more.
+			if (!child.launch().wanted() || this.children.get(child.name()) != child) {
+				wanting.remove();
+			}
+			else if (claimLaunch(child)) {
+				claimed.add(child);
+			}
+		}
+		return claimed;
+	}
+
+	/** The child wants a launch: {@link #claimLaunches} will look at it. */
+	void wantsLaunch(SupervisedChild child) {
+		assertHeld();
+		this.wantingLaunch.add(child);
 	}
 
 	/**

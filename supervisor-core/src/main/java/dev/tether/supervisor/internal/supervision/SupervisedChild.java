@@ -167,6 +167,7 @@ final class SupervisedChild {
 
 	private void wantLaunch() {
 		this.launch.want();
+		this.children.wantsLaunch(this);
 		this.state = ChildState.STARTING;
 	}
 
