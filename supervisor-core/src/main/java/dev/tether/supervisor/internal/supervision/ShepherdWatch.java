@@ -36,6 +36,11 @@ final class ShepherdWatch {
 	// a second, not a deadline to meet at each tick.
 	static final Duration STATE_PERIOD = Duration.ofSeconds(1);
 
+	// Why a bound on reads, past 1,000 shepherds: at 6,000 a period of one second
+	// read 1,200 stat files a tick, a third of the tick's time; the period then grows
+	// with their number instead.
+	private static final long STATE_READS_PER_SECOND = 1_000;
+
 	// Why volatile, not locked: each pass reads the last finished pass's map and
 	// publishes a new one; tick() is public, and two passes at once cost at most one
 	// extra read each.
@@ -60,6 +65,7 @@ final class ShepherdWatch {
 	void watch(List<WatchedShepherd> shepherds) {
 		this.children.assertNotHeld();
 		long now = this.clock.getAsLong();
+		long period = statePeriod(shepherds.size()).toNanos();
 		Map<Long, Long> nextChecks = new HashMap<>();
 		for (WatchedShepherd seen : shepherds) {
 			SupervisedChild child = seen.child();
@@ -68,9 +74,9 @@ final class ShepherdWatch {
 			Long known = this.nextStateChecks.get(process.pid());
 			// Why a new shepherd's first check at a random point of the period: shepherds
 			// started together would otherwise be read in the same tick, every period.
-			long due = (known != null) ? known : now + ThreadLocalRandom.current().nextLong(STATE_PERIOD.toNanos());
+			long due = (known != null) ? known : now + ThreadLocalRandom.current().nextLong(period);
 			boolean checkState = now - due >= 0;
-			nextChecks.put(process.pid(), checkState ? now + STATE_PERIOD.toNanos() : due);
+			nextChecks.put(process.pid(), checkState ? now + period : due);
 			if (commandKnown && !checkState) {
 				continue;
 			}
@@ -92,6 +98,15 @@ final class ShepherdWatch {
 		// Why replaced whole: the shepherds of processes that ended are forgotten with
 		// them.
 		this.nextStateChecks = nextChecks;
+	}
+
+	/**
+	 * How often each of {@code shepherds} has its state read: {@link #STATE_PERIOD}, or
+	 * longer past {@value #STATE_READS_PER_SECOND} shepherds, so that the reads of a
+	 * second stay within that number.
+	 */
+	static Duration statePeriod(int shepherds) {
+		return Duration.ofMillis(Math.max(STATE_PERIOD.toMillis(), shepherds * 1_000L / STATE_READS_PER_SECOND));
 	}
 
 	private static void act(Action action, StopTarget shepherd) {
