@@ -28,8 +28,9 @@ final class ChildTable {
 
 	/**
 	 * The children that asked for a launch since {@link #claimLaunches} last found them
-	 * wanting none. Why kept apart: every start and add claims launches, and looking
-	 * through all the children each time made n adds cost n squared.
+	 * wanting none; a child leaves with its place in the table. Why kept apart: every
+	 * start and add claims launches, and looking through all the children each time made
+	 * n adds cost n squared.
 	 */
 	private final Set<SupervisedChild> wantingLaunch = new LinkedHashSet<>();
 
@@ -69,6 +70,7 @@ final class ChildTable {
 			throw new IllegalStateException("child '" + old.name() + "' cannot be replaced while it runs");
 		}
 		this.children.put(old.name(), replacement);
+		this.wantingLaunch.remove(old);
 	}
 
 	/** Whether the child was added at runtime, not by configuration. */
@@ -184,9 +186,7 @@ final class ChildTable {
 		Iterator<SupervisedChild> wanting = this.wantingLaunch.iterator();
 		while (wanting.hasNext()) {
 			SupervisedChild child = wanting.next();
-			// Why the look-up: a child replaced or dropped by a path other than remove()
-			// is not this table's to launch any more.
-			if (!child.launch().wanted() || this.children.get(child.name()) != child) {
+			if (!child.launch().wanted()) {
 				wanting.remove();
 			}
 			else if (claimLaunch(child)) {
