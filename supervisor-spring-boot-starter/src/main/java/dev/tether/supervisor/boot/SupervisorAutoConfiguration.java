@@ -48,22 +48,24 @@ public final class SupervisorAutoConfiguration {
 	// Why static: Boot asks for the advisors at its first binding of any
 	// @ConfigurationProperties bean, which may come before this configuration exists.
 	@Bean
-	static SupervisorChildrenBinding supervisorChildrenBinding(Environment environment) {
-		return new SupervisorChildrenBinding(environment);
+	static SupervisorChildrenBinding supervisorChildrenBinding(Environment environment,
+			SupervisorPropertiesBinder binder) {
+		return new SupervisorChildrenBinding(environment, binder);
 	}
 
+	// Why static: the advisor above needs it.
 	@Bean
-	SupervisorPropertiesBinder supervisorPropertiesBinder(ApplicationContext context) {
+	static SupervisorPropertiesBinder supervisorPropertiesBinder(ApplicationContext context) {
 		return new SupervisorPropertiesBinder(context.getClassLoader());
 	}
 
-	// Why the properties bean as a parameter: Boot binds it first, so that a value that
-	// does not convert is reported by Boot's own analysis, as before this binding. Why
-	// before the registry: an unknown key stops startup before any file is locked.
+	// Why the properties bean as a parameter: Boot binds it first, through the advisor,
+	// whose pass this bean takes; a value that does not convert is then reported by
+	// Boot's own analysis. Why before the registry: an unknown key stops startup before
+	// any file is locked.
 	@Bean
-	ConfiguredChildren configuredChildren(SupervisorProperties properties, SupervisorPropertiesBinder binder,
-			Environment environment) {
-		return binder.bind(environment);
+	ConfiguredChildren configuredChildren(SupervisorProperties properties, SupervisorChildrenBinding binding) {
+		return binding.configuredChildren();
 	}
 
 	@Bean

@@ -13,12 +13,16 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.core.env.Environment;
 
 /**
- * Binds the {@link SupervisorProperties} bean's children from each child's own keys
- * ({@link SupervisorPropertiesBinder#bindChildren}) in place of Boot's binder over the
- * whole environment, which looks every setting of every child up in every source (most of
- * the start of an application with 1,000 children). The rest of the bean is bound by Boot
- * as any {@code @ConfigurationProperties}; a value that does not convert fails the same
- * way, naming the property.
+ * Binds the {@link SupervisorProperties} bean's children from each child's own keys in
+ * place of Boot's binder over the whole environment, which looks every setting of every
+ * child up in every source (most of the start of an application with 1,000 children). The
+ * rest of the bean is bound by Boot as any {@code @ConfigurationProperties}; a value that
+ * does not convert fails the same way, naming the property.
+ * <p>
+ * At the bean's first binding the children come from the starter's whole pass
+ * ({@link SupervisorPropertiesBinder#bind}), which is kept for
+ * {@link #configuredChildren()}: the children are then bound once per start, not once for
+ * the bean and again for the supervisor.
  */
 final class SupervisorChildrenBinding implements ConfigurationPropertiesBindHandlerAdvisor {
 
@@ -26,25 +30,68 @@ final class SupervisorChildrenBinding implements ConfigurationPropertiesBindHand
 
 	private final Environment environment;
 
-	SupervisorChildrenBinding(Environment environment) {
+	private final SupervisorPropertiesBinder binder;
+
+	private boolean boundOnce;
+
+	private @Nullable ConfiguredChildren firstPass;
+
+	private @Nullable RuntimeException firstPassFailure;
+
+	SupervisorChildrenBinding(Environment environment, SupervisorPropertiesBinder binder) {
 		this.environment = environment;
+		this.binder = binder;
 	}
 
 	@Override
 	public BindHandler apply(BindHandler handler) {
-		return new ChildrenHandler(handler, this.environment);
+		return new ChildrenHandler(handler);
+	}
+
+	/**
+	 * The configured children, from the properties bean's first binding where it was
+	 * bound through this advisor, else bound now.
+	 * @throws InvalidSupervisorConfigurationException naming every unknown key
+	 */
+	// Why synchronized: Boot binds beans on whichever thread creates them.
+	synchronized ConfiguredChildren configuredChildren() {
+		ConfiguredChildren configured = this.firstPass;
+		RuntimeException failure = this.firstPassFailure;
+		this.firstPass = null;
+		this.firstPassFailure = null;
+		if (failure != null) {
+			throw failure;
+		}
+		return (configured != null) ? configured : this.binder.bind(this.environment);
+	}
+
+	private synchronized Map<String, ChildProperties> childrenOfTheBean() {
+		if (!this.boundOnce) {
+			this.boundOnce = true;
+			try {
+				this.firstPass = this.binder.bind(this.environment);
+				return this.firstPass.properties().getChildren();
+			}
+			catch (RuntimeException ex) {
+				// Why kept, and the children bound below as well: a value that does not
+				// convert then fails the bean in Boot's own binding and analysis, as
+				// before; what only the whole pass finds (an unknown key, a module's
+				// group) fails the configured children, where it always did.
+				this.firstPassFailure = ex;
+			}
+		}
+		// Why no check of unknown keys on a rebinding (a refreshed configuration):
+		// ConfigurationRefresher checks them, and refuses the whole refresh.
+		return SupervisorPropertiesBinder.bindChildren(this.environment);
 	}
 
 	/** One binding of one bean: Boot asks for a handler per bean. */
-	private static final class ChildrenHandler extends AbstractBindHandler {
-
-		private final Environment environment;
+	private final class ChildrenHandler extends AbstractBindHandler {
 
 		private boolean supervisorProperties;
 
-		ChildrenHandler(BindHandler parent, Environment environment) {
+		ChildrenHandler(BindHandler parent) {
 			super(parent);
-			this.environment = environment;
 		}
 
 		@Override
@@ -67,7 +114,7 @@ final class SupervisorChildrenBinding implements ConfigurationPropertiesBindHand
 				Supplier<?> existing = target.getValue();
 				Object bound = (result != null) ? result : (existing != null) ? existing.get() : null;
 				if (bound instanceof SupervisorProperties properties) {
-					Map<String, ChildProperties> children = SupervisorPropertiesBinder.bindChildren(this.environment);
+					Map<String, ChildProperties> children = childrenOfTheBean();
 					// Why replaced, not merged: a rebinding (a refreshed configuration)
 					// drops the children no longer configured, as Boot's binding did.
 					properties.getChildren().clear();

@@ -2,11 +2,14 @@ package dev.tether.supervisor.boot;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
@@ -19,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Each child bound from its own keys: across sources, in their order, with the
- * environment's own spellings, for the properties bean and the supervisor alike.
+ * environment's own spellings, for the properties bean and the supervisor alike, in one
+ * pass.
  */
 class SupervisorChildrenBindingTests {
 
@@ -52,6 +56,47 @@ class SupervisorChildrenBindingTests {
 				assertThat(greeter.autostart()).isFalse();
 				assertThat(context.getBean(Supervisor.class).spec("other")).isPresent();
 			});
+	}
+
+	@Test
+	void propertiesBeanAndSupervisorShareOnePassOverTheChildren() {
+		runner().withPropertyValues("supervisor.children.greeter.command=true").run((context) -> {
+			assertThat(context).hasNotFailed();
+			ChildProperties ofTheBean = context.getBean(SupervisorProperties.class).getChildren().get("greeter");
+			ChildProperties ofTheSupervisor = context.getBean(ConfiguredChildren.class)
+				.properties()
+				.getChildren()
+				.get("greeter");
+			assertThat(ofTheBean).isNotNull().isSameAs(ofTheSupervisor);
+		});
+	}
+
+	@Test
+	void childValueThatDoesNotConvertFailsBootsBindingNamingTheProperty() {
+		runner()
+			.withPropertyValues("supervisor.children.greeter.command=true",
+					"supervisor.children.greeter.stop-timeout=soon")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(causes(context.getStartupFailure())).filteredOn(BindException.class::isInstance)
+					.map((bind) -> ((BindException) bind).getName().toString())
+					.contains("supervisor.children.greeter.stop-timeout");
+			});
+	}
+
+	private ApplicationContextRunner runner() {
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(SupervisorAutoConfiguration.class))
+			.withPropertyValues("supervisor.state-directory=" + this.temp,
+					"supervisor.installation-id=" + TestRun.installationId("binding"));
+	}
+
+	private static List<Throwable> causes(Throwable failure) {
+		List<Throwable> causes = new ArrayList<>();
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			causes.add(cause);
+		}
+		return causes;
 	}
 
 }
