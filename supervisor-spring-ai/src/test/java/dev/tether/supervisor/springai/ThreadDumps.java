@@ -2,6 +2,7 @@ package dev.tether.supervisor.springai;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
@@ -45,14 +46,23 @@ final class ThreadDumps {
 	private static String ofJvm(long pid) {
 		Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
 		try {
-			Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "Thread.print")
-				.redirectErrorStream(true)
-				.start();
-			String dump = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-			if (!process.waitFor(30, TimeUnit.SECONDS)) {
-				process.destroyForcibly();
+			// Why a file, not the pipe: a reading of the pipe would wait for as long as
+			// jcmd runs, beyond any bound; the file is read once jcmd has ended.
+			Path dump = Files.createTempFile("thread-dump-" + pid + "-", ".txt");
+			try {
+				Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "Thread.print")
+					.redirectErrorStream(true)
+					.redirectOutput(dump.toFile())
+					.start();
+				if (!process.waitFor(30, TimeUnit.SECONDS)) {
+					process.destroyForcibly().waitFor();
+					return "no dump: jcmd did not answer within 30 s";
+				}
+				return Files.readString(dump, StandardCharsets.UTF_8);
 			}
-			return dump;
+			finally {
+				Files.deleteIfExists(dump);
+			}
 		}
 		catch (IOException ex) {
 			return "no dump: " + ex.getMessage();
