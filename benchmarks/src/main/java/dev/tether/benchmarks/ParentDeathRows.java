@@ -181,7 +181,7 @@ final class ParentDeathRows {
 
 		boolean alive() {
 			return PROBE.stat(this.pid)
-				.map((stat) -> !stat.isZombie() && stat.startTime() == this.startTime)
+				.map((stat) -> !stat.hasExited() && stat.startTime() == this.startTime)
 				.orElse(false);
 		}
 

@@ -164,7 +164,7 @@ class ShepherdSupervisionTests {
 		return children.isEmpty() ? 0
 				: Arrays.stream(children.split("\\s+"))
 					.map(Long::valueOf)
-					.filter((child) -> LiveProcesses.stat(child).map((stat) -> stat.isZombie()).orElse(false))
+					.filter((child) -> LiveProcesses.stat(child).map((stat) -> stat.hasExited()).orElse(false))
 					.count();
 	}
 

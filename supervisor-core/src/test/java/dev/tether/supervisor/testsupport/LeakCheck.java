@@ -114,7 +114,7 @@ public final class LeakCheck {
 		try (DirectoryStream<Path> entries = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
 			for (Path entry : entries) {
 				long pid = Long.parseLong(entry.getFileName().toString());
-				LiveProcesses.stat(pid).filter((stat) -> !stat.isZombie()).ifPresent((stat) -> stats.put(pid, stat));
+				LiveProcesses.stat(pid).filter((stat) -> !stat.hasExited()).ifPresent((stat) -> stats.put(pid, stat));
 			}
 		}
 		catch (IOException ex) {

@@ -23,12 +23,12 @@ public final class LiveProcesses {
 
 	/** Whether the pid names a live (non-zombie) process. */
 	public static boolean isAlive(long pid) {
-		return stat(pid).map((stat) -> !stat.isZombie()).orElse(false);
+		return stat(pid).map((stat) -> !stat.hasExited()).orElse(false);
 	}
 
 	/** Whether the pid names a live process that started at {@code startTime}. */
 	public static boolean isAlive(long pid, long startTime) {
-		return stat(pid).map((stat) -> !stat.isZombie() && stat.startTime() == startTime).orElse(false);
+		return stat(pid).map((stat) -> !stat.hasExited() && stat.startTime() == startTime).orElse(false);
 	}
 
 	/**
@@ -44,7 +44,7 @@ public final class LiveProcesses {
 
 	/** Whether the pid is alive and has exec'd the named program (past any launcher). */
 	public static boolean isRunning(long pid, String command) {
-		return stat(pid).map((stat) -> !stat.isZombie() && stat.command().equals(command)).orElse(false);
+		return stat(pid).map((stat) -> !stat.hasExited() && stat.command().equals(command)).orElse(false);
 	}
 
 	public static Optional<ProcStat> stat(long pid) {

@@ -25,8 +25,11 @@ public interface IdentityProbe {
 	 */
 	Verdict verify(ExpectedIdentity expected);
 
-	/** Whether the pid is a zombie (exited, not reaped). */
-	boolean isZombie(long pid);
+	/**
+	 * Whether the pid's process has exited (a zombie, not yet reaped, or dead): every
+	 * thread of it, not only its leader ({@link ProcStat#hasExited()}).
+	 */
+	boolean hasExited(long pid);
 
 	/**
 	 * Whether the pid names a running process (not a zombie) that started at
@@ -35,7 +38,8 @@ public interface IdentityProbe {
 	 */
 	default boolean isRunning(long pid, @Nullable Long startTime) {
 		Optional<ProcStat> stat = stat(pid);
-		return stat.isPresent() && !stat.get().isZombie() && (startTime == null || startTime == stat.get().startTime());
+		return stat.isPresent() && !stat.get().hasExited()
+				&& (startTime == null || startTime == stat.get().startTime());
 	}
 
 	/** The stat fields of a live pid, if readable. */

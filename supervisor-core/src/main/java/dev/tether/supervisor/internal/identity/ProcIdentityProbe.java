@@ -122,8 +122,8 @@ final class ProcIdentityProbe implements IdentityProbe {
 	}
 
 	@Override
-	public boolean isZombie(long pid) {
-		return stat(pid).map(ProcStat::isZombie).orElse(false);
+	public boolean hasExited(long pid) {
+		return stat(pid).map(ProcStat::hasExited).orElse(false);
 	}
 
 	@Override
@@ -164,7 +164,7 @@ final class ProcIdentityProbe implements IdentityProbe {
 				}
 				try {
 					ProcParsers.claimedChild(pid, ProcFiles.read(entry.resolve("environ")), owner)
-						.filter((marked) -> !isZombie(pid) && isOfThisUser(entry, uid))
+						.filter((marked) -> !hasExited(pid) && isOfThisUser(entry, uid))
 						.ifPresent(found::add);
 				}
 				catch (IOException ex) {
@@ -215,7 +215,7 @@ final class ProcIdentityProbe implements IdentityProbe {
 	private record StatRead(@Nullable ProcStat stat, Verdict verdictWithoutLiveStat) {
 
 		@Nullable ProcStat live() {
-			return (this.stat != null && !this.stat.isZombie()) ? this.stat : null;
+			return (this.stat != null && !this.stat.hasExited()) ? this.stat : null;
 		}
 
 	}

@@ -21,7 +21,7 @@ public record ProcStat(long pid, String command, char state, long ppid, long pgr
 	 * {@code Z} while the others run on, holding the process's files and sockets; the
 	 * kernel closes those before it lets the last of them go.
 	 */
-	public boolean isZombie() {
+	public boolean hasExited() {
 		return (this.state == 'Z' || this.state == 'X' || this.state == 'x') && this.threads <= 1;
 	}
 

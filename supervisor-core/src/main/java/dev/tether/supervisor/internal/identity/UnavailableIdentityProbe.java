@@ -21,7 +21,7 @@ final class UnavailableIdentityProbe implements IdentityProbe {
 	}
 
 	@Override
-	public boolean isZombie(long pid) {
+	public boolean hasExited(long pid) {
 		return false;
 	}
 

@@ -164,7 +164,7 @@ class IdentityProbeTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> childrenOf(this.unrelated.pid()).size() == 1);
 		long grandchild = childrenOf(this.unrelated.pid()).get(0);
 		ProcessHandle.of(grandchild).orElseThrow().destroyForcibly();
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.probe.isZombie(grandchild));
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.probe.hasExited(grandchild));
 		assertThat(this.probe
 			.verify(new ExpectedIdentity(grandchild, new Owner("x", "y"), ChildKind.AGENT, "z", null, null)))
 			.isEqualTo(Verdict.GONE);
@@ -189,7 +189,7 @@ class IdentityProbeTests {
 		await("its leader has exited").atMost(Duration.ofSeconds(10))
 			.until(() -> LiveProcesses.stat(pid).map(ProcStat::state).orElse('?') == 'Z');
 
-		assertThat(this.probe.isZombie(pid)).isFalse();
+		assertThat(this.probe.hasExited(pid)).isFalse();
 		assertThat(this.probe.isRunning(pid, null)).isTrue();
 		this.unrelated.destroyForcibly();
 		this.unrelated.waitFor();

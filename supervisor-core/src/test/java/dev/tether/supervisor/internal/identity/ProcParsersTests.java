@@ -119,13 +119,13 @@ class ProcParsersTests {
 		assertThat(stat.pgrp()).isEqualTo(4242);
 		assertThat(stat.session()).isEqualTo(4242);
 		assertThat(stat.startTime()).isEqualTo(987654);
-		assertThat(stat.isZombie()).isFalse();
+		assertThat(stat.hasExited()).isFalse();
 	}
 
 	@Test
 	void zombieStateIsRead() {
 		String line = "7 (sh) Z 1 7 7 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 55 0 0 0";
-		assertThat(ProcParsers.stat(7, line).orElseThrow().isZombie()).isTrue();
+		assertThat(ProcParsers.stat(7, line).orElseThrow().hasExited()).isTrue();
 	}
 
 	@Test
@@ -133,7 +133,7 @@ class ProcParsersTests {
 		String line = "7 (java) Z 1 7 7 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 3 0 55 0 0 0";
 		ProcStat stat = ProcParsers.stat(7, line).orElseThrow();
 		assertThat(stat.threads()).isEqualTo(3);
-		assertThat(stat.isZombie()).isFalse();
+		assertThat(stat.hasExited()).isFalse();
 	}
 
 	@Test
