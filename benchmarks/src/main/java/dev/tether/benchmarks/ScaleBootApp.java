@@ -34,10 +34,11 @@ import dev.tether.supervisor.Supervisor;
  * cannot hold them all), with {@code RUNNING_CHILDREN}, {@code FAILED_CHILDREN} and the
  * first error; then, over {@code <observe-seconds>}, reads {@code /actuator/children} and
  * {@code /actuator/health} over HTTP each second and prints the slowest answers
- * ({@code CHILDREN_MAX}, {@code HEALTH_MAX}, ms) and the p99 of the tick's own timer
- * ({@code TICK_P99}, ms, {@code supervisor.reap.tick} with a percentile configured as a
- * user would), and the descriptors open ({@code DESCRIPTORS}); then {@code HOLDING}, and
- * it waits to be killed. Arguments:
+ * ({@code CHILDREN_MAX}, {@code HEALTH_MAX}, ms), the first and the median answer of
+ * {@code /actuator/children} ({@code CHILDREN_FIRST}, {@code CHILDREN_MEDIAN}) and the
+ * p99 of the tick's own timer ({@code TICK_P99}, ms, {@code supervisor.reap.tick} with a
+ * percentile configured as a user would), and the descriptors open ({@code DESCRIPTORS});
+ * then {@code HOLDING}, and it waits to be killed. Arguments:
  * {@code <children> <work-directory> <observe-seconds>}.
  */
 @SpringBootConfiguration
@@ -106,6 +107,11 @@ public class ScaleBootApp {
 		}
 		System.out
 			.println("CHILDREN_MAX " + childrenAnswers.stream().mapToDouble(Double::doubleValue).max().orElse(-1));
+		// Why the first and the median apart: the first answer opens every tree's /proc
+		// files and runs the endpoint's code before the JIT has compiled it.
+		System.out.println("CHILDREN_FIRST " + (childrenAnswers.isEmpty() ? -1 : childrenAnswers.get(0)));
+		System.out.println("CHILDREN_MEDIAN "
+				+ childrenAnswers.stream().sorted().skip(childrenAnswers.size() / 2).findFirst().orElse(-1.0));
 		System.out.println("HEALTH_MAX " + healthAnswers.stream().mapToDouble(Double::doubleValue).max().orElse(-1));
 		for (ValueAtPercentile value : context.getBean(MeterRegistry.class)
 			.get("supervisor.reap.tick")
