@@ -1,5 +1,7 @@
 package dev.tether.supervisor.boot;
 
+import java.beans.PropertyEditorSupport;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,6 +10,7 @@ import java.util.function.BiConsumer;
 import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.propertyeditors.PathEditor;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
@@ -93,7 +96,7 @@ final class SupervisorPropertySlices {
 			}
 		}
 		sources.addAll(this.unlisted);
-		return new Binder(sources, new PropertySourcesPlaceholdersResolver(this.environment));
+		return binder(sources);
 	}
 
 	/**
@@ -117,13 +120,41 @@ final class SupervisorPropertySlices {
 			sources.add(slice);
 		}
 		sources.addAll(this.unlisted);
-		Binder binder = new Binder(sources, new PropertySourcesPlaceholdersResolver(this.environment));
+		Binder binder = binder(sources);
 		this.children.forEach((name, names) -> {
 			for (int i = 0; i < slices.size(); i++) {
 				slices.get(i).names = (i < names.size()) ? names.get(i) : List.of();
 			}
 			action.accept(name, binder);
 		});
+	}
+
+	private Binder binder(List<ConfigurationPropertySource> sources) {
+		return new Binder(sources, new PropertySourcesPlaceholdersResolver(this.environment), null,
+				(editors) -> editors.registerCustomEditor(Path.class, new AbsolutePathEditor()));
+	}
+
+	/**
+	 * An absolute path as it is written; any other through Spring's {@link PathEditor}.
+	 * <p>
+	 * Why: {@code PathEditor} looks every path up as a class path resource first (each
+	 * jar of the class path searched, a fifth of the binding of 1,000 children with a
+	 * {@code working-directory}), and takes an absolute path that names a file in a class
+	 * path directory for that file.
+	 */
+	private static final class AbsolutePathEditor extends PropertyEditorSupport {
+
+		@Override
+		public void setAsText(String text) {
+			if (text.startsWith("/")) {
+				setValue(Path.of(text).normalize());
+				return;
+			}
+			PathEditor editor = new PathEditor();
+			editor.setAsText(text);
+			setValue(editor.getValue());
+		}
+
 	}
 
 	/**

@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.mock.env.MockEnvironment;
 
 import dev.tether.supervisor.ChildSpec;
 import dev.tether.supervisor.Supervisor;
@@ -82,6 +83,21 @@ class SupervisorChildrenBindingTests {
 					.map((bind) -> ((BindException) bind).getName().toString())
 					.contains("supervisor.children.greeter.stop-timeout");
 			});
+	}
+
+	@Test
+	void absolutePathIsTakenAsWrittenNotLookedUpOnTheClassPath() {
+		String onTheClassPath = "/" + SupervisorChildrenBindingTests.class.getName().replace('.', '/') + ".class";
+		// Why this name: Spring's PathEditor would take it for that class file.
+		assertThat(SupervisorChildrenBindingTests.class.getResource(onTheClassPath)).isNotNull();
+		MockEnvironment environment = new MockEnvironment()
+			.withProperty("supervisor.children.greeter.working-directory", onTheClassPath)
+			.withProperty("supervisor.children.other.working-directory", "/srv/../srv/app")
+			.withProperty("supervisor.children.other.log.file", "relative/other.log");
+		Map<String, ChildProperties> children = SupervisorPropertiesBinder.bindChildren(environment);
+		assertThat(children.get("greeter").getWorkingDirectory()).isEqualTo(Path.of(onTheClassPath));
+		assertThat(children.get("other").getWorkingDirectory()).isEqualTo(Path.of("/srv/app"));
+		assertThat(children.get("other").getLog().getFile()).isEqualTo(Path.of("relative/other.log"));
 	}
 
 	private ApplicationContextRunner runner() {
