@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 
 import dev.tether.supervisor.UnsafeDirectoryException;
@@ -30,6 +31,10 @@ public final class PrivateDirectory {
 	private static final int GROUP_OR_OTHERS_WRITABLE = 0022;
 
 	private static final int STICKY = 01000;
+
+	private static final int FILE_TYPE = 0170000;
+
+	private static final int SYMBOLIC_LINK = 0120000;
 
 	private PrivateDirectory() {
 	}
@@ -63,14 +68,17 @@ public final class PrivateDirectory {
 	}
 
 	private static void checkOne(Path checked, Path path, int self) throws IOException {
-		if (Files.isSymbolicLink(path)) {
+		// Why one read of both: each is an lstat, for every directory up to the root, at
+		// every start of every child whose output goes to a file.
+		Map<String, Object> attributes = Files.readAttributes(path, "unix:uid,mode", LinkOption.NOFOLLOW_LINKS);
+		int mode = (int) attributes.get("mode");
+		if ((mode & FILE_TYPE) == SYMBOLIC_LINK) {
 			// Why: a link's own mode means nothing; who can replace it is decided by its
 			// directory, which is checked too, and where it leads is checked along the
 			// real path.
 			return;
 		}
-		int owner = (int) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-		int mode = (int) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+		int owner = (int) attributes.get("uid");
 		if (owner != self && owner != 0) {
 			throw new UnsafeDirectoryException(checked, path,
 					"is owned by uid " + owner + ", not by this process's uid " + self + " or root",

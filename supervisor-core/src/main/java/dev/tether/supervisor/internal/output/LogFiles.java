@@ -54,14 +54,46 @@ final class LogFiles {
 			return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
 					StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS);
 		}
+		return channel(posix, file, openToAppend(posix, file), StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+	}
+
+	/**
+	 * Checks that a log file can be appended to under the rule, creating it
+	 * ({@code 0600}) when it is missing, and leaves it closed.
+	 * @throws IOException naming the file and why it cannot be used
+	 */
+	static void checkAppendable(Path file) throws IOException {
+		Posix posix = Posix.get();
+		if (!posix.isAvailable()) {
+			append(file).close();
+			return;
+		}
+		// Why no channel: a check needs only the descriptor's own checks, and a channel
+		// costs another open (through /proc/self/fd) at every start of every child.
+		int fd = openToAppend(posix, file);
+		try {
+			checkOpened(posix, file, fd);
+		}
+		finally {
+			posix.close(fd);
+		}
+	}
+
+	/**
+	 * A descriptor to append to the file, opened under the rule (created when missing).
+	 */
+	private static int openToAppend(Posix posix, Path file) throws IOException {
 		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
 			int fd = posix.open(file.toString(),
 					Posix.O_WRONLY | Posix.O_APPEND | Posix.O_CREAT | Posix.O_EXCL | COMMON, OWNER_ONLY);
 			if (fd == -Posix.EEXIST) {
 				fd = posix.open(file.toString(), Posix.O_WRONLY | Posix.O_APPEND | COMMON, 0);
 			}
+			if (fd >= 0) {
+				return fd;
+			}
 			if (fd != -Posix.ENOENT) {
-				return channel(posix, file, fd, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+				throw refused(file, posix.describe(-fd));
 			}
 		}
 		throw new IOException(file + " keeps disappearing as it is opened");
@@ -102,7 +134,11 @@ final class LogFiles {
 		}
 		try {
 			PrivateDirectory.check(parent);
-			Files.createDirectories(parent);
+			// Why looked at first: createDirectories on one that exists fails its mkdir
+			// and builds an exception, at every start of every child.
+			if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
+				Files.createDirectories(parent);
+			}
 		}
 		catch (UnsafeDirectoryException ex) {
 			throw new IOException(ex.getMessage(), ex);
@@ -115,24 +151,31 @@ final class LogFiles {
 			throw refused(file, posix.describe(-fd));
 		}
 		try {
-			Posix.FileStatus status = posix.fstat(fd);
-			int self = posix.geteuid();
-			if (!status.regular()) {
-				throw new IOException(file + " is " + (status.fifo() ? "a FIFO" : "not a regular file")
-						+ ", which is never opened as a log");
-			}
-			if (status.uid() != self) {
-				throw new IOException(file + " is owned by uid " + status.uid() + ", not by this process's uid " + self
-						+ "; move it aside (a log file is only used when it is this user's own)");
-			}
-			if (status.links() != 1) {
-				throw new IOException(
-						file + " has " + status.links() + " hard links; a log file must have no other name");
-			}
+			checkOpened(posix, file, fd);
 			return FileChannel.open(Path.of("/proc/self/fd/" + fd), options);
 		}
 		finally {
 			posix.close(fd);
+		}
+	}
+
+	/**
+	 * Fails, naming the file, unless it is a regular file of this user with no other
+	 * name.
+	 */
+	private static void checkOpened(Posix posix, Path file, int fd) throws IOException {
+		Posix.FileStatus status = posix.fstat(fd);
+		int self = posix.geteuid();
+		if (!status.regular()) {
+			throw new IOException(file + " is " + (status.fifo() ? "a FIFO" : "not a regular file")
+					+ ", which is never opened as a log");
+		}
+		if (status.uid() != self) {
+			throw new IOException(file + " is owned by uid " + status.uid() + ", not by this process's uid " + self
+					+ "; move it aside (a log file is only used when it is this user's own)");
+		}
+		if (status.links() != 1) {
+			throw new IOException(file + " has " + status.links() + " hard links; a log file must have no other name");
 		}
 	}
 

@@ -140,7 +140,7 @@ final class RotatingFile {
 	 */
 	void check() throws IOException {
 		LogFiles.checkDirectory(this.file);
-		LogFiles.append(this.file).close();
+		LogFiles.checkAppendable(this.file);
 	}
 
 	private void rotate() throws IOException {

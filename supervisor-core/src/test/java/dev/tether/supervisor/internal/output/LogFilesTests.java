@@ -164,6 +164,27 @@ class LogFilesTests {
 					log + " is not a regular file (a FIFO, a socket or a device), which is never opened as a log"));
 	}
 
+	@Test
+	void theCheckBeforeAStartCreatesTheFileOwnerOnlyInItsDirectoryAndRefusesWhatTheWriterRefuses() throws Exception {
+		Path log = this.temp.resolve("logs").resolve("a.log");
+		new RotatingFile(log, 1024, 1).check();
+		assertThat(mode(log)).isEqualTo("rw-------");
+		assertThat(log).isEmptyFile();
+		Path victim = Files.writeString(this.temp.resolve("victim"), "precious\n");
+		Path link = Files.createSymbolicLink(this.temp.resolve("logs").resolve("link.log"), victim);
+		assertThatIOException().isThrownBy(() -> new RotatingFile(link, 1024, 1).check())
+			.withMessage(link + " is a symbolic link, which is never followed");
+		Path linked = Files.createLink(this.temp.resolve("logs").resolve("linked.log"), victim);
+		assertThatIOException().isThrownBy(() -> new RotatingFile(linked, 1024, 1).check())
+			.withMessage(linked + " has 2 hard links; a log file must have no other name");
+		Path fifo = this.temp.resolve("logs").resolve("fifo.log");
+		Fifo.make(fifo);
+		assertTimeoutPreemptively(PROMPTLY,
+				() -> assertThatIOException().isThrownBy(() -> new RotatingFile(fifo, 1024, 1).check())
+					.withMessageContaining("not a regular file"));
+		assertThat(victim).hasContent("precious");
+	}
+
 	private static void assumeRoot() {
 		assumeThat(Posix.get().geteuid()).as("changing a file's owner needs root").isZero();
 	}
