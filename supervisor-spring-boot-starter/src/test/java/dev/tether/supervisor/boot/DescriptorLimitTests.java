@@ -91,9 +91,12 @@ class DescriptorLimitTests {
 		Path log = this.temp.resolve("jvm.log");
 		// Why these numbers: a quarter of the limit of 1,200 lets the samplers keep 300
 		// files, the 6 of 50 children; with a reserve of 100, counting 9 for every child
-		// would let about 110 run, and counting 3 past the fiftieth lets about 200.
+		// would let about 110 run, and counting 3 past the fiftieth lets about 200. Why
+		// 400 children: the count of each second finds about 2 open per running child,
+		// so a start slowed by a busy machine fits nearly 400 minus what the JVM holds,
+		// and 300 were all started in one such run.
 		try (SecondJvm jvm = SecondJvm
-			.start(new ProcessBuilder(limited("1200:1200", 300, "--supervisor.descriptor-budget=start-what-fits",
+			.start(new ProcessBuilder(limited("1200:1200", 400, "--supervisor.descriptor-budget=start-what-fits",
 					"--supervisor.descriptor-reserve=100"))
 				.redirectError(log.toFile()))) {
 			String port = jvm.readUntilCount("PORT", 1);
