@@ -1,5 +1,6 @@
 package dev.tether.supervisor;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,6 +56,36 @@ class SupervisorOutputTests {
 			CapturedOutput output = test.supervisor().output("family").orElseThrow();
 			await().atMost(DEADLINE).until(() -> output.lines() == 2);
 			assertThat(Files.readAllLines(output.file())).containsExactlyInAnyOrder("parent", "grandchild");
+		}
+	}
+
+	@Test
+	void whatAnEndedProcessLeftInItsPipeIsAwaitedBeforeItsLastLinesAreRead() throws Exception {
+		Path go = this.state.resolve("go");
+		// Why a descendant in a session of its own that writes once told to: it holds the
+		// pipe after the exit (the end of the child's group does not reach it), as a pump
+		// still reading a process's last lines does, for as long as the test says. Why
+		// the command waits for its ".ready": until then, the end of its group would end
+		// the descendant too.
+		ChildSpec spec = ChildSpec
+			.builder("leaver",
+					List.of("sh", "-c",
+							"echo first; setsid sh -c 'touch \"$0.ready\"; "
+									+ "while [ ! -e \"$0\" ]; do sleep 0.05; done; echo last' \"$0\" & "
+									+ "while [ ! -e \"$0.ready\" ]; do sleep 0.01; done; exit 0",
+							go.toString()))
+			.containDescendants(false)
+			.restart(RestartPolicy.NEVER)
+			.build();
+		try (TestSupervisor test = new TestSupervisor(this.state, List.of(spec))) {
+			test.supervisor().startAutostart();
+			await().atMost(DEADLINE)
+				.until(() -> test.supervisor().snapshot("leaver").orElseThrow().state() == ChildState.EXITED);
+			CapturedOutput output = test.supervisor().output("leaver").orElseThrow();
+			assertThat(output.awaitDrained(Duration.ofMillis(100))).isFalse();
+			Files.createFile(go);
+			assertThat(output.awaitDrained(DEADLINE)).isTrue();
+			assertThat(new String(output.lastLines(10, 4096), StandardCharsets.UTF_8)).isEqualTo("first\nlast\n");
 		}
 	}
 

@@ -3,6 +3,7 @@ package dev.tether.supervisor.output;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
@@ -50,6 +51,18 @@ public interface CapturedOutput {
 	 * @throws IOException naming the file that could not be read
 	 */
 	byte[] lastLines(int lines, int maxBytes) throws IOException;
+
+	/**
+	 * Waits until no process of the child is left writing: every pipe its processes wrote
+	 * to has reached its end, and what came through it is in the sinks. Why: an exit is
+	 * seen at once, while the last lines the process wrote (often the reason it ended)
+	 * may still be in its pipe; read them after this.
+	 * @param bound how long to wait at most
+	 * @return whether it was reached; {@code false} when a process still holds a pipe
+	 * after {@code bound} (a descendant that kept it, or a new process of the child)
+	 * @throws InterruptedException when interrupted while waiting
+	 */
+	boolean awaitDrained(Duration bound) throws InterruptedException;
 
 	/**
 	 * Opens the child's current log file to read, under the rules its writer keeps: no

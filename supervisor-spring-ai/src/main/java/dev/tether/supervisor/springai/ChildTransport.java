@@ -39,6 +39,13 @@ abstract class ChildTransport implements McpClientTransport {
 
 	private static final Logger logger = LoggerFactory.getLogger(ChildTransport.class);
 
+	/**
+	 * How long a failure waits for the last output of a process that has ended. Why this
+	 * long: its pipe ends within milliseconds of its exit unless a descendant holds it,
+	 * and the failure is given either way.
+	 */
+	private static final Duration DRAIN = Duration.ofSeconds(1);
+
 	private final String name;
 
 	private final Supervisor supervisor;
@@ -247,15 +254,21 @@ abstract class ChildTransport implements McpClientTransport {
 		String error = (child.lastError() != null) ? " (" + child.lastError() + ")" : "";
 		return new McpTransportException("MCP server '" + this.name + "' (a supervised child) is " + child.state()
 				+ error + ": its session ends with its process, and calls fail until it is RUNNING again"
-				+ lastOutput());
+				+ lastOutput(child));
 	}
 
 	/**
 	 * The last lines the child wrote to its log file ({@link LastOutput}), after a line
-	 * break; empty when there are none.
+	 * break; empty when there are none. Of a child without a process, those it wrote
+	 * before it ended, within {@link #DRAIN}.
 	 */
-	private String lastOutput() {
-		List<String> lines = LastOutput.of(this.supervisor, this.name);
+	private String lastOutput(ChildSnapshot child) {
+		boolean ended = switch (child.state()) {
+			case BACKOFF, EXITED, FAILED, STOPPED -> true;
+			case STARTING, RUNNING, STOPPING -> false;
+		};
+		List<String> lines = ended ? LastOutput.ofEnded(this.supervisor, this.name, DRAIN)
+				: LastOutput.of(this.supervisor, this.name);
 		return lines.isEmpty() ? "" : "; its last output:\n  " + String.join("\n  ", lines);
 	}
 

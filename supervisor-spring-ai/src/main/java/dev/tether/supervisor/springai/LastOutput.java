@@ -1,6 +1,7 @@
 package dev.tether.supervisor.springai;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -37,6 +38,24 @@ final class LastOutput {
 			// Why nothing: these lines only add to a reason that is given anyway.
 			return List.of();
 		}
+	}
+
+	/**
+	 * The lines of a child whose process has ended, once what it wrote last has come
+	 * through its pipe (within {@code drain}). Why: its exit is seen at once, and the
+	 * reason it gave ("cannot read /srv/config") may still be in the pipe then.
+	 */
+	static List<String> ofEnded(Supervisor supervisor, String name, Duration drain) {
+		Optional<CapturedOutput> output = supervisor.output(name);
+		try {
+			if (output.isPresent()) {
+				output.get().awaitDrained(drain);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		return of(supervisor, name);
 	}
 
 	private static List<String> escapedLines(byte[] tail) {

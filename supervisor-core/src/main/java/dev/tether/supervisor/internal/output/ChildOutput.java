@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -38,6 +40,10 @@ public final class ChildOutput implements CapturedOutput {
 	private final LongAdder lines = new LongAdder();
 
 	private final AtomicInteger openCaptures = new AtomicInteger();
+
+	// Why a monitor of its own: this object's is held by a write, which a sink that
+	// blocks can hold for long.
+	private final Object drained = new Object();
 
 	private @Nullable String failure;
 
@@ -106,6 +112,21 @@ public final class ChildOutput implements CapturedOutput {
 	}
 
 	@Override
+	public boolean awaitDrained(Duration bound) throws InterruptedException {
+		long deadline = System.nanoTime() + bound.toNanos();
+		synchronized (this.drained) {
+			while (this.openCaptures.get() > 0) {
+				long left = deadline - System.nanoTime();
+				if (left <= 0) {
+					return false;
+				}
+				this.drained.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+			}
+		}
+		return true;
+	}
+
+	@Override
 	public Optional<SeekableByteChannel> openLog() throws IOException {
 		Path path = file();
 		return Optional.ofNullable((path != null) ? LogFiles.read(path) : null);
@@ -159,7 +180,13 @@ public final class ChildOutput implements CapturedOutput {
 	 * reopened by the next.
 	 */
 	void closed() {
-		if (this.openCaptures.decrementAndGet() != 0 || this.file == null) {
+		if (this.openCaptures.decrementAndGet() != 0) {
+			return;
+		}
+		synchronized (this.drained) {
+			this.drained.notifyAll();
+		}
+		if (this.file == null) {
 			return;
 		}
 		synchronized (this) {
