@@ -17,6 +17,7 @@ trap 'rm -rf "$work"' EXIT
 "$root/mvnw" -q -B -Pbenchmarks -pl benchmarks -am package -DskipTests >&2
 "${CC:-cc}" -O2 -o "$work/spawn-limit" "$root/benchmarks/src/main/c/spawn-limit.c"
 "${CC:-cc}" -O2 -o "$work/line-writer" "$root/benchmarks/src/main/c/line-writer.c"
+"${CC:-cc}" -O2 -o "$work/rotating-cat" "$root/benchmarks/src/main/c/rotating-cat.c"
 "${CC:-cc}" -O2 -o "$work/http-ok" "$root/benchmarks/src/main/c/http-ok.c"
 "${CC:-cc}" -O2 -o "$work/mcp-echo" "$root/benchmarks/src/main/c/mcp-echo.c"
 "${CC:-cc}" -O2 -o "$work/proc-floor" "$root/benchmarks/src/main/c/proc-floor.c"

@@ -41,6 +41,11 @@ final class OutputRows implements AutoCloseable {
 
 	private static final Duration AWAIT = Duration.ofSeconds(120);
 
+	/** The default rotation: at 10 MB, 7 older files kept. */
+	private static final long ROTATED_SIZE = 10L * 1024 * 1024;
+
+	private static final int ROTATED_HISTORY = 7;
+
 	private final Results results;
 
 	private final Path work;
@@ -64,9 +69,11 @@ final class OutputRows implements AutoCloseable {
 	/**
 	 * One child writing {@code lines} 100-byte lines as fast as it can: to its file
 	 * itself (the append path, the baseline), through a pipe to {@code cat} (any pipe's
-	 * cost), then through the pump into a file sink that never rotates, then into one
-	 * that rotates at the default 10 MB; four times, alternating. Timed from the spawn
-	 * call to the exit (without the pump) or to the last line in the file (pump).
+	 * cost), through a pipe to {@code rotating-cat} (the floor of a reader that rotates
+	 * the file as the pump does, in C), then through the pump into a file sink that never
+	 * rotates, then into one that rotates at the default 10 MB; four times, alternating.
+	 * Timed from the spawn call to the exit (without the pump) or to the last line in the
+	 * file (pump).
 	 */
 	void throughput(long lines) throws Exception {
 		requireCapture();
@@ -76,6 +83,7 @@ final class OutputRows implements AutoCloseable {
 		try {
 			Run itself = null;
 			Run piped = null;
+			Run rotatedFloor = null;
 			Run flat = null;
 			Run rotated = null;
 			// Why the quickest of four alternating runs: one run varies by up to 2x on a
@@ -83,19 +91,27 @@ final class OutputRows implements AutoCloseable {
 			// its own file runs slower in some runs than in others; the quickest is the
 			// one least disturbed, and four runs nearly always catch the fast speed.
 			for (int pass = 0; pass < 4; pass++) {
-				itself = Run.quicker(itself, direct(fast(lines), lines, file, file));
+				itself = Run.quicker(itself, direct(fast(lines), file));
+				requireSize(file, lines * LINE);
 				clear(directory);
-				piped = Run.quicker(piped, direct(throughCat(lines, file), lines, file, Path.of("/dev/null")));
+				piped = Run.quicker(piped, direct(throughCat(lines, file), Path.of("/dev/null")));
+				requireSize(file, lines * LINE);
+				clear(directory);
+				rotatedFloor = Run.quicker(rotatedFloor,
+						direct(throughRotatingCat(lines, file, ROTATED_SIZE, ROTATED_HISTORY), Path.of("/dev/null")));
+				requireLastLine(file, line(lines));
 				clear(directory);
 				flat = Run.quicker(flat, captured(lines, file, fileSink(Long.MAX_VALUE, 1)));
 				clear(directory);
-				rotated = Run.quicker(rotated, captured(lines, file, fileSink(10L * 1024 * 1024, 7)));
+				rotated = Run.quicker(rotated, captured(lines, file, fileSink(ROTATED_SIZE, ROTATED_HISTORY)));
 				clear(directory);
 			}
 			String metric = String.format(Locale.ROOT, "Child output throughput, %.1f GB of 100-byte lines", gigabytes);
 			this.results.add(metric, "MB/s, higher is better", "child writes its file itself", mb(lines, itself));
 			this.results.add(metric, "MB/s, higher is better",
 					"child piped to cat, which writes the file (a pipe alone)", mb(lines, piped));
+			this.results.add(metric, "MB/s, higher is better",
+					"child piped to rotating-cat (C), which writes the file rotated at 10 MB", mb(lines, rotatedFloor));
 			this.results.add(metric, "MB/s, higher is better", "through the pump, file sink without rotation",
 					mb(lines, flat));
 			this.results.add(metric, "MB/s, higher is better", "through the pump, file sink rotated at 10 MB",
@@ -104,6 +120,11 @@ final class OutputRows implements AutoCloseable {
 			this.results.add(ratio, "ratio, target ≥ 0.8", "file sink without rotation", itself.seconds / flat.seconds);
 			this.results.add(ratio, "ratio, target ≥ 0.8", "file sink rotated at 10 MB",
 					itself.seconds / rotated.seconds);
+			this.results.add(ratio, "ratio, target ≥ 0.8",
+					"the floor: rotating-cat (C, the same rotation) ÷ the child writing its file itself",
+					itself.seconds / rotatedFloor.seconds);
+			this.results.add(ratio, "ratio, target ≥ 0.8", "the pump rotated at 10 MB ÷ rotating-cat",
+					rotatedFloor.seconds / rotated.seconds);
 			String cpu = "JVM CPU time per GB of child output";
 			String unit = "CPU s per GB, lower is better";
 			this.results.add(cpu, unit, "whole JVM, child writes its file itself", itself.jvmCpu / gigabytes);
@@ -135,10 +156,10 @@ final class OutputRows implements AutoCloseable {
 	}
 
 	/**
-	 * A command that writes {@code file} without the pump, its own output appended to
+	 * A command that writes its file without the pump, its own output appended to
 	 * {@code log}.
 	 */
-	private Run direct(List<String> command, long lines, Path file, Path log) throws Exception {
+	private Run direct(List<String> command, Path log) throws Exception {
 		CompletableFuture<Long> exited = new CompletableFuture<>();
 		CpuTime before = CpuTime.now();
 		long started = System.nanoTime();
@@ -146,7 +167,6 @@ final class OutputRows implements AutoCloseable {
 				(pid, status) -> completeIfClean(exited, status));
 		long ended = exited.get(AWAIT.toSeconds(), TimeUnit.SECONDS);
 		CpuTime after = CpuTime.now();
-		requireSize(file, lines * LINE);
 		return Run.between(started, ended, before, after);
 	}
 
@@ -237,6 +257,16 @@ final class OutputRows implements AutoCloseable {
 				Long.toString(lines), file.toString());
 	}
 
+	/**
+	 * The same writer, its output piped to {@code rotating-cat} (benchmarks/src/main/c),
+	 * which writes the file rotated as the pump rotates it.
+	 */
+	private List<String> throughRotatingCat(long lines, Path file, long maxSize, int maxHistory) {
+		return List.of("/bin/sh", "-c", "\"$0\" fast \"$1\" | \"$2\" \"$3\" \"$4\" \"$5\"", this.writer.toString(),
+				Long.toString(lines), this.writer.resolveSibling("rotating-cat").toString(), file.toString(),
+				Long.toString(maxSize), Integer.toString(maxHistory));
+	}
+
 	/** The {@code number}th line line-writer writes. */
 	static byte[] line(long number) {
 		return (String.format(Locale.ROOT, "%020d ", number) + "x".repeat(LINE - 22) + "\n")
@@ -268,6 +298,12 @@ final class OutputRows implements AutoCloseable {
 		}
 		else {
 			exited.completeExceptionally(new IllegalStateException("the writer ended with " + status));
+		}
+	}
+
+	private static void requireLastLine(Path file, byte[] last) {
+		if (!endsWith(file, last)) {
+			throw new IllegalStateException(file + " does not end with the writer's last line");
 		}
 	}
 
