@@ -14,16 +14,16 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
 
 import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
+import dev.tether.supervisor.boot.SupervisorTickObserver;
 
 /**
  * One application supervising {@code <children>} {@code sleep}s as users configure them
@@ -36,9 +36,10 @@ import dev.tether.supervisor.Supervisor;
  * {@code /actuator/health} over HTTP each second and prints the slowest answers
  * ({@code CHILDREN_MAX}, {@code HEALTH_MAX}, ms), the first and the median answer of
  * {@code /actuator/children} ({@code CHILDREN_FIRST}, {@code CHILDREN_MEDIAN}) and the
- * p99 of the tick's own timer ({@code TICK_P99}, ms, {@code supervisor.reap.tick} with a
- * percentile configured as a user would), and the descriptors open ({@code DESCRIPTORS});
- * then {@code HOLDING}, and it waits to be killed. Arguments:
+ * median, the p99 and the longest of the ticks over those seconds ({@code TICK_P50},
+ * {@code TICK_P99}, {@code TICK_MAX}, ms, each as {@code supervisor.reap.tick} records
+ * it; {@code TICKS} of them), and the descriptors open ({@code DESCRIPTORS}); then
+ * {@code HOLDING}, and it waits to be killed. Arguments:
  * {@code <children> <work-directory> <observe-seconds>}.
  */
 @SpringBootConfiguration
@@ -59,18 +60,13 @@ public class ScaleBootApp {
 				management:
 				  endpoints.web.exposure.include: health,children
 				  endpoint.health.show-details: always
-				  metrics.distribution:
-				    percentiles.supervisor.reap.tick: 0.99
-				    # Why: the percentile then covers the last 30 to 60 s, all of them after the start.
-				    expiry.supervisor.reap.tick: %ds
-				    buffer-length.supervisor.reap.tick: 2
 				supervisor:
 				  state-directory: %s
 				  installation-id: bench-scale-%d
 				  # Why: where the machine's descriptors cannot hold them all, the rest are refused, not the start.
 				  descriptor-budget: start-what-fits
 				  children:
-				""".formatted(observe.toSeconds(), directory.resolve("state"), ProcessHandle.current().pid()));
+				""".formatted(directory.resolve("state"), ProcessHandle.current().pid()));
 		for (int i = 0; i < children; i++) {
 			yaml.append("    child-" + i + ":\n").append("      command: [\"/bin/sleep\", \"600\"]\n");
 		}
@@ -99,6 +95,8 @@ public class ScaleBootApp {
 		HttpClient http = HttpClient.newHttpClient();
 		List<Double> childrenAnswers = new ArrayList<>();
 		List<Double> healthAnswers = new ArrayList<>();
+		ObservedTicks ticks = context.getBean(ObservedTicks.class);
+		ticks.start();
 		long end = System.nanoTime() + observe.toNanos();
 		while (System.nanoTime() < end) {
 			childrenAnswers.add(answerMillis(http, base + "children"));
@@ -113,13 +111,11 @@ public class ScaleBootApp {
 		System.out.println("CHILDREN_MEDIAN "
 				+ childrenAnswers.stream().sorted().skip(childrenAnswers.size() / 2).findFirst().orElse(-1.0));
 		System.out.println("HEALTH_MAX " + healthAnswers.stream().mapToDouble(Double::doubleValue).max().orElse(-1));
-		for (ValueAtPercentile value : context.getBean(MeterRegistry.class)
-			.get("supervisor.reap.tick")
-			.timer()
-			.takeSnapshot()
-			.percentileValues()) {
-			System.out.println("TICK_P99 " + value.value(TimeUnit.MILLISECONDS));
-		}
+		ticks.stop();
+		System.out.println("TICKS " + ticks.count());
+		System.out.println("TICK_P50 " + ticks.percentileMillis(0.5));
+		System.out.println("TICK_P99 " + ticks.percentileMillis(0.99));
+		System.out.println("TICK_MAX " + ticks.percentileMillis(1));
 		try (var descriptors = Files.list(Path.of("/proc/self/fd"))) {
 			System.out.println("DESCRIPTORS " + descriptors.count());
 		}
@@ -128,6 +124,61 @@ public class ScaleBootApp {
 		// Why no close: the row kills this JVM with SIGKILL, and times its children's
 		// end.
 		LockSupport.park();
+	}
+
+	@Bean
+	ObservedTicks observedTicks() {
+		return new ObservedTicks();
+	}
+
+	/**
+	 * Each tick's duration, as the starter's {@code supervisor.reap.tick} timer records
+	 * it, while the endpoints are read. Why not the timer's own percentile: its window is
+	 * a time span, which took in the ticks of the start (up to seconds each, while 10,000
+	 * children start) or not, by when the start ended.
+	 */
+	static final class ObservedTicks implements SupervisorTickObserver {
+
+		private final List<Duration> ticks = new ArrayList<>();
+
+		private volatile boolean observing;
+
+		@Override
+		public void ticked(Duration duration) {
+			if (this.observing) {
+				synchronized (this.ticks) {
+					this.ticks.add(duration);
+				}
+			}
+		}
+
+		void start() {
+			this.observing = true;
+		}
+
+		void stop() {
+			this.observing = false;
+		}
+
+		int count() {
+			synchronized (this.ticks) {
+				return this.ticks.size();
+			}
+		}
+
+		/** The tick at {@code percentile} (1: the longest), in ms; -1 with none. */
+		double percentileMillis(double percentile) {
+			List<Duration> sorted;
+			synchronized (this.ticks) {
+				sorted = this.ticks.stream().sorted().toList();
+			}
+			if (sorted.isEmpty()) {
+				return -1;
+			}
+			int index = (int) Math.ceil(percentile * sorted.size()) - 1;
+			return sorted.get(Math.max(0, index)).toNanos() / 1e6;
+		}
+
 	}
 
 	/** Until each child is RUNNING with its command's pid, or FAILED. */
