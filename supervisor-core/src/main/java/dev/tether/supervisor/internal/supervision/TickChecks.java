@@ -119,8 +119,7 @@ final class TickChecks {
 				this.notified.put(child, process);
 			}
 			// Why not probed when it says itself that it is ready, or waits out a delay:
-			// its
-			// port would make it RUNNING before that.
+			// its port would make it RUNNING before that.
 			if (child.state() == ChildState.STARTING && !spec.selfReport().readiness() && spec.startupDelay() == null) {
 				this.starting.put(child, process);
 			}
