@@ -98,6 +98,9 @@ final class ScaleApplicationRows {
 					subject, figures.getOrDefault("RUNNING_CHILDREN", -1.0));
 			this.results.add(metric + ", until each is RUNNING or refused", "ms, target ≤ 60000 for all RUNNING",
 					subject, figures.getOrDefault("SETTLED", Double.POSITIVE_INFINITY));
+			this.results.add(
+					metric + ", until no child has become RUNNING for 5 s (refused ones start as counts find room)",
+					"ms, lower is better", subject, figures.getOrDefault("QUIET", Double.POSITIVE_INFINITY));
 			String ticks = " of the ticks while the endpoints are read (each as supervisor.reap.tick records it)";
 			this.results.add(metric + ", tick p99" + ticks, "ms, target ≤ 20", subject,
 					figures.getOrDefault("TICK_P99", Double.POSITIVE_INFINITY));

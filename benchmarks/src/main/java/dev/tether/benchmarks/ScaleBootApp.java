@@ -32,7 +32,9 @@ import dev.tether.supervisor.boot.SupervisorTickObserver;
  * {@code SpringApplication.run} until each is {@code RUNNING} with its command's pid or
  * {@code FAILED} (a start the descriptor budget refused, where the JVM's descriptors
  * cannot hold them all), with {@code RUNNING_CHILDREN}, {@code FAILED_CHILDREN} and the
- * first error; then, over {@code <observe-seconds>}, reads {@code /actuator/children} and
+ * first error; {@code QUIET}, the milliseconds until no child has become {@code RUNNING}
+ * for 5 s (the refused ones the budget's counts then find room for start meanwhile);
+ * then, over {@code <observe-seconds>}, reads {@code /actuator/children} and
  * {@code /actuator/health} over HTTP each second and prints the slowest answers
  * ({@code CHILDREN_MAX}, {@code HEALTH_MAX}, ms), the first and the median answer of
  * {@code /actuator/children} ({@code CHILDREN_FIRST}, {@code CHILDREN_MEDIAN}) and the
@@ -47,6 +49,8 @@ import dev.tether.supervisor.boot.SupervisorTickObserver;
 public class ScaleBootApp {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(180);
+
+	private static final Duration QUIET = Duration.ofSeconds(5);
 
 	public static void main(String[] args) throws Exception {
 		int children = Integer.parseInt(args[0]);
@@ -78,6 +82,9 @@ public class ScaleBootApp {
 		Supervisor supervisor = context.getBean(Supervisor.class);
 		if (awaitSettled(supervisor, started + DEADLINE.toNanos())) {
 			System.out.println("SETTLED " + (System.nanoTime() - started) / 1_000_000);
+		}
+		if (awaitQuiet(supervisor, started + DEADLINE.toNanos())) {
+			System.out.println("QUIET " + (System.nanoTime() - started) / 1_000_000);
 		}
 		Map<ChildState, Integer> states = new TreeMap<>();
 		supervisor.snapshots().forEach((child) -> states.merge(child.state(), 1, Integer::sum));
@@ -193,6 +200,29 @@ public class ScaleBootApp {
 			// Why a poll: this is how a user sees it (the endpoint reads the same
 			// snapshots); 100 ms is within the figure's noise at this scale.
 			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+		}
+		return true;
+	}
+
+	/**
+	 * Until no child has become RUNNING for {@link #QUIET}: where the descriptor budget
+	 * refused some, its counts (once a second) find room the estimate at admission did
+	 * not leave, and refused children start at the next ticks, for some seconds after
+	 * each child was first RUNNING or refused.
+	 */
+	private static boolean awaitQuiet(Supervisor supervisor, long deadline) {
+		long running = -1;
+		long since = System.nanoTime();
+		while (System.nanoTime() - since < QUIET.toNanos()) {
+			if (System.nanoTime() > deadline) {
+				return false;
+			}
+			long now = supervisor.snapshots().stream().filter((child) -> child.state() == ChildState.RUNNING).count();
+			if (now != running) {
+				running = now;
+				since = System.nanoTime();
+			}
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
 		}
 		return true;
 	}
