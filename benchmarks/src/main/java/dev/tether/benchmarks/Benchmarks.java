@@ -103,8 +103,8 @@ public final class Benchmarks {
 			timed("C limit", () -> benchmarks.limit(longN, shortN, latencyN));
 			timed("parent death", () -> parentDeath.run(latencyN));
 			timed("autostart", () -> scale.autostart(1000));
-			timed("runtime add", () -> scale.runtimeAdd(1000));
-			timed("runtime add concurrently", () -> scale.runtimeAddConcurrently(1000, 4));
+			timed("runtime add", () -> scale.runtimeAdd(1000, 1));
+			timed("runtime add concurrently", () -> scale.runtimeAdd(1000, 4));
 			timed("snapshots while stopping", () -> scale.snapshotsWhileStopping(latencyN));
 			timed("reconciliation", () -> scale.reconciliation(1000));
 			timed("tick", () -> scale.tick(1000));

@@ -47,6 +47,9 @@ final class SupervisorRows {
 
 	private static final Duration AWAIT = Duration.ofSeconds(60);
 
+	/** The runtime adds' batch, alternated with the spawner's. */
+	private static final int ADD_BATCH = 100;
+
 	private static final IdentityProbe PROBE = IdentityProbe.forPlatform();
 
 	private final Results results;
@@ -80,48 +83,37 @@ final class SupervisorRows {
 	}
 
 	/**
-	 * {@code n} children added one by one to a running supervisor
-	 * ({@link Supervisor#add}, which starts each) until all are {@code RUNNING}, against
-	 * the spawner alone in the same round.
+	 * {@code n} children added to a running supervisor ({@link Supervisor#add}, which
+	 * starts each and waits for its shepherd's command) from {@code threads} threads,
+	 * against the spawner alone, in batches of {@link #ADD_BATCH} that alternate A B, B
+	 * A, ...: each batch of adds is timed until all its children are {@code RUNNING} with
+	 * a pid, each batch of the spawner's until its last spawn returns. The rates are
+	 * those of the round's batches together, so that a change of the machine's speed
+	 * lasting longer than a pair of batches (a few hundred milliseconds) moves both.
 	 */
-	void runtimeAdd(int n) throws Exception {
-		double rawRate = rawSpawnRate(n);
-		try (Supervisor supervisor = supervisor(0, SLEEPER, Duration.ofSeconds(5))) {
-			supervisor.reconcile();
-			long started = System.nanoTime();
-			for (int i = 0; i < n; i++) {
-				supervisor.add(spec(i, SLEEPER, Duration.ofSeconds(5)));
-			}
-			awaitAll(supervisor, ChildState.RUNNING);
-			reportRate("Runtime add", "Supervisor.add(spec), one call each", n, started, rawRate);
-		}
-	}
-
-	/**
-	 * As {@link #runtimeAdd}, from {@code threads} threads at once: each {@code add}
-	 * returns once its child's row is saved (fsynced), and adds that come while a save
-	 * runs share the next one.
-	 */
-	void runtimeAddConcurrently(int n, int threads) throws Exception {
-		double rawRate = rawSpawnRate(n);
+	void runtimeAdd(int n, int threads) throws Exception {
 		// Why a pool of its own: the common pool has one thread on two cores.
 		ExecutorService pool = Executors.newFixedThreadPool(threads);
 		try (Supervisor supervisor = supervisor(0, SLEEPER, Duration.ofSeconds(5))) {
 			supervisor.reconcile();
-			long started = System.nanoTime();
-			List<CompletableFuture<Void>> adders = new ArrayList<>();
-			for (int t = 0; t < threads; t++) {
-				int first = t;
-				adders.add(CompletableFuture.runAsync(() -> {
-					for (int i = first; i < n; i += threads) {
-						supervisor.add(spec(i, SLEEPER, Duration.ofSeconds(5)));
-					}
-				}, pool));
+			long rawNanos = 0;
+			long addNanos = 0;
+			for (int from = 0; from < n; from += ADD_BATCH) {
+				int to = Math.min(from + ADD_BATCH, n);
+				boolean addsFirst = (from / ADD_BATCH) % 2 == 1;
+				if (addsFirst) {
+					addNanos += addBatch(supervisor, pool, threads, from, to);
+				}
+				rawNanos += rawSpawnNanos(to - from);
+				if (!addsFirst) {
+					addNanos += addBatch(supervisor, pool, threads, from, to);
+				}
 			}
-			CompletableFuture.allOf(adders.toArray(CompletableFuture[]::new)).get();
-			awaitAll(supervisor, ChildState.RUNNING);
-			reportRate("Runtime add from " + threads + " threads", "Supervisor.add(spec) from " + threads + " threads",
-					n, started, rawRate);
+			String what = (threads == 1) ? "Runtime add" : "Runtime add from " + threads + " threads";
+			String how = (threads == 1) ? "Supervisor.add(spec), one call each"
+					: "Supervisor.add(spec) from " + threads + " threads";
+			reportRates(what + ", batches of " + ADD_BATCH + " alternating with the spawner's", how, n,
+					n / (rawNanos / 1e9), n / (addNanos / 1e9));
 		}
 		finally {
 			pool.shutdownNow();
@@ -129,11 +121,36 @@ final class SupervisorRows {
 	}
 
 	/**
+	 * Adds the children numbered {@code from} to {@code to}, shared by {@code threads}
+	 * threads of the pool; the nanoseconds until all of them are {@code RUNNING} with a
+	 * pid.
+	 */
+	private static long addBatch(Supervisor supervisor, ExecutorService pool, int threads, int from, int to)
+			throws Exception {
+		long started = System.nanoTime();
+		List<CompletableFuture<Void>> adders = new ArrayList<>(threads);
+		for (int t = 0; t < threads; t++) {
+			int first = from + t;
+			adders.add(CompletableFuture.runAsync(() -> {
+				for (int i = first; i < to; i += threads) {
+					supervisor.add(spec(i, SLEEPER, Duration.ofSeconds(5)));
+				}
+			}, pool));
+		}
+		CompletableFuture.allOf(adders.toArray(CompletableFuture[]::new)).get();
+		awaitAll(supervisor, ChildState.RUNNING);
+		return System.nanoTime() - started;
+	}
+
+	/**
 	 * The rate of {@code n} children started since {@code started}, beside the spawner's
 	 * alone, and their ratio.
 	 */
 	private void reportRate(String what, String how, int n, long started, double rawRate) {
-		double rate = n / ((System.nanoTime() - started) / 1e9);
+		reportRates(what, how, n, rawRate, n / ((System.nanoTime() - started) / 1e9));
+	}
+
+	private void reportRates(String what, String how, int n, double rawRate, double rate) {
 		String metric = what + " of " + n + " children to all RUNNING";
 		this.results.add(metric, "children/s, higher is better", "Tether spawner alone (same round)", rawRate);
 		this.results.add(metric, "children/s, higher is better", how, rate);
@@ -146,14 +163,22 @@ final class SupervisorRows {
 	 * children per second.
 	 */
 	double rawSpawnRate(int n) throws Exception {
+		return n / (rawSpawnNanos(n) / 1e9);
+	}
+
+	/**
+	 * Spawns {@code n} sleepers with the spawner alone, then kills them; the nanoseconds
+	 * the spawns took.
+	 */
+	private long rawSpawnNanos(int n) throws Exception {
 		List<Subject.Started> raw = new ArrayList<>(n);
 		long started = System.nanoTime();
 		for (int i = 0; i < n; i++) {
 			raw.add(this.spawner.start(SLEEPER));
 		}
-		double rate = n / ((System.nanoTime() - started) / 1e9);
+		long nanos = System.nanoTime() - started;
 		Benchmarks.killAll(raw);
-		return rate;
+		return nanos;
 	}
 
 	/**
