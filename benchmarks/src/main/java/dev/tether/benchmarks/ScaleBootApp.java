@@ -33,8 +33,9 @@ import dev.tether.supervisor.boot.SupervisorTickObserver;
  * {@code FAILED} (a start the descriptor budget refused, where the JVM's descriptors
  * cannot hold them all), with {@code RUNNING_CHILDREN}, {@code FAILED_CHILDREN} and the
  * first error; {@code QUIET}, the milliseconds until no child has become {@code RUNNING}
- * for 5 s (the refused ones the budget's counts then find room for start meanwhile);
- * then, over {@code <observe-seconds>}, reads {@code /actuator/children} and
+ * for 5 s (the refused ones the budget's counts then find room for start meanwhile); then
+ * the time of a first request, to {@code /actuator} ({@code FIRST_REQUEST}); then, over
+ * {@code <observe-seconds>}, reads {@code /actuator/children} and
  * {@code /actuator/health} over HTTP each second and prints the slowest answers
  * ({@code CHILDREN_MAX}, {@code HEALTH_MAX}, ms), the first and the median answer of
  * {@code /actuator/children} ({@code CHILDREN_FIRST}, {@code CHILDREN_MEDIAN}) and the
@@ -102,6 +103,10 @@ public class ScaleBootApp {
 		HttpClient http = HttpClient.newHttpClient();
 		List<Double> childrenAnswers = new ArrayList<>();
 		List<Double> healthAnswers = new ArrayList<>();
+		// Why a first request apart, to /actuator (the list of endpoints): it starts this
+		// JVM's HTTP client and Spring MVC's servlet, which a first request of any kind
+		// pays, so that the first /actuator/children answer is the endpoint's.
+		System.out.println("FIRST_REQUEST " + answerMillis(http, base.substring(0, base.length() - 1)));
 		ObservedTicks ticks = context.getBean(ObservedTicks.class);
 		ticks.start();
 		long end = System.nanoTime() + observe.toNanos();
