@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -40,6 +41,12 @@ import dev.tether.supervisor.boot.SupervisorProperties;
  * a command: autostart, output captured to files, the shepherd, resources by default),
  * and the application then prints {@code RUNNING} once all of them are {@code RUNNING}
  * with their command's pid known.
+ * <p>
+ * With {@code spawner}, the application has one such child, and once it is
+ * {@code RUNNING}, {@code <children>} {@code sleep}s are spawned by Tether's spawner
+ * alone, as the warm baseline spawns them, and it prints {@code SPAWNER}, the
+ * milliseconds the spawns took: the rate a JVM that has just started this application
+ * reaches without the supervisor, with the same compiler work still queued.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
@@ -51,7 +58,10 @@ public class BootStartApp {
 
 	public static void main(String[] args) throws Exception {
 		int children = Integer.parseInt(args[0]);
-		boolean autostart = args.length > 2 && args[2].equals("autostart");
+		String mode = (args.length > 2) ? args[2] : "configured";
+		boolean spawner = mode.equals("spawner");
+		boolean autostart = spawner || mode.equals("autostart");
+		int configured = spawner ? 1 : children;
 		Path directory = Files.createTempDirectory(Path.of(args[1]), "boot-" + children + "-");
 		StringBuilder yaml = new StringBuilder("""
 				server.port: 0
@@ -62,7 +72,7 @@ public class BootStartApp {
 				  installation-id: bench-boot-%d
 				  children:
 				""".formatted(directory.resolve("state"), ProcessHandle.current().pid()));
-		for (int i = 0; i < children && autostart; i++) {
+		for (int i = 0; i < configured && autostart; i++) {
 			yaml.append("    child-" + i + ":\n").append("      command: [\"/bin/sleep\", \"600\"]\n");
 		}
 		for (int i = 0; i < children && !autostart; i++) {
@@ -97,10 +107,30 @@ public class BootStartApp {
 			System.out.println("YAML " + millis(events, "spring.boot.application.environment-prepared", null));
 			System.out.println("CONDITIONS " + millis(events, "spring.context.config-classes.parse", null));
 			if (autostart) {
-				awaitRunning(context.getBean(Supervisor.class), children);
+				awaitRunning(context.getBean(Supervisor.class), configured);
 				System.out.println("RUNNING " + (System.nanoTime() - started) / 1_000_000);
 			}
+			if (spawner) {
+				System.out.println("SPAWNER " + spawnAlone(children, directory));
+			}
 			System.out.flush();
+		}
+	}
+
+	/**
+	 * Spawns {@code n} sleepers with Tether's spawner alone, then kills them; the
+	 * milliseconds the spawns took.
+	 */
+	private static long spawnAlone(int n, Path directory) throws Exception {
+		try (Subjects.Tether spawner = new Subjects.Tether(directory, false)) {
+			List<Subject.Started> spawned = new ArrayList<>(n);
+			long started = System.nanoTime();
+			for (int i = 0; i < n; i++) {
+				spawned.add(spawner.start(List.of("/bin/sleep", "600")));
+			}
+			long millis = (System.nanoTime() - started) / 1_000_000;
+			Benchmarks.killAll(spawned);
+			return millis;
 		}
 	}
 
