@@ -87,6 +87,7 @@ public final class Benchmarks {
 		RestartRows restarts = new RestartRows(benchmarks.results, work, limit.resolveSibling("line-server"));
 		ApplicationRows application = new ApplicationRows(benchmarks.results, work, scale);
 		ScaleApplicationRows scaleApplication = new ScaleApplicationRows(benchmarks.results, work);
+		DescriptorSpawnRows descriptorSpawns = new DescriptorSpawnRows(benchmarks.results, subjects.get(0));
 		long started = System.nanoTime();
 		int warmUp = Integer.getInteger("benchmarks.warmup", 0);
 		for (int round = 1 - warmUp; round <= rounds; round++) {
@@ -102,6 +103,7 @@ public final class Benchmarks {
 			timed("Tether binding alone", () -> benchmarks.bindingAlone(longN));
 			timed("C limit", () -> benchmarks.limit(longN, shortN, latencyN));
 			timed("parent death", () -> parentDeath.run(latencyN));
+			timed("spawn beside held descriptors", () -> descriptorSpawns.spawnCost(300));
 			timed("autostart", () -> scale.autostart(1000));
 			timed("runtime add", () -> scale.runtimeAdd(1000, 1));
 			timed("runtime add concurrently", () -> scale.runtimeAdd(1000, 4));
