@@ -104,6 +104,11 @@ final class KeptProcess implements AutoCloseable {
 		return this.pid;
 	}
 
+	/** Whether it keeps any file open. */
+	boolean keepsFiles() {
+		return this.held > 0;
+	}
+
 	/**
 	 * Reads {@code stat} into {@code reader}; {@code false} once the process has ended.
 	 */

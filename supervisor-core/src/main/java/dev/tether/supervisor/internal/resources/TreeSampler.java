@@ -124,6 +124,16 @@ public final class TreeSampler implements AutoCloseable {
 		return KeptProcess.keptLimit();
 	}
 
+	/** Whether it keeps any file open, which only {@link #close()} releases. */
+	public boolean keepsFiles() {
+		for (KeptProcess process : this.kept.values()) {
+			if (process.keepsFiles()) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	/** Closes every file it keeps; a later sample opens them again. */
 	@Override
 	public void close() {

@@ -42,6 +42,10 @@ final class ChildTable {
 
 	private boolean closing;
 
+	// Why counted: the resources' sweep looks for trees of departed children only when
+	// one has departed since its last look (see ResourceWatch#sweep).
+	private int departures;
+
 	/**
 	 * @throws InvalidChildSpecException when the name is taken
 	 * @throws IllegalStateException when the supervisor is closing
@@ -71,6 +75,7 @@ final class ChildTable {
 		}
 		this.children.put(old.name(), replacement);
 		this.wantingLaunch.remove(old);
+		this.departures++;
 	}
 
 	/** Whether the child was added at runtime, not by configuration. */
@@ -88,8 +93,15 @@ final class ChildTable {
 		if (this.children.remove(child.name(), child)) {
 			this.addedAtRuntime.remove(child.name());
 			this.wantingLaunch.remove(child);
+			this.departures++;
 			child.forgotten();
 		}
+	}
+
+	/** How many children have left the table (removed, or replaced) so far. */
+	int departures() {
+		assertHeld();
+		return this.departures;
 	}
 
 	@Nullable SupervisedChild find(String name) {

@@ -43,6 +43,7 @@ class TreeSamplerTests {
 		try (TreeSampler sampler = new TreeSampler()) {
 			TreeSampler.TreeUsage first = sampler.sample(this.root.pid(), false, this.root.pid()).orElseThrow();
 			assertThat(openInto(this.root.pid())).as("stat, statm, children and fd of the root").isEqualTo(4);
+			assertThat(sampler.keepsFiles()).isTrue();
 			TreeSampler.TreeUsage later = await().atMost(DEADLINE)
 				.until(() -> sampler.sample(this.root.pid(), false, -1).orElseThrow(),
 						(usage) -> usage.processes() == 3 && usage.cpuNanos() > first.cpuNanos());
@@ -59,6 +60,7 @@ class TreeSamplerTests {
 			this.root.waitFor();
 			assertThat(sampler.sample(this.root.pid(), false, -1)).isEmpty();
 			assertThat(openInto(this.root.pid())).as("files of the ended root").isZero();
+			assertThat(sampler.keepsFiles()).isFalse();
 		}
 	}
 
