@@ -4,7 +4,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -123,14 +122,7 @@ public class BootStartApp {
 	 */
 	private static long spawnAlone(int n, Path directory) throws Exception {
 		try (Subjects.Tether spawner = new Subjects.Tether(directory, false)) {
-			List<Subject.Started> spawned = new ArrayList<>(n);
-			long started = System.nanoTime();
-			for (int i = 0; i < n; i++) {
-				spawned.add(spawner.start(List.of("/bin/sleep", "600")));
-			}
-			long millis = (System.nanoTime() - started) / 1_000_000;
-			Benchmarks.killAll(spawned);
-			return millis;
+			return spawner.timeStarts(List.of("/bin/sleep", "600"), n) / 1_000_000;
 		}
 	}
 

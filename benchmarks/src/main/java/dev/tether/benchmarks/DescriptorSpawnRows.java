@@ -60,14 +60,7 @@ final class DescriptorSpawnRows {
 	}
 
 	private double microsPerSpawn(int n) throws Exception {
-		List<Subject.Started> started = new ArrayList<>(n);
-		long from = System.nanoTime();
-		for (int i = 0; i < n; i++) {
-			started.add(this.spawner.start(SLEEPER));
-		}
-		double micros = (System.nanoTime() - from) / 1e3 / n;
-		Benchmarks.killAll(started);
-		return micros;
+		return this.spawner.timeStarts(SLEEPER, n) / 1e3 / n;
 	}
 
 	private static void hold(List<FileChannel> held, int count) throws IOException {

@@ -1,5 +1,6 @@
 package dev.tether.benchmarks;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -15,6 +16,21 @@ interface Subject extends AutoCloseable {
 	 * when the exit is reported.
 	 */
 	Started start(List<String> command) throws Exception;
+
+	/**
+	 * Starts the command {@code n} times back to back, then ends them all and waits for
+	 * their exits; the nanoseconds the starts took.
+	 */
+	default long timeStarts(List<String> command, int n) throws Exception {
+		List<Started> started = new ArrayList<>(n);
+		long from = System.nanoTime();
+		for (int i = 0; i < n; i++) {
+			started.add(start(command));
+		}
+		long nanos = System.nanoTime() - from;
+		Benchmarks.killAll(started);
+		return nanos;
+	}
 
 	@Override
 	default void close() {

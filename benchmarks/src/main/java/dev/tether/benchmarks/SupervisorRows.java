@@ -104,7 +104,7 @@ final class SupervisorRows {
 				if (addsFirst) {
 					addNanos += addBatch(supervisor, pool, threads, from, to);
 				}
-				rawNanos += rawSpawnNanos(to - from);
+				rawNanos += this.spawner.timeStarts(SLEEPER, to - from);
 				if (!addsFirst) {
 					addNanos += addBatch(supervisor, pool, threads, from, to);
 				}
@@ -163,22 +163,7 @@ final class SupervisorRows {
 	 * children per second.
 	 */
 	double rawSpawnRate(int n) throws Exception {
-		return n / (rawSpawnNanos(n) / 1e9);
-	}
-
-	/**
-	 * Spawns {@code n} sleepers with the spawner alone, then kills them; the nanoseconds
-	 * the spawns took.
-	 */
-	private long rawSpawnNanos(int n) throws Exception {
-		List<Subject.Started> raw = new ArrayList<>(n);
-		long started = System.nanoTime();
-		for (int i = 0; i < n; i++) {
-			raw.add(this.spawner.start(SLEEPER));
-		}
-		long nanos = System.nanoTime() - started;
-		Benchmarks.killAll(raw);
-		return nanos;
+		return n / (this.spawner.timeStarts(SLEEPER, n) / 1e9);
 	}
 
 	/**
