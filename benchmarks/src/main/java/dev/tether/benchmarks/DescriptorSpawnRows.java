@@ -7,6 +7,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.tether.supervisor.internal.resources.ThisProcess;
+
 /**
  * What a spawn costs beside the descriptors the JVM holds open: a spawned child starts
  * with a copy of the JVM's descriptor table and closes every inherited descriptor before
@@ -20,6 +22,9 @@ final class DescriptorSpawnRows {
 	private static final List<String> SLEEPER = List.of("/bin/sleep", "600");
 
 	private static final int[] HELD = { 0, 4_000, 8_000, 16_000 };
+
+	/** The descriptors left to the JVM and the spawns beside the most held. */
+	private static final int ROOM = 2_000;
 
 	private final Results results;
 
@@ -37,6 +42,12 @@ final class DescriptorSpawnRows {
 	 * per spawn, and its ratio to the time beside none.
 	 */
 	void spawnCost(int n) throws Exception {
+		long soft = ThisProcess.softLimits().getOrDefault("Max open files", -1L);
+		if (soft < HELD[HELD.length - 1] + ROOM) {
+			System.err.println("  spawn beside held descriptors skipped: the soft limit of open files is " + soft
+					+ ", and the row holds " + HELD[HELD.length - 1] + " with " + ROOM + " to spare");
+			return;
+		}
 		double[] micros = new double[HELD.length];
 		List<FileChannel> held = new ArrayList<>();
 		// Why one pass first, not counted: the JIT's first compilations of the spawn path
