@@ -14,8 +14,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.UnaryOperator;
@@ -84,15 +82,9 @@ final class ProbeRows {
 	void portTicks(int n) throws Exception {
 		try (Supervisor supervisor = supervisor(n,
 				(spec) -> spec.livenessTcp(true).livenessPeriod(Duration.ofSeconds(1)))) {
-			ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
-			ticker.scheduleWithFixedDelay(supervisor::tick, 200, 200, TimeUnit.MILLISECONDS);
-			try {
+			try (Ticker ticker = Ticker.start(supervisor)) {
 				supervisor.startAutostart();
 				awaitUntil(supervisor, (child) -> child.liveness() != null && child.liveness().passed());
-			}
-			finally {
-				ticker.shutdownNow();
-				ticker.awaitTermination(10, TimeUnit.SECONDS);
 			}
 			String checks = "Port held by its child's tree, checked for " + n + " children";
 			PortOwnership ownership = new PortOwnership(IdentityProbe.forPlatform());
@@ -148,12 +140,9 @@ final class ProbeRows {
 	}
 
 	private Measure measure(int n, boolean probed) throws Exception {
-		ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
 		try (Supervisor supervisor = supervisor(n,
-				(spec) -> probed ? spec.livenessHttpGet("/health").livenessPeriod(Duration.ofSeconds(1)) : spec)) {
-			// Why a ticker here: the starter ticks every tick-interval (200 ms by
-			// default); a bare supervisor does not.
-			ticker.scheduleWithFixedDelay(supervisor::tick, 200, 200, TimeUnit.MILLISECONDS);
+				(spec) -> probed ? spec.livenessHttpGet("/health").livenessPeriod(Duration.ofSeconds(1)) : spec);
+				Ticker ticker = Ticker.start(supervisor)) {
 			supervisor.startAutostart();
 			awaitUntil(supervisor, (child) -> child.state() == ChildState.RUNNING
 					&& (!probed || (child.liveness() != null && child.liveness().passed())));
@@ -175,10 +164,6 @@ final class ProbeRows {
 			// began.
 			long probes = seen.values().stream().mapToLong((results) -> results.size() - 1).sum();
 			return new Measure(cpu, probes, threads);
-		}
-		finally {
-			ticker.shutdownNow();
-			ticker.awaitTermination(10, TimeUnit.SECONDS);
 		}
 	}
 

@@ -6,8 +6,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
@@ -129,33 +127,24 @@ final class RestartRows {
 				.autostart(false)
 				.logFileEnabled(false))
 			.build();
-		try (Supervisor supervisor = BenchSupervisors.builder(this.work, "restarts").child(spec).build()) {
-			// Why a ticker: the starter ticks every tick-interval (200 ms by default); a
-			// bare supervisor does not.
-			ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
-			ticker.scheduleWithFixedDelay(supervisor::tick, 200, 200, TimeUnit.MILLISECONDS);
+		try (Supervisor supervisor = BenchSupervisors.builder(this.work, "restarts").child(spec).build();
+				Ticker ticker = Ticker.start(supervisor)) {
+			supervisor.start(NAME);
+			awaitAnswer(port);
+			Random phase = new Random(restarts);
+			RequestLoop client = RequestLoop.start(port, INTERVAL, RequestLoop.NOTHING);
 			try {
-				supervisor.start(NAME);
-				awaitAnswer(port);
-				Random phase = new Random(restarts);
-				RequestLoop client = RequestLoop.start(port, INTERVAL, RequestLoop.NOTHING);
-				try {
-					if (restarts == 0) {
-						LockSupport.parkNanos(BASELINE.toNanos());
-					}
-					for (int i = 0; i < restarts; i++) {
-						restart(supervisor, client, phase, () -> supervisor.restart(NAME));
-					}
+				if (restarts == 0) {
+					LockSupport.parkNanos(BASELINE.toNanos());
 				}
-				finally {
-					client.close();
+				for (int i = 0; i < restarts; i++) {
+					restart(supervisor, client, phase, () -> supervisor.restart(NAME));
 				}
-				return Measure.of(mode.subject, client);
 			}
 			finally {
-				ticker.shutdownNow();
-				ticker.awaitTermination(10, TimeUnit.SECONDS);
+				client.close();
 			}
+			return Measure.of(mode.subject, client);
 		}
 	}
 
