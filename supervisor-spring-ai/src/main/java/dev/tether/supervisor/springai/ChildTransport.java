@@ -54,6 +54,9 @@ abstract class ChildTransport implements McpClientTransport {
 
 	private final Object running = new Object();
 
+	/** How many times the child's state may have changed; guarded by {@code running}. */
+	private long changes;
+
 	private volatile Consumer<Throwable> exceptionHandler = (ex) -> {
 	};
 
@@ -164,14 +167,23 @@ abstract class ChildTransport implements McpClientTransport {
 	}
 
 	/**
+	 * The child's state may have changed (an event, or a tick): wakes a call waiting for
+	 * the supervisor to see its process start or end.
+	 */
+	final void changed() {
+		synchronized (this.running) {
+			this.changes++;
+			this.running.notifyAll();
+		}
+	}
+
+	/**
 	 * The supervisor's view of the child after a tick: wakes a connection waiting for it
 	 * to be ready, and asks the client for a new session when a new process is
 	 * {@code RUNNING}.
 	 */
 	final void observed(ChildSnapshot child) {
-		synchronized (this.running) {
-			this.running.notifyAll();
-		}
+		changed();
 		Instant started = child.startedAt();
 		Instant previous = this.connected;
 		if (child.state() == ChildState.RUNNING && started != null && previous != null && !started.equals(previous)
@@ -228,26 +240,40 @@ abstract class ChildTransport implements McpClientTransport {
 	 */
 	private ChildSnapshot awaitWhile(Predicate<ChildSnapshot> condition, Duration bound) {
 		long deadline = System.nanoTime() + bound.toNanos();
+		long seen = changes();
 		ChildSnapshot child = snapshot();
-		synchronized (this.running) {
-			while (condition.test(child)) {
-				long left = deadline - System.nanoTime();
-				if (left <= 0) {
-					break;
-				}
+		while (condition.test(child)) {
+			long left = deadline - System.nanoTime();
+			if (left <= 0) {
+				break;
+			}
+			// Why the snapshot outside the monitor, and a count of changes: a snapshot
+			// waits for the supervisor's lock, which the listener that wakes this must
+			// not wait for; a change between a snapshot and the wait is counted, so it
+			// is not missed.
+			synchronized (this.running) {
 				try {
-					// Why bounded: the tick wakes this; the bound only covers a tick that
-					// ends without a change.
-					this.running.wait(Math.max(1, Math.min(left / 1_000_000, 1000)));
+					if (this.changes == seen) {
+						// Why bounded: an event or the tick wakes this; the bound only
+						// covers a change that came with neither.
+						this.running.wait(Math.max(1, Math.min(left / 1_000_000, 1000)));
+					}
 				}
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();
 					break;
 				}
-				child = snapshot();
+				seen = this.changes;
 			}
+			child = snapshot();
 		}
 		return child;
+	}
+
+	private long changes() {
+		synchronized (this.running) {
+			return this.changes;
+		}
 	}
 
 	final McpTransportException down(ChildSnapshot child) {

@@ -67,7 +67,8 @@ public final class TetherMcpAutoConfiguration {
 			SupervisorProperties supervisorProperties, ObjectProvider<McpStdioClientProperties> springAiStdio,
 			ObjectProvider<List<McpSyncClient>> clients, ObjectProvider<McpClientCommonProperties> common,
 			ObjectProvider<McpSyncClientConfigurer> configurer, ObjectProvider<McpToolFilter> toolFilter,
-			ObjectProvider<McpToolNamePrefixGenerator> prefix, ApplicationEventPublisher events) {
+			ObjectProvider<McpToolNamePrefixGenerator> prefix, ApplicationEventPublisher events,
+			McpChildEvents childEvents) {
 		Map<String, ChildTransport> transports = new LinkedHashMap<>();
 		Map<String, ChildTransport> optional = new LinkedHashMap<>();
 		Map<String, McpPings.Settings> pings = new LinkedHashMap<>();
@@ -111,6 +112,7 @@ public final class TetherMcpAutoConfiguration {
 							+ "and spring.ai.mcp.client.type: SYNC, the defaults)",
 					null);
 		}
+		childEvents.attach(transports);
 		OptionalMcpServers optionalServers = new OptionalMcpServers(optional, commonProperties,
 				(syncConfigurer != null) ? syncConfigurer : new McpSyncClientConfigurer(List.of()),
 				toolFilter.getIfUnique(), prefix.getIfUnique());
@@ -149,6 +151,11 @@ public final class TetherMcpAutoConfiguration {
 	@Bean
 	List<NamedClientMcpTransport> tetherMcpConnections(McpChildren children) {
 		return children.connections();
+	}
+
+	@Bean
+	McpChildEvents tetherMcpChildEvents() {
+		return new McpChildEvents();
 	}
 
 	/**

@@ -2,9 +2,11 @@ package dev.tether.supervisor.springai;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.ai.mcp.client.common.autoconfigure.NamedClientMcpTransport;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -85,6 +88,38 @@ class SpringAiStdioTests {
 				});
 				assertThat(supervisor.snapshot("fixture").orElseThrow().startedAt()).isAfter(before.startedAt());
 				assertThat(client.isInitialized()).isTrue();
+			});
+	}
+
+	@Test
+	void aCallWaitingForItsServersExitLearnsOfItFromTheExitNotFromTheNextTick() {
+		runner()
+			.withPropertyValues("supervisor.tick-interval=10s", "supervisor.children.fixture.backoff.initial=20s",
+					"supervisor.children.fixture.max-restarts=1")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				List<?> connections = context.getBean("tetherMcpConnections", List.class);
+				ChildTransport transport = (ChildTransport) ((NamedClientMcpTransport) connections.get(0)).transport();
+				McpSyncClient client = client(context.getBean("mcpSyncClients", List.class));
+				ProcessHandle server = ProcessHandle.of(Long.parseLong(text(client.callTool(call("pid")))))
+					.orElseThrow();
+				Instant process = context.getBean(Supervisor.class).snapshot("fixture").orElseThrow().startedAt();
+				AtomicReference<ChildSnapshot> seen = new AtomicReference<>();
+				// Why a thread waiting before the kill: what a call does once its
+				// server's pipe broke, and the wait this test is about.
+				Thread waiting = new Thread(() -> seen.set(transport.awaitEnded(process, Duration.ofSeconds(5))));
+				waiting.start();
+				await().pollDelay(Duration.ZERO)
+					.pollInterval(Duration.ofMillis(1))
+					.atMost(DEADLINE)
+					.until(() -> waiting.getState() == Thread.State.TIMED_WAITING);
+				long killed = System.nanoTime();
+				server.destroyForcibly();
+				waiting.join(DEADLINE.toMillis());
+				// Why below 800 ms: woken by the tick alone, the wait would end at its
+				// own bound of a second (the tick is 10 s away here).
+				assertThat(Duration.ofNanos(System.nanoTime() - killed)).isLessThan(Duration.ofMillis(800));
+				assertThat(seen.get().state()).isEqualTo(ChildState.BACKOFF);
 			});
 	}
 

@@ -42,6 +42,7 @@ class TetherMcpAutoConfigurationTests {
 	void configuredWhereSpringAisMcpClientIsPresent() {
 		runner().run((context) -> assertThat(context).hasNotFailed()
 			.hasSingleBean(McpChildren.class)
+			.hasSingleBean(McpChildEvents.class)
 			.hasBean("tetherMcpConnections")
 			.hasBean("tetherMcpChildSpecCustomizer")
 			.doesNotHaveBean("tetherMcpOptionalToolCallbacks"));
@@ -78,6 +79,7 @@ class TetherMcpAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed()
 				.hasSingleBean(Supervisor.class)
 				.doesNotHaveBean(McpChildren.class)
+				.doesNotHaveBean(McpChildEvents.class)
 				.doesNotHaveBean("tetherMcpChildSpecCustomizer"));
 	}
 
