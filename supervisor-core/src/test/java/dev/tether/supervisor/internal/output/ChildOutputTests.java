@@ -3,6 +3,7 @@ package dev.tether.supervisor.internal.output;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -118,8 +119,16 @@ class ChildOutputTests {
 		// started it (a reader at a rotation, or a test).
 		try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
 			for (Path task : tasks.toList()) {
-				if (Files.readString(task.resolve("comm")).trim().equals("supervisor-outp")) {
-					pump.add(LiveProcesses.nice(task));
+				// Why a thread gone meanwhile is skipped: other threads of this JVM (a
+				// pool's, the deleter) end between the listing and the read; the readers
+				// live as long as their pump.
+				try {
+					if (Files.readString(task.resolve("comm")).trim().equals("supervisor-outp")) {
+						pump.add(LiveProcesses.nice(task));
+					}
+				}
+				catch (NoSuchFileException ex) {
+					continue;
 				}
 			}
 		}
