@@ -75,8 +75,9 @@ class StuckConnectTests {
 					if (child.name().equals("healthy")) {
 						return child.liveness() != null && child.liveness().passed();
 					}
-					return child.state() == ChildState.RUNNING || (child.readiness() != null
-							&& child.readiness().detail().equals("no answer within PT1S"));
+					return child.state() == ChildState.RUNNING
+							|| (child.readiness() != null && child.readiness().detail().equals("no answer within PT1S"))
+							|| takenMeanwhile(child);
 				}));
 			long stuck = settled.stream().filter((child) -> child.state() == ChildState.STARTING).count();
 			assertThat(stuck).as("children stuck in connect").isGreaterThanOrEqualTo(STUCK - 5);
@@ -110,6 +111,16 @@ class StuckConnectTests {
 					+ Duration.ofNanos(sorted.get(sorted.size() - 1)));
 			assertThat(p99).isLessThanOrEqualTo(Duration.ofMillis(20));
 		}
+	}
+
+	/**
+	 * Why let be: a port picked free may be taken by another build's process on the same
+	 * host before the child binds it, and the supervisor then refuses the child, as it
+	 * must; it is not stuck, and is counted among the few the test lets be.
+	 */
+	private static boolean takenMeanwhile(ChildSnapshot child) {
+		return child.state() == ChildState.FAILED && child.lastError() != null
+				&& child.lastError().endsWith("which is not ours");
 	}
 
 }
