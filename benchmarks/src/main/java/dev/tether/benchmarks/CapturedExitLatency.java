@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import org.jspecify.annotations.Nullable;
 
@@ -123,7 +122,7 @@ final class CapturedExitLatency {
 			long writtenBefore = written(slots);
 			CpuTime before = CpuTime.now();
 			long settling = System.nanoTime();
-			LockSupport.parkNanos(SETTLE.toNanos());
+			Pause.of(SETTLE);
 			double settled = (System.nanoTime() - settling) / 1e9;
 			CpuTime after = CpuTime.now();
 			double linesPerSecond = (written(slots) - writtenBefore) / (double) OutputRows.LINE / settled;

@@ -7,6 +7,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -138,7 +139,7 @@ public final class OutputProbe {
 		List<Long> heap = new ArrayList<>(seconds);
 		try {
 			for (int second = 0; second < seconds; second++) {
-				LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+				Pause.of(Duration.ofSeconds(1));
 				heap.add(heapAfterGc() - heapStart);
 			}
 			if (child.exited.isDone()) {

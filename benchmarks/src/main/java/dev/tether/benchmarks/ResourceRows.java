@@ -101,7 +101,7 @@ final class ResourceRows {
 			for (int pass = 0; pass < 5; pass++) {
 				// Why a pause: the view is cached for half a second; each pass must
 				// sample every tree.
-				LockSupport.parkNanos(CACHE_EXPIRED.toNanos());
+				Pause.of(CACHE_EXPIRED);
 				long[] took = new long[n];
 				long started = System.nanoTime();
 				long previous = started;
@@ -203,7 +203,7 @@ final class ResourceRows {
 			for (int pass = 0; pass < 5; pass++) {
 				// Why a pause: the view is cached for half a second; the first scrape of
 				// each pass must sample.
-				LockSupport.parkNanos(CACHE_EXPIRED.toNanos());
+				Pause.of(CACHE_EXPIRED);
 				long started = System.nanoTime();
 				length = Math.max(length, registry.scrape().length());
 				long between = System.nanoTime();
@@ -244,7 +244,7 @@ final class ResourceRows {
 				long next = System.nanoTime();
 				for (int i = 0; i < 15; i++) {
 					next += Duration.ofMillis(200).toNanos();
-					LockSupport.parkNanos(next - System.nanoTime());
+					Pause.until(next);
 					long started = System.nanoTime();
 					supervisor.tick();
 					ticks.add((System.nanoTime() - started) / 1e6);

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.locks.LockSupport;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
@@ -65,7 +64,7 @@ public class RestartBootApp {
 			RequestLoop client = RequestLoop.start(port, RestartRows.INTERVAL, RequestLoop.NOTHING);
 			try {
 				if (restarts == 0) {
-					LockSupport.parkNanos(RestartRows.BASELINE.toNanos());
+					Pause.of(RestartRows.BASELINE);
 				}
 				for (int i = 0; i < restarts; i++) {
 					RestartRows.restart(supervisor, client, phase, () -> restart(http, child));

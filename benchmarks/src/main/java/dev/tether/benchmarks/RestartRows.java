@@ -135,7 +135,7 @@ final class RestartRows {
 			RequestLoop client = RequestLoop.start(port, INTERVAL, RequestLoop.NOTHING);
 			try {
 				if (restarts == 0) {
-					LockSupport.parkNanos(BASELINE.toNanos());
+					Pause.of(BASELINE);
 				}
 				for (int i = 0; i < restarts; i++) {
 					restart(supervisor, client, phase, () -> supervisor.restart(NAME));
@@ -159,7 +159,7 @@ final class RestartRows {
 		// client's period, and one shorter than the period would mostly fall between two
 		// requests (measured so: 1 to 5 of 20 restarts refused a request without socket
 		// activation).
-		LockSupport.parkNanos(phase.nextLong(INTERVAL.toNanos()));
+		Pause.of(Duration.ofNanos(phase.nextLong(INTERVAL.toNanos())));
 		restart.run();
 		awaitServing(supervisor, client, old);
 	}
