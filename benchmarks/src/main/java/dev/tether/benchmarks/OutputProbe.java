@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import org.slf4j.event.Level;
 
@@ -225,9 +224,7 @@ public final class OutputProbe {
 		@Override
 		public synchronized void write(byte[] bytes, int offset, int length) {
 			this.due = Math.max(this.due, System.nanoTime() - SLACK) + length * 1_000_000_000L / this.rate;
-			for (long wait = this.due - System.nanoTime(); wait > 0; wait = this.due - System.nanoTime()) {
-				LockSupport.parkNanos(wait);
-			}
+			Pause.until(this.due);
 			this.written += length;
 		}
 
