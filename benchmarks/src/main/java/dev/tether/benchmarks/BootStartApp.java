@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.SpringApplication;
@@ -19,6 +20,7 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.metrics.StartupStep;
 
+import dev.tether.supervisor.ChildSnapshot;
 import dev.tether.supervisor.ChildState;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.boot.SupervisorProperties;
@@ -39,7 +41,9 @@ import dev.tether.supervisor.boot.SupervisorProperties;
  * With {@code autostart}, the children are {@code sleep}s as a user configures them (only
  * a command: autostart, output captured to files, the shepherd, resources by default),
  * and the application then prints {@code RUNNING} once all of them are {@code RUNNING}
- * with their command's pid known.
+ * with their command's pid known, and {@code SPAWNING}, the milliseconds from the first
+ * child's process start ({@code startedAt}) to then: the autostart's spawns, without the
+ * configuration's binding and Spring's start before them.
  * <p>
  * With {@code spawner}, the application has one such child, and once it is
  * {@code RUNNING}, {@code <children>} {@code sleep}s are spawned by Tether's spawner
@@ -106,8 +110,11 @@ public class BootStartApp {
 			System.out.println("YAML " + millis(events, "spring.boot.application.environment-prepared", null));
 			System.out.println("CONDITIONS " + millis(events, "spring.context.config-classes.parse", null));
 			if (autostart) {
-				awaitRunning(context.getBean(Supervisor.class), configured);
+				Supervisor supervisor = context.getBean(Supervisor.class);
+				awaitRunning(supervisor, configured);
+				Instant running = Instant.now();
 				System.out.println("RUNNING " + (System.nanoTime() - started) / 1_000_000);
+				System.out.println("SPAWNING " + Duration.between(firstStart(supervisor), running).toMillis());
 			}
 			if (spawner) {
 				System.out.println("SPAWNER " + spawnAlone(children, directory));
@@ -138,6 +145,19 @@ public class BootStartApp {
 			// snapshots); 10 ms is within the figure's noise.
 			Thread.sleep(10);
 		}
+	}
+
+	/**
+	 * When the first of the children's processes was started: the earliest
+	 * {@code startedAt}, which the supervisor takes as it records each spawn.
+	 */
+	private static Instant firstStart(Supervisor supervisor) {
+		return supervisor.snapshots()
+			.stream()
+			.map(ChildSnapshot::startedAt)
+			.filter(Objects::nonNull)
+			.min(Comparator.naturalOrder())
+			.orElseThrow();
 	}
 
 	/**
