@@ -106,9 +106,9 @@ class OperatorConsoleBrowserTests {
 		this.readOnly = new SpringApplicationBuilder(SampleApplication.class).run("--server.port=0",
 				"--spring.application.name=tether-sample-read-only", "--management.endpoint.children.access=read-only",
 				"--supervisor.installation-id=" + TestRun.installationId("console"),
-				"--supervisor.state-directory=" + Files.createTempDirectory("tether-console"),
+				"--supervisor.state-directory=" + TestRun.directory("console-state"),
 				"--supervisor.children.tools.port=" + freePort());
-		this.profile = Files.createTempDirectory("tether-chromium");
+		this.profile = TestRun.directory("chromium-profile");
 		this.service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER).usingAnyFreePort().build();
 		ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM)
 			.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
