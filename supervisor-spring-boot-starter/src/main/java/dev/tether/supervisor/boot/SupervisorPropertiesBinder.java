@@ -1,6 +1,7 @@
 package dev.tether.supervisor.boot;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,7 @@ import org.springframework.boot.context.properties.bind.UnboundConfigurationProp
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.context.properties.source.UnboundElementsSourceFilter;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.support.SpringFactoriesLoader;
@@ -26,7 +28,9 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
  * ({@link ChildSettingsGroup}) and to the supervisor ({@link SupervisorSettingsGroup}),
  * and fails naming every key that bound to nothing, where it was set, and the setting it
  * most likely meant. Each child is bound from its own keys
- * ({@link SupervisorPropertySlices}).
+ * ({@link SupervisorPropertySlices}): the settings those keys name, where they are known
+ * ({@link ChildPropertiesBinding}), and a module's group only where the child or the
+ * defaults set it.
  * <p>
  * Why Boot's {@link NoUnboundElementsBindHandler}, one instance for every bind: it knows
  * the names each bind used, in any relaxed spelling, so the last bind under a root (a
@@ -70,13 +74,26 @@ final class SupervisorPropertiesBinder {
 		Map<String, ChildProperties> childProperties = new LinkedHashMap<>();
 		// Why the defaults alone first: their names are then known with no child at all.
 		this.groups.forEach((group) -> pass.bind(rest, DEFAULTS.append(group.key()), Bindable.of(group.getClass())));
-		slices.forEachChild((name, binder) -> {
+		List<ChildSettingsGroup> groupsWithoutDefaults = this.groups.stream()
+			.filter((group) -> !slices.restMayHold(DEFAULTS.append(group.key())))
+			.toList();
+		slices.forEachChild((name, binder, named) -> {
+			// Why the settings named, where they are known: a bind asks for every setting
+			// of its bean, whether or not the child sets it (see ChildPropertiesBinding).
+			Set<String> own = (named != null) ? new HashSet<>(named) : null;
 			List<ChildSettingsGroup> settings = new ArrayList<>(this.groups.size());
-			this.groups.forEach((group) -> settings.add(pass.layered(rest, binder, name, group)));
+			for (ChildSettingsGroup group : this.groups) {
+				boolean unset = own != null && !own.remove(uniform(group.key()));
+				settings.add((unset && groupsWithoutDefaults.contains(group))
+						? BeanUtils.instantiateClass(group.getClass()) : pass.layered(rest, binder, name, group));
+			}
 			children.put(name, new ConfiguredChild(name, settings));
 			// Why after the groups: the child's own check of unknown keys then knows
-			// theirs.
-			ChildProperties properties = pass.bind(binder, child(name), Bindable.of(ChildProperties.class));
+			// theirs. Why the whole bean where a key names no setting: its check then
+			// names every unknown key, with where it was set.
+			ChildProperties properties = (own != null && ChildPropertiesBinding.binds(own))
+					? ChildPropertiesBinding.bind(child(name), own, (key, target) -> pass.bind(binder, key, target))
+					: pass.bind(binder, child(name), Bindable.of(ChildProperties.class));
 			if (properties != null) {
 				childProperties.put(name, properties);
 			}
@@ -100,7 +117,7 @@ final class SupervisorPropertiesBinder {
 	static Map<String, ChildProperties> bindChildren(Environment environment) {
 		SupervisorPropertySlices slices = new SupervisorPropertySlices(environment);
 		Map<String, ChildProperties> children = new LinkedHashMap<>();
-		slices.forEachChild((name, binder) -> binder.bind(child(name), Bindable.of(ChildProperties.class))
+		slices.forEachChild((name, binder, named) -> binder.bind(child(name), Bindable.of(ChildProperties.class))
 			.ifBound((properties) -> children.put(name, properties)));
 		return children;
 	}
@@ -109,6 +126,10 @@ final class SupervisorPropertiesBinder {
 		return new UnknownSupervisorPropertiesException.UnknownProperty(property.getName().toString(),
 				(property.getOrigin() != null) ? property.getOrigin().toString() : null,
 				this.names.closest(property.getName()));
+	}
+
+	private static String uniform(String key) {
+		return ConfigurationPropertyName.of(key).getElement(0, Form.UNIFORM);
 	}
 
 	private static ConfigurationPropertyName child(String name) {

@@ -3,10 +3,11 @@ package dev.tether.supervisor.boot;
 import java.beans.PropertyEditorSupport;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiConsumer;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
@@ -18,8 +19,10 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyState;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
  * The {@code supervisor.*} keys of the environment, read in one pass over its sources and
@@ -52,6 +55,9 @@ final class SupervisorPropertySlices {
 
 	private final Map<String, List<List<ConfigurationPropertyName>>> children = new LinkedHashMap<>();
 
+	/** Whether a source that cannot list its keys may hold some of a child's. */
+	private final boolean childrenUnlisted;
+
 	SupervisorPropertySlices(Environment environment) {
 		this.environment = environment;
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
@@ -62,6 +68,7 @@ final class SupervisorPropertySlices {
 				this.unlisted.add(source);
 			}
 		}
+		this.childrenUnlisted = mayBeUnlisted(CHILDREN);
 	}
 
 	private void read(IterableConfigurationPropertySource source) {
@@ -100,10 +107,26 @@ final class SupervisorPropertySlices {
 	}
 
 	/**
+	 * Whether any source may hold {@code name} or a key under it, among the keys that are
+	 * no child's.
+	 */
+	boolean restMayHold(ConfigurationPropertyName name) {
+		return mayBeUnlisted(name) || this.rest.stream()
+			.flatMap(List::stream)
+			.anyMatch((key) -> name.equals(key) || name.isAncestorOf(key));
+	}
+
+	private boolean mayBeUnlisted(ConfigurationPropertyName name) {
+		return this.unlisted.stream()
+			.anyMatch((source) -> source.containsDescendantOf(name) != ConfigurationPropertyState.ABSENT);
+	}
+
+	/**
 	 * Calls {@code action} for each child named under {@code supervisor.children}, in the
 	 * order of the sources (one that only a module's settings name is a child to them
-	 * too), with a binder of that child's keys. The binder is the same for every child,
-	 * showing each child's keys during its call only, so it must not be kept.
+	 * too), with a binder of that child's keys and the settings they name. The binder is
+	 * the same for every child, showing each child's keys during its call only, so it
+	 * must not be kept.
 	 * <p>
 	 * Why one binder: a {@code Binder} caches what it learns of a properties class (its
 	 * JavaBean properties, their types and annotations); a binder per child learned
@@ -111,7 +134,7 @@ final class SupervisorPropertySlices {
 	 * was most of the binding of 1,000 children, and enough of it to keep the JIT
 	 * compiling Spring's reflection code through the start.
 	 */
-	void forEachChild(BiConsumer<String, Binder> action) {
+	void forEachChild(ChildAction action) {
 		List<Slice> slices = new ArrayList<>(this.listed.size());
 		List<ConfigurationPropertySource> sources = new ArrayList<>(this.listed.size() + this.unlisted.size());
 		for (ConfigurationPropertySource source : this.listed) {
@@ -125,13 +148,47 @@ final class SupervisorPropertySlices {
 			for (int i = 0; i < slices.size(); i++) {
 				slices.get(i).names = (i < names.size()) ? names.get(i) : List.of();
 			}
-			action.accept(name, binder);
+			action.accept(name, binder, settings(names));
 		});
+	}
+
+	/**
+	 * The settings a child's keys name (the element after the child's name, in uniform
+	 * form); {@code null} when some of its keys may not be listed as the binder asks for
+	 * them: a source that cannot list its keys may hold some, or the system environment
+	 * lists some (it lists {@code WORKING_DIRECTORY} as {@code working.directory}, and
+	 * answers for {@code working-directory}).
+	 */
+	private @Nullable Set<String> settings(List<List<ConfigurationPropertyName>> names) {
+		if (this.childrenUnlisted) {
+			return null;
+		}
+		Set<String> settings = new HashSet<>();
+		for (int i = 0; i < names.size(); i++) {
+			if (!names.get(i).isEmpty()
+					&& this.listed.get(i).getUnderlyingSource() instanceof SystemEnvironmentPropertySource) {
+				return null;
+			}
+			names.get(i).forEach((name) -> settings.add(name.getElement(CHILD_ELEMENTS, Form.UNIFORM)));
+		}
+		return settings;
 	}
 
 	private Binder binder(List<ConfigurationPropertySource> sources) {
 		return new Binder(sources, new PropertySourcesPlaceholdersResolver(this.environment), null,
 				(editors) -> editors.registerCustomEditor(Path.class, new AbsolutePathEditor()));
+	}
+
+	/** What {@link #forEachChild} does with each child. */
+	@FunctionalInterface
+	interface ChildAction {
+
+		/**
+		 * Called with a child's name, a binder of its keys, and the settings they name
+		 * ({@code null} where they cannot all be known by listing them).
+		 */
+		void accept(String name, Binder binder, @Nullable Set<String> settings);
+
 	}
 
 	/**

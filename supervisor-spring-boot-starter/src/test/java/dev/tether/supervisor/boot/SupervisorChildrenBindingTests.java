@@ -10,12 +10,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.mock.env.MockEnvironment;
 
 import dev.tether.supervisor.ChildSpec;
+import dev.tether.supervisor.RestartMode;
 import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.testsupport.TestRun;
 
@@ -98,6 +100,52 @@ class SupervisorChildrenBindingTests {
 		assertThat(children.get("greeter").getWorkingDirectory()).isEqualTo(Path.of(onTheClassPath));
 		assertThat(children.get("other").getWorkingDirectory()).isEqualTo(Path.of("/srv/app"));
 		assertThat(children.get("other").getLog().getFile()).isEqualTo(Path.of("relative/other.log"));
+	}
+
+	@Test
+	void childBoundByTheSettingsItNamesEqualsBootsBindingOfTheWholeBean() {
+		MockEnvironment environment = new MockEnvironment()
+			.withProperty("supervisor.children.api.command[0]", "/bin/sleep")
+			.withProperty("supervisor.children.api.command[1]", "600")
+			.withProperty("supervisor.children.api.environment.GREETING", "hello")
+			.withProperty("supervisor.children.api.working-directory", "/srv/api")
+			.withProperty("supervisor.children.api.kind", "mcp")
+			.withProperty("supervisor.children.api.port", "8081")
+			.withProperty("supervisor.children.api.startupTimeout", "45s")
+			.withProperty("supervisor.children.api.restart-mode", "rolling")
+			.withProperty("supervisor.children.api.success-exit-codes", "3,SIGUSR1")
+			.withProperty("supervisor.children.api.max-memory", "512MB")
+			.withProperty("supervisor.children.api.log.max-size", "10MB")
+			.withProperty("supervisor.children.api.readiness.notify", "true")
+			.withProperty("supervisor.children.api.limits.open-files", "4096")
+			.withProperty("supervisor.children.api.backoff.initial", "2s")
+			.withProperty("supervisor.children.api.socket-activation.enabled", "true");
+		ChildProperties bound = new SupervisorPropertiesBinder(getClass().getClassLoader()).bind(environment)
+			.properties()
+			.getChildren()
+			.get("api");
+		ChildProperties whole = Binder.get(environment).bind("supervisor.children.api", ChildProperties.class).get();
+		assertThat(bound).usingRecursiveComparison().isEqualTo(whole);
+		assertThat(bound.getRestartMode()).isEqualTo(RestartMode.ROLLING);
+		assertThat(bound.getEnvironment()).containsEntry("GREETING", "hello");
+	}
+
+	// Why: the process environment lists RESTART_MODE as 'restart.mode', a name whose
+	// first part is a setting of its own ('restart'); it must still bind as restart-mode.
+	@Test
+	void environmentVariableWhoseFirstWordIsAnotherSettingBindsToTheSettingItSpells() {
+		StandardEnvironment environment = new StandardEnvironment();
+		environment.getPropertySources()
+			.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+					new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+							Map.of("SUPERVISOR_CHILDREN_GREETER_COMMAND", "true",
+									"SUPERVISOR_CHILDREN_GREETER_RESTART_MODE", "rolling")));
+		ChildProperties greeter = new SupervisorPropertiesBinder(getClass().getClassLoader()).bind(environment)
+			.properties()
+			.getChildren()
+			.get("greeter");
+		assertThat(greeter.getRestartMode()).isEqualTo(RestartMode.ROLLING);
+		assertThat(greeter.getRestart()).isNull();
 	}
 
 	private ApplicationContextRunner runner() {
