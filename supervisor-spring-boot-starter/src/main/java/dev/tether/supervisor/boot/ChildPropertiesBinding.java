@@ -1,6 +1,5 @@
 package dev.tether.supervisor.boot;
 
-import java.beans.PropertyDescriptor;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
@@ -9,9 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
-import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.core.ResolvableType;
@@ -58,17 +55,12 @@ final class ChildPropertiesBinding {
 
 	private static Map<String, Setting> settings() {
 		Map<String, Setting> settings = new LinkedHashMap<>();
-		for (PropertyDescriptor descriptor : BeanUtils.getPropertyDescriptors(ChildProperties.class)) {
-			Method getter = descriptor.getReadMethod();
-			if (getter == null || getter.getDeclaringClass() == Object.class) {
-				continue;
-			}
-			String name = DataObjectPropertyName.toDashedForm(descriptor.getName());
-			Field field = ReflectionUtils.findField(ChildProperties.class, descriptor.getName());
+		for (BeanSetting setting : BeanSetting.of(ChildProperties.class)) {
+			Field field = ReflectionUtils.findField(ChildProperties.class, setting.descriptor().getName());
 			Annotation[] annotations = (field != null) ? field.getDeclaredAnnotations() : new Annotation[0];
-			settings.put(ConfigurationPropertyName.of(name).getElement(0, Form.UNIFORM),
-					new Setting(name, getter, descriptor.getWriteMethod(),
-							ResolvableType.forMethodReturnType(getter, ChildProperties.class), annotations));
+			settings.put(ConfigurationPropertyName.of(setting.name()).getElement(0, Form.UNIFORM),
+					new Setting(setting.name(), setting.getter(), setting.setter(),
+							ResolvableType.forMethodReturnType(setting.getter(), ChildProperties.class), annotations));
 		}
 		return settings;
 	}

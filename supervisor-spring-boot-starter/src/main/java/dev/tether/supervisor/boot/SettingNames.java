@@ -1,15 +1,9 @@
 package dev.tether.supervisor.boot;
 
-import java.beans.PropertyDescriptor;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
-import org.springframework.beans.BeanUtils;
-import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 
@@ -96,18 +90,13 @@ final class SettingNames {
 	 * suggested.
 	 */
 	private static void collect(String prefix, Class<?> type, List<String> names) {
-		for (PropertyDescriptor property : BeanUtils.getPropertyDescriptors(type)) {
-			Method getter = property.getReadMethod();
-			if (getter == null || getter.getDeclaringClass() == Object.class
-					|| getter.isAnnotationPresent(Deprecated.class)) {
+		for (BeanSetting setting : BeanSetting.of(type)) {
+			if (setting.getter().isAnnotationPresent(Deprecated.class)) {
 				continue;
 			}
-			String name = prefix + DataObjectPropertyName.toDashedForm(property.getName());
-			Class<?> valueType = property.getPropertyType();
-			boolean nested = property.getWriteMethod() == null && !Map.class.isAssignableFrom(valueType)
-					&& !Collection.class.isAssignableFrom(valueType);
-			if (nested) {
-				collect(name + ".", valueType, names);
+			String name = prefix + setting.name();
+			if (setting.isGroup()) {
+				collect(name + ".", setting.descriptor().getPropertyType(), names);
 			}
 			else {
 				names.add(name);

@@ -1,7 +1,6 @@
 package dev.tether.supervisor.boot;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,10 +76,9 @@ final class SupervisorPropertiesBinder {
 		List<ChildSettingsGroup> groupsWithoutDefaults = this.groups.stream()
 			.filter((group) -> !slices.restMayHold(DEFAULTS.append(group.key())))
 			.toList();
-		slices.forEachChild((name, binder, named) -> {
+		slices.forEachChild((name, binder, own) -> {
 			// Why the settings named, where they are known: a bind asks for every setting
 			// of its bean, whether or not the child sets it (see ChildPropertiesBinding).
-			Set<String> own = (named != null) ? new HashSet<>(named) : null;
 			List<ChildSettingsGroup> settings = new ArrayList<>(this.groups.size());
 			for (ChildSettingsGroup group : this.groups) {
 				boolean unset = own != null && !own.remove(uniform(group.key()));

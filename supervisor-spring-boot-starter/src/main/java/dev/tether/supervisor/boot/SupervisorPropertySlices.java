@@ -185,7 +185,8 @@ final class SupervisorPropertySlices {
 
 		/**
 		 * Called with a child's name, a binder of its keys, and the settings they name
-		 * ({@code null} where they cannot all be known by listing them).
+		 * ({@code null} where they cannot all be known by listing them), in a set of the
+		 * action's own to change.
 		 */
 		void accept(String name, Binder binder, @Nullable Set<String> settings);
 
