@@ -41,14 +41,18 @@ final class ChildPropertiesBinding {
 	}
 
 	/**
-	 * Binds the settings {@code names} (each a setting, see {@link #binds}) under
-	 * {@code child}; {@code null} when none bound.
+	 * Binds the settings among {@code names} under {@code child}, leaving out a name that
+	 * is no setting (see {@link #binds}), as the whole bean's binding leaves out a key it
+	 * has no setting for; {@code null} when none bound.
 	 */
 	static @Nullable ChildProperties bind(ConfigurationPropertyName child, Set<String> names, Binding binding) {
 		ChildProperties properties = new ChildProperties();
 		boolean bound = false;
 		for (String name : names) {
-			bound |= SETTINGS.get(name).bind(properties, child, binding);
+			Setting setting = SETTINGS.get(name);
+			if (setting != null) {
+				bound |= setting.bind(properties, child, binding);
+			}
 		}
 		return bound ? properties : null;
 	}

@@ -115,8 +115,18 @@ final class SupervisorPropertiesBinder {
 	static Map<String, ChildProperties> bindChildren(Environment environment) {
 		SupervisorPropertySlices slices = new SupervisorPropertySlices(environment);
 		Map<String, ChildProperties> children = new LinkedHashMap<>();
-		slices.forEachChild((name, binder, named) -> binder.bind(child(name), Bindable.of(ChildProperties.class))
-			.ifBound((properties) -> children.put(name, properties)));
+		slices.forEachChild((name, binder, own) -> {
+			// Why the settings named here too: a refresh rebinds every child. A key that
+			// names no setting (a module's group, or a misspelling, which the refresh
+			// checks apart) binds to nothing in either way.
+			ChildProperties properties = (own != null)
+					? ChildPropertiesBinding.bind(child(name), own,
+							(key, target) -> binder.bind(key, target).orElse(null))
+					: binder.bind(child(name), Bindable.of(ChildProperties.class)).orElse(null);
+			if (properties != null) {
+				children.put(name, properties);
+			}
+		});
 		return children;
 	}
 

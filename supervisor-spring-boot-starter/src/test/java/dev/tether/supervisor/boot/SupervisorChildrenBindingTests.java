@@ -130,6 +130,26 @@ class SupervisorChildrenBindingTests {
 		assertThat(bound.getEnvironment()).containsEntry("GREETING", "hello");
 	}
 
+	// Why: a refresh rebinds every child by the settings it names, with no check of
+	// unknown keys; a module's group and a misspelled key must bind to nothing there, as
+	// in Boot's binding of the whole bean.
+	@Test
+	void childReboundOnARefreshEqualsBootsBindingOfTheWholeBean() {
+		MockEnvironment environment = new MockEnvironment()
+			.withProperty("supervisor.children.api.command[0]", "/bin/sleep")
+			.withProperty("supervisor.children.api.command[1]", "600")
+			.withProperty("supervisor.children.api.startup-timeout", "45s")
+			.withProperty("supervisor.children.api.limits.open-files", "4096")
+			.withProperty("supervisor.children.api.mcp.required", "true")
+			.withProperty("supervisor.children.api.comand", "/bin/true")
+			.withProperty("supervisor.children.idle.mcp.required", "true");
+		Map<String, ChildProperties> rebound = SupervisorPropertiesBinder.bindChildren(environment);
+		ChildProperties whole = Binder.get(environment).bind("supervisor.children.api", ChildProperties.class).get();
+		assertThat(rebound.get("api")).usingRecursiveComparison().isEqualTo(whole);
+		assertThat(rebound.get("api").getStartupTimeout()).isEqualTo(Duration.ofSeconds(45));
+		assertThat(rebound).containsOnlyKeys("api");
+	}
+
 	// Why: the process environment lists RESTART_MODE as 'restart.mode', a name whose
 	// first part is a setting of its own ('restart'); it must still bind as restart-mode.
 	@Test
