@@ -136,31 +136,20 @@ final class ParentDeath {
 		if (workingDirectory != null && this.mechanism != ParentDeathMechanism.LAUNCHER) {
 			throw new IllegalArgumentException("only the launcher changes directory, not " + this.mechanism.id());
 		}
-		List<String> argv = new ArrayList<>();
-		switch (this.mechanism) {
-			case LAUNCHER -> {
-				argv.add(this.program.toString());
-				if (workingDirectory != null) {
-					argv.add("--chdir");
-					argv.add(workingDirectory.toString());
-				}
-				argv.addAll(settings.launcherOptions());
-				argv.add(Integer.toString(this.signal));
-				argv.add(Long.toString(this.supervisorPid));
-				argv.add(executable.toString());
-				argv.addAll(command);
-			}
+		return switch (this.mechanism) {
+			case LAUNCHER -> launcherArgv(executable, command, workingDirectory, settings, List.of());
 			case SETPRIV -> {
+				List<String> argv = new ArrayList<>();
 				argv.add(this.program.toString());
 				argv.add("--pdeathsig");
 				argv.add(Posix.signalName(this.signal));
 				argv.add("--");
 				argv.add(executable.toString());
 				argv.addAll(command.subList(1, command.size()));
+				yield argv;
 			}
-			case NONE -> argv.addAll(command);
-		}
-		return argv;
+			case NONE -> new ArrayList<>(command);
+		};
 	}
 
 	/**
@@ -175,6 +164,20 @@ final class ParentDeath {
 		if (this.mechanism != ParentDeathMechanism.LAUNCHER) {
 			throw new IllegalStateException("A shepherd needs the launcher, not " + this.mechanism.id());
 		}
+		List<String> mode = new ArrayList<>(List.of(SHEPHERD_MODE));
+		if (heldOutputs > 0) {
+			mode.add("--hold-output");
+			mode.add(Integer.toString(heldOutputs));
+		}
+		return launcherArgv(executable, command, workingDirectory, settings, mode);
+	}
+
+	/**
+	 * The launcher's argv: its directory and settings, then {@code mode}'s options, the
+	 * signal, this JVM's pid, and the command.
+	 */
+	private List<String> launcherArgv(Path executable, List<String> command, @Nullable Path workingDirectory,
+			CommandSettings settings, List<String> mode) {
 		List<String> argv = new ArrayList<>();
 		argv.add(this.program.toString());
 		if (workingDirectory != null) {
@@ -182,11 +185,7 @@ final class ParentDeath {
 			argv.add(workingDirectory.toString());
 		}
 		argv.addAll(settings.launcherOptions());
-		argv.add(SHEPHERD_MODE);
-		if (heldOutputs > 0) {
-			argv.add("--hold-output");
-			argv.add(Integer.toString(heldOutputs));
-		}
+		argv.addAll(mode);
 		argv.add(Integer.toString(this.signal));
 		argv.add(Long.toString(this.supervisorPid));
 		argv.add(executable.toString());
