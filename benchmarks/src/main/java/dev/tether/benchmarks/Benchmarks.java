@@ -233,7 +233,7 @@ public final class Benchmarks {
 			long pid = Reaper.shared()
 				.spawnRegistered(
 						() -> PosixSpawn.spawn(SLEEPER.get(0), SLEEPER, env, devNull,
-								new PosixSpawn.Output.AppendTo(devNull), null),
+								new PosixSpawn.Output.AppendTo(devNull), null, null),
 						(p, status) -> exited.complete(System.nanoTime()));
 			children.add(new Subject.Started(pid, exited));
 		}

@@ -17,10 +17,4 @@ import dev.tether.supervisor.ChildKind;
  */
 public record ExpectedIdentity(long pid, Owner owner, ChildKind kind, String name, @Nullable Long startTime,
 		@Nullable String bootId) {
-
-	/** The same identity with the start time and boot id observed now. */
-	public ExpectedIdentity withStart(@Nullable Long startTime, @Nullable String bootId) {
-		return new ExpectedIdentity(this.pid, this.owner, this.kind, this.name, startTime, bootId);
-	}
-
 }

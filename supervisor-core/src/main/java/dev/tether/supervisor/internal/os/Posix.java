@@ -279,8 +279,7 @@ public final class Posix {
 			throw new IOException("fstat: " + describe(error));
 		}
 		int mode = fields[0];
-		return new FileStatus((mode & S_IFMT) == S_IFREG, (mode & S_IFMT) == S_IFIFO, fields[1], fields[2],
-				mode & 07777);
+		return new FileStatus((mode & S_IFMT) == S_IFREG, (mode & S_IFMT) == S_IFIFO, fields[1], fields[2]);
 	}
 
 	/** This process's effective uid. */
@@ -388,9 +387,8 @@ public final class Posix {
 	 * @param fifo whether it is a FIFO
 	 * @param uid its owner
 	 * @param links its number of hard links
-	 * @param permissions its permission bits
 	 */
-	public record FileStatus(boolean regular, boolean fifo, int uid, int links, int permissions) {
+	public record FileStatus(boolean regular, boolean fifo, int uid, int links) {
 	}
 
 	/**

@@ -66,19 +66,11 @@ public final class PosixSpawn {
 
 	/**
 	 * Spawns {@code executable} with {@code argv} (argv[0] included) and the environment
-	 * {@code env} ({@code KEY=value} entries).
+	 * {@code env} ({@code KEY=value} entries), handing the child a listening socket where
+	 * one is given.
+	 * @param socket the socket and where the child gets it, or {@code null}
 	 * @return the child's pid
 	 * @throws NativeSpawnException carrying the errno when glibc refuses
-	 */
-	public static long spawn(String executable, List<String> argv, List<String> env, Path stdin, Output output,
-			@Nullable Path workingDirectory) throws NativeSpawnException {
-		return spawn(Posix.get(), executable, argv, env, stdin, output, workingDirectory, null);
-	}
-
-	/**
-	 * Spawns as {@link #spawn(String, List, List, Path, Output, Path)} does, handing the
-	 * child a listening socket as well.
-	 * @param socket the socket and where the child gets it, or {@code null}
 	 */
 	public static long spawn(String executable, List<String> argv, List<String> env, Path stdin, Output output,
 			@Nullable Path workingDirectory, @Nullable HandedSocket socket) throws NativeSpawnException {

@@ -100,10 +100,6 @@ final class KeptProcess implements AutoCloseable {
 		return BUDGET;
 	}
 
-	long pid() {
-		return this.pid;
-	}
-
 	/** Whether it keeps any file open. */
 	boolean keepsFiles() {
 		return this.held > 0;

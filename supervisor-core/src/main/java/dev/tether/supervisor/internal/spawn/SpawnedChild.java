@@ -19,8 +19,4 @@ import org.jspecify.annotations.Nullable;
 public record SpawnedChild(long pid, @Nullable ProcessHandle handle, Duration duration, boolean shepherd,
 		@Nullable StdioPipes stdio) {
 
-	public SpawnedChild(long pid, @Nullable ProcessHandle handle, Duration duration, boolean shepherd) {
-		this(pid, handle, duration, shepherd, null);
-	}
-
 }

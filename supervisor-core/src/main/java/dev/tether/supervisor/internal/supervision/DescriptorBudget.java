@@ -151,11 +151,6 @@ final class DescriptorBudget {
 		return Math.min(TreeSampler.KEPT_PER_CHILD, Math.max(0, this.samplerLimit - this.sampler));
 	}
 
-	/** Whether a refused child would fit now. */
-	synchronized boolean hasRoom() {
-		return this.limit < 0 || this.limit - this.used - SPAWNED - samplerCost() >= this.reserve;
-	}
-
 	synchronized DescriptorUse use() {
 		return new DescriptorUse(this.used, this.limit, this.reserve, PER_CHILD, TreeSampler.keptDescriptors(), room(),
 				this.refusals);

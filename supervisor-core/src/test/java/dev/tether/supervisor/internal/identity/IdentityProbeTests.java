@@ -154,8 +154,9 @@ class IdentityProbeTests {
 		ExpectedIdentity earlierStart = new ExpectedIdentity(pid, current.owner(), ChildKind.AGENT, "restarted",
 				current.startTime() - 1, current.bootId());
 		assertThat(this.probe.verify(earlierStart)).isEqualTo(Verdict.NOT_OURS);
-		assertThat(this.probe.verify(current.withStart(current.startTime(), "another-boot")))
-			.isEqualTo(Verdict.NOT_OURS);
+		ExpectedIdentity anotherBoot = new ExpectedIdentity(pid, current.owner(), ChildKind.AGENT, "restarted",
+				current.startTime(), "another-boot");
+		assertThat(this.probe.verify(anotherBoot)).isEqualTo(Verdict.NOT_OURS);
 	}
 
 	@Test

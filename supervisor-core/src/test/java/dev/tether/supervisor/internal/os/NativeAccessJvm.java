@@ -20,7 +20,7 @@ public final class NativeAccessJvm {
 			return;
 		}
 		long pid = PosixSpawn.spawn("sh", List.of("sh", "-c", "echo started; exit 3"), List.of("PATH=/usr/bin:/bin"),
-				Path.of("/dev/null"), new PosixSpawn.Output.AppendTo(Path.of(args[0])), null);
+				Path.of("/dev/null"), new PosixSpawn.Output.AppendTo(Path.of(args[0])), null, null);
 		int pidfd = posix.pidfdOpen(pid);
 		if (pidfd >= 0) {
 			Epoll epoll = Epoll.create(posix);

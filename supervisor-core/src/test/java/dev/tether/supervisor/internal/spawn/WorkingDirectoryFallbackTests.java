@@ -116,9 +116,8 @@ class WorkingDirectoryFallbackTests {
 				CommandSettings.NONE);
 		assertThat(argv).containsSubsequence("--chdir", directory.toString());
 		long pid = Reaper.shared()
-			.spawnRegistered(
-					() -> PosixSpawn.spawn(this.parentDeath.spawnedPath(Path.of(executable)), argv, env,
-							Path.of("/dev/null"), new PosixSpawn.Output.AppendTo(this.temp.resolve("child.log")), null),
+			.spawnRegistered(() -> PosixSpawn.spawn(this.parentDeath.spawnedPath(Path.of(executable)), argv, env,
+					Path.of("/dev/null"), new PosixSpawn.Output.AppendTo(this.temp.resolve("child.log")), null, null),
 					this.exits::put);
 		this.spawned.add(pid);
 		return pid;

@@ -259,7 +259,7 @@ class SupervisedChildTests {
 		}
 		assertThat(child.launch().claim()).isTrue();
 		assertThat(child.launch().stillWanted()).isTrue();
-		child.launched(new SpawnedChild(PID, null, Duration.ofMillis(1), false), null, null, null, null,
+		child.launched(new SpawnedChild(PID, null, Duration.ofMillis(1), false, null), null, null, null, null,
 				this.clock.getAsLong());
 		assertThat(child.state()).isEqualTo(ChildState.RUNNING);
 	}
