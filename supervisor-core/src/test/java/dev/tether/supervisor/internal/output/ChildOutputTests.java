@@ -3,7 +3,6 @@ package dev.tether.supervisor.internal.output;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -120,15 +119,18 @@ class ChildOutputTests {
 		try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
 			for (Path task : tasks.toList()) {
 				// Why a thread gone meanwhile is skipped: other threads of this JVM (a
-				// pool's, the deleter) end between the listing and the read; the readers
-				// live as long as their pump.
+				// pool's, the deleter) end between the listing and the read, which then
+				// fails with ENOENT at the open or ESRCH at the read; the readers live as
+				// long as their pump, so any other failure is kept.
 				try {
 					if (Files.readString(task.resolve("comm")).trim().equals("supervisor-outp")) {
 						pump.add(LiveProcesses.nice(task));
 					}
 				}
-				catch (NoSuchFileException ex) {
-					continue;
+				catch (IOException ex) {
+					if (Files.exists(task)) {
+						throw ex;
+					}
 				}
 			}
 		}
