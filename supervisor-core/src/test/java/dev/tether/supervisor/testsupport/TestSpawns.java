@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.awaitility.Awaitility;
 
@@ -39,7 +40,7 @@ public final class TestSpawns implements AutoCloseable {
 
 	private final Map<Long, Integer> deliveries = new ConcurrentHashMap<>();
 
-	private final List<ChildOutput> captured = new ArrayList<>();
+	private final List<ChildOutput> captured = new CopyOnWriteArrayList<>();
 
 	public TestSpawns(Spawner spawner, Path logDirectory) {
 		this.spawner = spawner;
@@ -84,9 +85,7 @@ public final class TestSpawns implements AutoCloseable {
 	 */
 	public SpawnedChild spawnCaptured(ChildOutput output, boolean containDescendants, String... command)
 			throws SpawnException {
-		synchronized (this.spawned) {
-			this.captured.add(output);
-		}
+		this.captured.add(output);
 		return spawn(new SpawnRequest(List.of(command), environment(ChildKind.AGENT, output.child()), null,
 				this.logDirectory.resolve(output.child() + ".log"), null, containDescendants, output));
 	}
@@ -131,14 +130,9 @@ public final class TestSpawns implements AutoCloseable {
 			.atMost(Duration.ofSeconds(10))
 			.until(() -> Set.copyOf(pids).stream().allMatch(this.exits::containsKey));
 		// Why: a child's pump goes on writing (and rotating) its file from what is left
-		// in
-		// the pipe after the child is gone; a test's directory is deleted once this
+		// in the pipe after the child is gone; a test's directory is deleted once this
 		// returns, and must not gain a file meanwhile.
-		List<ChildOutput> outputs;
-		synchronized (this.spawned) {
-			outputs = List.copyOf(this.captured);
-		}
-		for (ChildOutput output : outputs) {
+		for (ChildOutput output : this.captured) {
 			try {
 				if (!output.awaitDrained(Duration.ofSeconds(10))) {
 					throw new IllegalStateException("The output of " + output.child() + " was not drained in 10 s");
