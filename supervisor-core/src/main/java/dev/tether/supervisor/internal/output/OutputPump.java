@@ -5,6 +5,8 @@ import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -19,14 +21,20 @@ import dev.tether.supervisor.internal.os.Posix;
  * {@code supervisor-output-N}, wait on all of them at once (one epoll set, each pipe
  * reported to one thread once per readiness); the thread that is told reads that pipe
  * until it is empty (or has had its share), writes the lines to the child's sinks, and
- * only then has the pipe watched again.
+ * only then has the pipe watched again. A thread whose turn found little (less than
+ * {@value #LITTLE} bytes) rests for a millisecond before it waits again.
  * <p>
  * Why several threads: a sink may block (a slow appender, a stalled disk), and a blocked
  * sink must hold up only its own child, which then waits on its pipe; the other children
  * go on, up to {@value #READERS} blocked sinks at once, and exits are seen by the
  * reaper's own thread. Why the waiting threads are the readers: no hand-off, so a chunk
  * of output costs one wake-up. Why a fixed few: a thousand children cost no more threads
- * than one.
+ * than one. Why the rest: children that each write a line now and then, many at once,
+ * would otherwise cost a wake-up, a read, a write and a re-arm per line, a core's worth
+ * of system calls at tens of thousands of lines a second, taken from the reaper and the
+ * application; while the readers rest, the lines gather in the pipes and the next turns
+ * take many at once. Output is then up to about a millisecond later, and a child that
+ * writes fast is read in full chunks, with no rest.
  */
 public final class OutputPump {
 
@@ -47,6 +55,11 @@ public final class OutputPump {
 	 * others' pipes.
 	 */
 	private static final int CHUNKS_PER_TURN = 4;
+
+	/** A turn that reads fewer bytes than this is followed by a rest. */
+	private static final int LITTLE = 4096;
+
+	private static final long REST_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
 	private final Posix posix;
 
@@ -145,7 +158,11 @@ public final class OutputPump {
 			int ready = epoll.awaitOne(this.sizer.waitMillis());
 			LineSplitter capture = (ready >= 0) ? this.captures.get(ready) : null;
 			if (capture != null) {
-				drain(epoll, capture, buffer, words);
+				if (drain(epoll, capture, buffer, words) < LITTLE) {
+					// Why a rest, outside any lock: see the class's note; the pipe is
+					// watched again already, so another reader takes it if it fills.
+					LockSupport.parkNanos(REST_NANOS);
+				}
 			}
 			else {
 				this.sizer.sweep();
@@ -153,10 +170,12 @@ public final class OutputPump {
 		}
 	}
 
-	private void drain(Epoll epoll, LineSplitter capture, ByteBuffer buffer, long[] words) {
+	/** Reads one turn of the pipe and delivers it; returns the bytes read. */
+	private int drain(Epoll epoll, LineSplitter capture, ByteBuffer buffer, long[] words) {
 		// Why a lock nobody contends: successive turns of one pipe may run on different
 		// threads, and the lock makes each turn see what the previous one left (a line
 		// carried over).
+		int taken = 0;
 		synchronized (capture) {
 			for (int turn = 0; turn < CHUNKS_PER_TURN; turn++) {
 				buffer.clear();
@@ -165,6 +184,7 @@ public final class OutputPump {
 				buffer.limit(start + CHUNK);
 				int read = this.posix.read(capture.fd, buffer);
 				if (read > 0) {
+					taken += read;
 					buffer.limit(start + read);
 					long delivering = System.nanoTime();
 					deliver(capture, () -> capture.accept(buffer, words));
@@ -174,23 +194,24 @@ public final class OutputPump {
 						// (level-triggered) reports at once whatever came meanwhile, and
 						// spares a read that would only say EAGAIN.
 						rearm(epoll, capture, true);
-						return;
+						return taken;
 					}
 					continue;
 				}
 				if (read == -Posix.EAGAIN) {
 					rearm(epoll, capture, true);
-					return;
+					return taken;
 				}
 				if (read < 0) {
 					logger.warn("Output of child '{}' ends: reading its pipe failed with errno {}",
 							capture.output.child(), -read);
 				}
 				end(capture);
-				return;
+				return taken;
 			}
 			rearm(epoll, capture, false);
 		}
+		return taken;
 	}
 
 	private void rearm(Epoll epoll, LineSplitter capture, boolean emptied) {

@@ -111,29 +111,11 @@ class ChildOutputTests {
 		spawnAndAwaitExit(output, "sh", "-c", "echo hello");
 		await().atMost(DEADLINE).until(() -> output.lines() == 1);
 		int application = LiveProcesses.nice(Path.of("/proc/thread-self"));
-		List<Integer> pump = new ArrayList<>();
-		// Why by the name's first 15 characters, and at least four: that is what the
-		// kernel keeps of a thread's name, and the readers' are "supervisor-output-N";
-		// the deleter's shares that start, and the priority of the thread that
-		// started it (a reader at a rotation, or a test).
-		try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-			for (Path task : tasks.toList()) {
-				// Why a thread gone meanwhile is skipped: other threads of this JVM (a
-				// pool's, the deleter) end between the listing and the read, which then
-				// fails with ENOENT at the open or ESRCH at the read; the readers live as
-				// long as their pump, so any other failure is kept.
-				try {
-					if (Files.readString(task.resolve("comm")).trim().equals("supervisor-outp")) {
-						pump.add(LiveProcesses.nice(task));
-					}
-				}
-				catch (IOException ex) {
-					if (Files.exists(task)) {
-						throw ex;
-					}
-				}
-			}
-		}
+		// Why at least four: the readers are "supervisor-output-N"; the deleter's name
+		// starts alike, and it has the priority of the thread that started it (a reader
+		// at
+		// a rotation, or a test).
+		List<Integer> pump = PumpThreads.readEach(LiveProcesses::nice);
 		assertThat(pump).filteredOn((nice) -> nice == Math.min(19, application + 5)).hasSizeGreaterThanOrEqualTo(4);
 	}
 
