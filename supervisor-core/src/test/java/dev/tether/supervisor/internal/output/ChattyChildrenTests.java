@@ -34,9 +34,6 @@ class ChattyChildrenTests {
 
 	private static final int LINES = 1000;
 
-	/** The pump's readers, each of which rests a millisecond after a small turn. */
-	private static final int READERS = 4;
-
 	/**
 	 * A line, then a wait of a millisecond on a pipe nobody writes to: bash's
 	 * {@code read -t} paces the child without starting a process per line.
@@ -79,17 +76,17 @@ class ChattyChildrenTests {
 			.stream()
 			.mapToLong((thread) -> thread.getValue() - before.getOrDefault(thread.getKey(), 0L))
 			.sum();
-		// Why this bound: a reader makes at most one small read a millisecond, and the
-		// lines' bytes (30 KB a child) fill few large ones; without the rests, each line
-		// costs a read of its own as long as the readers keep up: 20,000 over about a
-		// second.
-		long allowed = READERS * (elapsedMillis + 2) + 4L * CHILDREN;
+		// Why this bound: a reader makes at most one small read a millisecond (the
+		// deleter, counted among the pump's threads, makes none), and the lines' bytes
+		// (30 KB a child) fill few large ones; without the rests, each line costs a read
+		// of its own as long as the readers keep up: 20,000 over about a second.
+		long allowed = after.size() * (elapsedMillis + 2) + 4L * CHILDREN;
 		assertThat(reads).as("reads of %d lines in %d ms", CHILDREN * LINES, elapsedMillis).isLessThan(allowed);
 		for (ChildOutput output : outputs) {
 			List<String> lines = Files.readAllLines(output.file());
 			assertThat(lines).hasSize(LINES)
 				.startsWith("line 0 of a chatty child")
-				.endsWith("line 999 of a chatty child");
+				.endsWith("line " + (LINES - 1) + " of a chatty child");
 		}
 	}
 

@@ -112,9 +112,7 @@ class ChildOutputTests {
 		await().atMost(DEADLINE).until(() -> output.lines() == 1);
 		int application = LiveProcesses.nice(Path.of("/proc/thread-self"));
 		// Why at least four: the readers are "supervisor-output-N"; the deleter's name
-		// starts alike, and it has the priority of the thread that started it (a reader
-		// at
-		// a rotation, or a test).
+		// starts alike, and has the priority of the thread that started it.
 		List<Integer> pump = PumpThreads.readEach(LiveProcesses::nice);
 		assertThat(pump).filteredOn((nice) -> nice == Math.min(19, application + 5)).hasSizeGreaterThanOrEqualTo(4);
 	}
