@@ -133,9 +133,10 @@ public final class ChildOutput implements CapturedOutput {
 	}
 
 	/**
-	 * Opens the file before a process is started, so that a file that cannot be written
+	 * Checks the file before a process is started, so that a file that cannot be written
 	 * (a planted link, a directory without permission) fails the start, named, instead of
-	 * losing the output afterwards.
+	 * losing the output afterwards. A missing file is created then only in a directory
+	 * another user can write (see {@link LogFiles#checkAppendable}).
 	 * @throws IOException naming the file
 	 */
 	public void prepare() throws IOException {

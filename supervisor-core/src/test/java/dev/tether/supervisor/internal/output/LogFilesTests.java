@@ -165,11 +165,19 @@ class LogFilesTests {
 	}
 
 	@Test
-	void theCheckBeforeAStartCreatesTheFileOwnerOnlyInItsDirectoryAndRefusesWhatTheWriterRefuses() throws Exception {
+	void theCheckBeforeAStartLeavesAMissingFileToItsFirstLineInAPrivateDirectoryAndRefusesWhatTheWriterRefuses()
+			throws Exception {
 		Path log = this.temp.resolve("logs").resolve("a.log");
-		new RotatingFile(log, 1024, 1).check();
+		RotatingFile file = new RotatingFile(log, 1024, 1);
+		file.check();
+		assertThat(log.getParent()).isDirectory();
+		assertThat(log).doesNotExist();
+		write(file, "first\n");
+		file.close();
 		assertThat(mode(log)).isEqualTo("rw-------");
-		assertThat(log).isEmptyFile();
+		assertThat(log).hasContent("first");
+		file.check();
+		assertThat(log).hasContent("first");
 		Path victim = Files.writeString(this.temp.resolve("victim"), "precious\n");
 		Path link = Files.createSymbolicLink(this.temp.resolve("logs").resolve("link.log"), victim);
 		assertThatIOException().isThrownBy(() -> new RotatingFile(link, 1024, 1).check())
@@ -183,6 +191,31 @@ class LogFilesTests {
 				() -> assertThatIOException().isThrownBy(() -> new RotatingFile(fifo, 1024, 1).check())
 					.withMessageContaining("not a regular file"));
 		assertThat(victim).hasContent("precious");
+	}
+
+	@Test
+	void theCheckBeforeAStartCreatesTheFileOwnerOnlyInASharedStickyDirectoryWhereAnotherUserCouldPlantOne()
+			throws Exception {
+		Path shared = Files.createDirectory(this.temp.resolve("sticky"));
+		Files.setAttribute(shared, "unix:mode", 01777);
+		Path log = shared.resolve("a.log");
+		new RotatingFile(log, 1024, 1).check();
+		assertThat(mode(log)).isEqualTo("rw-------");
+		assertThat(log).isEmptyFile();
+	}
+
+	@Test
+	void theCheckBeforeAStartRefusesADirectoryThisUserCannotCreateTheFileIn() throws Exception {
+		assumeThat(Posix.get().geteuid())
+			.as("root may create a file in any directory; run as another user to see "
+					+ "a directory without write permission refused")
+			.isNotZero();
+		Path locked = Files.createDirectory(this.temp.resolve("locked"));
+		Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r-x------"));
+		Path log = locked.resolve("a.log");
+		assertThatIOException().isThrownBy(() -> new RotatingFile(log, 1024, 1).check())
+			.withMessage(log + " cannot be created: its directory " + locked + " is not writable by this process");
+		Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwx------"));
 	}
 
 	private static void assumeRoot() {

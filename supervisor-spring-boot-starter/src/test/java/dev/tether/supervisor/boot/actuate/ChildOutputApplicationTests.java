@@ -11,6 +11,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -23,6 +24,9 @@ import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.tether.supervisor.ChildSnapshot;
+import dev.tether.supervisor.ChildState;
+import dev.tether.supervisor.Supervisor;
 import dev.tether.supervisor.testsupport.Fifo;
 import dev.tether.supervisor.testsupport.TestRun;
 
@@ -39,9 +43,9 @@ import static org.awaitility.Awaitility.await;
 				"supervisor.children.chatty.command=sh,-c,echo hello from chatty; echo trouble >&2; exec sleep 600",
 				"supervisor.children.chatty.log.logger=true", "supervisor.children.chatty.log.stderr-level=error",
 				"supervisor.children.silent.command=sleep,600", "supervisor.children.silent.log.file-enabled=false",
-				"supervisor.children.linked.command=true", "supervisor.children.linked.autostart=false",
-				"supervisor.children.frozen.command=true", "supervisor.children.frozen.autostart=false",
-				"logging.level.tether.child=info" })
+				"supervisor.children.quiet.command=sleep,600", "supervisor.children.linked.command=true",
+				"supervisor.children.linked.autostart=false", "supervisor.children.frozen.command=true",
+				"supervisor.children.frozen.autostart=false", "logging.level.tether.child=info" })
 @ExtendWith(OutputCaptureExtension.class)
 @DirtiesContext
 class ChildOutputApplicationTests {
@@ -53,6 +57,9 @@ class ChildOutputApplicationTests {
 
 	@LocalServerPort
 	int port;
+
+	@Autowired
+	Supervisor supervisor;
 
 	@DynamicPropertySource
 	static void stateDirectory(DynamicPropertyRegistry registry) {
@@ -96,9 +103,16 @@ class ChildOutputApplicationTests {
 	}
 
 	@Test
-	void unknownChildrenAndChildrenWithoutAFileAre404AndABadCountIs400() throws Exception {
+	void unknownChildrenChildrenWithoutAFileAndChildrenThatWroteNothingAre404AndABadCountIs400() throws Exception {
 		assertThat(get("/actuator/childlog/nobody?lines=3").statusCode()).isEqualTo(404);
 		assertThat(get("/actuator/childlog/silent").statusCode()).isEqualTo(404);
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> this.supervisor.snapshot("quiet")
+				.map(ChildSnapshot::state)
+				.orElse(null) == ChildState.RUNNING);
+		assertThat(get("/actuator/childlog/quiet").statusCode()).isEqualTo(404);
+		assertThat(get("/actuator/childlog/quiet?lines=3").statusCode()).isEqualTo(404);
+		assertThat(state.resolve("logs").resolve("quiet.log")).doesNotExist();
 		assertThat(get("/actuator/childlog/numbers?lines=0").statusCode()).isEqualTo(400);
 		assertThat(get("/actuator/childlog/numbers?lines=10001").statusCode()).isEqualTo(400);
 	}
