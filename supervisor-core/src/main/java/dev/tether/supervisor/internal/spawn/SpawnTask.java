@@ -106,6 +106,13 @@ final class SpawnTask implements Runnable, Spawner.Pending {
 		}
 	}
 
+	@Override
+	public void awaitDone() {
+		// Why handle: the outcome, a failure too, is for awaitUninterruptibly to give;
+		// join waits through interrupts and keeps them.
+		this.result.handle((child, failure) -> null).join();
+	}
+
 	private SpawnException failure(ExecutionException ex) {
 		Throwable cause = ex.getCause();
 		if (cause instanceof ForkRefusedException refused) {

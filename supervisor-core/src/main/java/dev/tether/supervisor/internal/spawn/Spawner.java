@@ -264,6 +264,12 @@ public final class Spawner implements AutoCloseable {
 		 */
 		SpawnedChild awaitUninterruptibly() throws SpawnException;
 
+		/**
+		 * Waits through any interrupt, which is kept for the caller, until the spawn is
+		 * done, whatever came of it ({@link #awaitUninterruptibly()} tells what).
+		 */
+		void awaitDone();
+
 	}
 
 	private void submit(Runnable task) throws SpawnException {
@@ -305,7 +311,9 @@ public final class Spawner implements AutoCloseable {
 	private static void prepareLog(Path log) throws SpawnException {
 		try {
 			Path parent = log.toAbsolutePath().getParent();
-			if (parent != null) {
+			// Why not createDirectories alone: where the directory is there (at nearly
+			// every spawn), its mkdir fails and an exception is built and dropped.
+			if (parent != null && !Files.isDirectory(parent)) {
 				Files.createDirectories(parent);
 			}
 		}

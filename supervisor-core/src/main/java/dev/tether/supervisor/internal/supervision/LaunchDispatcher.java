@@ -182,6 +182,13 @@ final class LaunchDispatcher {
 		// Why one reading for the window: the count is the host's, its spawns
 		// start within moments of each other, and /proc/vmstat is long.
 		OptionalLong oomKills = started.isEmpty() ? OptionalLong.empty() : this.kills.oomKillsNow();
+		if (!started.isEmpty()) {
+			// Why the last first: the spawner makes them in the order they were handed
+			// over, so once it is done so are the others, and this thread is woken once
+			// per window; waiting for each woke it, and the spawner's thread woke it,
+			// once per child.
+			started.get(started.size() - 1).pending().awaitDone();
+		}
 		for (ChildLauncher.Launch launch : started) {
 			try {
 				this.launcher.finish(launch);
