@@ -66,10 +66,10 @@ final class LogFiles {
 	 * it is left to its first line, once the directory is found writable.
 	 * <p>
 	 * Why not always created now: creating a file cost 0.25 to 1 ms of CPU on the
-	 * machines measured, against 3 µs to open one, at the first start of every child: a
-	 * tenth of a start of 1,000 children. Where only this user (or root) can add a name
-	 * to the directory, nothing can stand in the file's place by its first line, so the
-	 * start loses no check by leaving it.
+	 * machines measured, against 3 µs to open one, at the first start of every child: up
+	 * to a second of CPU at the start of 1,000 children. Where only this user (or root)
+	 * can add a name to the directory, nothing can stand in the file's place by its first
+	 * line, so the start loses no check by leaving it.
 	 * @throws IOException naming the file and why it cannot be used
 	 */
 	static void checkAppendable(Path file) throws IOException {
