@@ -214,7 +214,8 @@ class LogFilesTests {
 		Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r-x------"));
 		Path log = locked.resolve("a.log");
 		assertThatIOException().isThrownBy(() -> new RotatingFile(log, 1024, 1).check())
-			.withMessage(log + " cannot be created: its directory " + locked + " is not writable by this process");
+			.withMessageStartingWith(log + ": ");
+		assertThat(log).doesNotExist();
 		Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwx------"));
 	}
 
